@@ -1,0 +1,133 @@
+/**
+ * A strict argv parser over citty-style arg definitions. citty's own parseArgs accepts unknown flags silently and
+ * lets `--ledger --json` swallow `--json` as the value; mogui's contract is that both are usage errors (exit 2).
+ */
+import type { ArgDef, ArgsDef } from "citty";
+import { UsageError } from "./errors.ts";
+
+export type MoguiArgDef = ArgDef & {
+  /** A string flag that may be repeated; parsed as string[]. */
+  multiple?: boolean;
+  /** Hidden from --help (test hooks). */
+  hidden?: boolean;
+};
+export type MoguiArgsDef = Record<string, MoguiArgDef>;
+
+export type ParsedValue = string | boolean | string[] | undefined;
+export type Parsed = Record<string, ParsedValue> & { _: string[] };
+
+export interface ParseRules {
+  /** Each group: at most one of these flags. */
+  exclusive?: readonly (readonly string[])[];
+  /** Each group: exactly one of these flags. */
+  exactlyOne?: readonly (readonly string[])[];
+  /** Accept any number of positionals after the declared ones. */
+  variadic?: boolean;
+}
+
+function findDef(defs: MoguiArgsDef, token: string): [string, MoguiArgDef] | undefined {
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === "positional") continue;
+    if (name === token) return [name, def];
+    const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
+    if (aliases.includes(token)) return [name, def];
+  }
+  return undefined;
+}
+
+function parseBool(name: string, raw: string): boolean {
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw new UsageError(`--${name} takes no value (got '${raw}')`);
+}
+
+export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef, rules: ParseRules = {}): Parsed {
+  const out: Parsed = { _: [] };
+  const seen = new Set<string>();
+  let onlyPositionals = false;
+  for (let i = 0; i < argv.length; i++) {
+    const tok = argv[i]!;
+    if (onlyPositionals || !tok.startsWith("-") || tok === "-") {
+      out._.push(tok);
+      continue;
+    }
+    if (tok === "--") {
+      onlyPositionals = true;
+      continue;
+    }
+    const long = tok.startsWith("--");
+    const body = long ? tok.slice(2) : tok.slice(1);
+    const eq = long ? body.indexOf("=") : -1;
+    const key = eq >= 0 ? body.slice(0, eq) : body;
+    const found = findDef(defs, key);
+    if (!found) throw new UsageError(`unknown flag ${long ? "--" : "-"}${key} for 'mogui ${cmdPath}'`, cmdPath);
+    const [name, def] = found;
+    if (def.type === "boolean") {
+      out[name] = eq >= 0 ? parseBool(name, body.slice(eq + 1)) : true;
+    } else {
+      let value: string;
+      if (eq >= 0) value = body.slice(eq + 1);
+      else {
+        const next = argv[i + 1];
+        if (next === undefined || (next.startsWith("--") && next.length > 2)) {
+          throw new UsageError(`flag --${name} needs a value`, cmdPath);
+        }
+        value = next;
+        i++;
+      }
+      if (def.type === "enum" && def.options && !def.options.includes(value)) {
+        throw new UsageError(`--${name} must be one of ${def.options.join(", ")} (got '${value}')`, cmdPath);
+      }
+      if (def.multiple) {
+        const prev = (out[name] as string[] | undefined) ?? [];
+        out[name] = [...prev, value];
+      } else {
+        if (seen.has(name)) throw new UsageError(`flag --${name} given more than once`, cmdPath);
+        out[name] = value;
+      }
+    }
+    seen.add(name);
+  }
+  assignPositionals(cmdPath, out, defs, rules);
+  checkGroups(cmdPath, out, defs, rules);
+  return out;
+}
+
+function assignPositionals(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules): void {
+  const positionals = Object.entries(defs).filter(([, d]) => d.type === "positional");
+  const rest = [...out._];
+  for (const [name, def] of positionals) {
+    const v = rest.shift();
+    if (v === undefined) {
+      if (def.required) throw new UsageError(`missing required argument <${name}>`, cmdPath);
+      continue;
+    }
+    out[name] = v;
+  }
+  if (rest.length > 0 && !rules.variadic) throw new UsageError(`unexpected argument '${rest[0]}'`, cmdPath);
+  out._ = rules.variadic ? rest : [];
+}
+
+function checkGroups(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules): void {
+  const given = (n: string) => out[n] !== undefined && out[n] !== false;
+  const list = (g: readonly string[]) => g.map((n) => `--${n}`).join(", ");
+  for (const g of rules.exclusive ?? []) {
+    const hits = g.filter(given);
+    if (hits.length > 1) throw new UsageError(`flags ${list(hits)} cannot be used together`, cmdPath);
+  }
+  for (const g of rules.exactlyOne ?? []) {
+    const hits = g.filter(given);
+    if (hits.length > 1) throw new UsageError(`flags ${list(hits)} cannot be used together`, cmdPath);
+    if (hits.length === 0) throw new UsageError(`one of ${list(g)} is required`, cmdPath);
+  }
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === "positional") continue;
+    if (def.required && !given(name)) throw new UsageError(`missing required flag --${name}`, cmdPath);
+    const v = out[name];
+    if (typeof v === "string" && v === "" && def.type === "string") {
+      throw new UsageError(`--${name} must not be empty`, cmdPath);
+    }
+  }
+}
+
+export type { ArgsDef };

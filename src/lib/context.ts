@@ -1,0 +1,76 @@
+/**
+ * What a command gets from the outside world. Tests build one with captured streams, a stub runner and a fixed
+ * clock; src/cli.ts builds the real one. Nothing in src/ reads process.env or writes process.stdout directly.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { realRunner, type Runner } from "./runner.ts";
+
+export type Env = Record<string, string | undefined>;
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+}
+
+export interface Ctx {
+  io: Io;
+  env: Env;
+  cwd: string;
+  runner: Runner;
+  /** Epoch milliseconds. */
+  now(): number;
+  debug: boolean;
+  /** argv that re-invokes this very program (the compiled binary, or bun + src/cli.ts). */
+  self: string[];
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+/** How to run this program again: compiled binaries live in /$bunfs/, source runs need the script path. */
+export function selfArgv(): string[] {
+  const main = Bun.main;
+  if (main.startsWith("/$bunfs/") || main.startsWith("B:/~BUN/")) return [process.execPath];
+  return [process.execPath, main];
+}
+
+export function processCtx(): Ctx {
+  return {
+    io: processIo(),
+    env: process.env as Env,
+    cwd: process.cwd(),
+    runner: realRunner,
+    now: () => Date.now(),
+    debug: false,
+    self: selfArgv(),
+  };
+}
+
+/** DECISIONS D2: MOGUI_HOME, default ~/.mogui. */
+export function moguiHome(ctx: Pick<Ctx, "env" | "cwd">): string {
+  const h = ctx.env.MOGUI_HOME;
+  if (h) return resolve(ctx.cwd, h);
+  return join(ctx.env.HOME || homedir(), ".mogui");
+}
+
+/** DECISIONS D2: explicit flag > the command's documented env var > MOGUI_HOME default. */
+export function resolveStatePath(ctx: Pick<Ctx, "env" | "cwd">, flag: string | undefined, envVar: string, file: string): string {
+  if (flag) return resolve(ctx.cwd, flag);
+  const fromEnv = ctx.env[envVar];
+  if (fromEnv) return resolve(ctx.cwd, fromEnv);
+  return join(moguiHome(ctx), file);
+}
+
+/** Colour only on a TTY and never with NO_COLOR (https://no-color.org). */
+export function useColor(ctx: Pick<Ctx, "env">, isTTY: boolean): boolean {
+  return isTTY && !("NO_COLOR" in ctx.env && ctx.env.NO_COLOR !== undefined) && ctx.env.TERM !== "dumb";
+}

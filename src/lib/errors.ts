@@ -1,0 +1,26 @@
+/** Typed errors. Commands throw these (or return a code); src/main.ts is the one place that maps them to exit codes. */
+export class ExitError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ExitError";
+  }
+}
+
+/** A usage problem: exit 2, one line, plus a `Run 'mogui <cmd> --help'` hint. */
+export class UsageError extends ExitError {
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(2, message);
+    this.name = "UsageError";
+  }
+}
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

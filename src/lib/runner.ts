@@ -1,0 +1,121 @@
+/**
+ * The one subprocess seam. Every external command (orca, git, ps, herdr ...) goes through a Runner, as an argv
+ * array (never a shell string), with a timeout. A missing executable, a timeout and a signal come back as named
+ * results instead of exceptions, so callers can map each to its documented exit code.
+ */
+import { basename } from "node:path";
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  stdin?: string;
+}
+
+export interface RunResult {
+  argv: string[];
+  /** Exit code; null when the process never ran, timed out or died by a signal. */
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The executable could not be found or started. */
+  missing: boolean;
+}
+
+export type Runner = (argv: readonly string[], opts?: RunOptions) => Promise<RunResult>;
+
+export function ok(r: RunResult): boolean {
+  return r.code === 0 && !r.timedOut && !r.missing && r.signal === null;
+}
+
+/** One line that says how a run failed: the distinct failure kinds of DECISIONS D6. */
+export function describeFailure(r: RunResult, timeoutMs?: number): string {
+  const name = basename(r.argv[0] ?? "?");
+  if (r.missing) return `${name}: executable not found`;
+  if (r.timedOut) return `${name}: timed out${timeoutMs ? ` after ${timeoutMs} ms` : ""}`;
+  if (r.signal) return `${name}: killed by ${r.signal}`;
+  const detail = (r.stderr.trim() || r.stdout.trim()).split("\n")[0] ?? "";
+  return `${name}: exit ${r.code}${detail ? `: ${detail}` : ""}`;
+}
+
+function cleanEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
+}
+
+function missingResult(argv: readonly string[]): RunResult {
+  return { argv: [...argv], code: null, signal: null, stdout: "", stderr: "", timedOut: false, missing: true };
+}
+
+/** Kill the whole process group: a hung shell script's children must not keep our pipes open. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+async function drain(stream: ReadableStream<Uint8Array> | null, deadline: Promise<void>): Promise<string> {
+  if (!stream) return "";
+  const text = new Response(stream).text();
+  const r = await Promise.race([text, deadline.then(() => undefined)]);
+  return r ?? "";
+}
+
+export const realRunner: Runner = async (argv, opts = {}) => {
+  const env = cleanEnv(opts.env ?? (process.env as Record<string, string | undefined>));
+  const cmd = argv[0];
+  if (!cmd) return missingResult(argv);
+  const resolved = cmd.includes("/") ? cmd : Bun.which(cmd, { PATH: env.PATH ?? "", cwd: opts.cwd });
+  if (!resolved) return missingResult(argv);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let proc: ReturnType<typeof Bun.spawn>;
+  try {
+    proc = Bun.spawn([resolved, ...argv.slice(1)], {
+      cwd: opts.cwd,
+      env,
+      stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
+  } catch {
+    return missingResult(argv);
+  }
+  let timedOut = false;
+  let release!: () => void;
+  const killed = new Promise<void>((r) => (release = r));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(proc.pid);
+    // Give the pipes a moment to close, then stop waiting on them.
+    setTimeout(release, 200);
+  }, timeoutMs);
+  const [stdout, stderr] = await Promise.all([
+    drain(proc.stdout as ReadableStream<Uint8Array>, killed),
+    drain(proc.stderr as ReadableStream<Uint8Array>, killed),
+  ]);
+  await Promise.race([proc.exited, killed]);
+  clearTimeout(timer);
+  release();
+  const signal = proc.signalCode ?? (timedOut ? "SIGKILL" : null);
+  return {
+    argv: [...argv],
+    code: timedOut || signal ? null : proc.exitCode,
+    signal: timedOut ? null : signal,
+    stdout,
+    stderr,
+    timedOut,
+    missing: false,
+  };
+};

@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import { COMMANDS } from "../../commands/index.ts";
+import { EXIT_CODES } from "../../src/lib/exit-codes.ts";
+import { VERSION } from "../../src/version.ts";
+import { runMain } from "../helpers/ctx.ts";
+
+describe("main(argv): global behaviour", () => {
+  test("--version prints one line on stdout, exit 0", async () => {
+    const r = await runMain(["--version"]);
+    expect(r).toEqual({ code: 0, stdout: `mogui ${VERSION}\n`, stderr: "" });
+  });
+
+  test("no arguments and --help print the root help on stdout", async () => {
+    for (const argv of [[], ["--help"], ["-h"], ["help"]]) {
+      const r = await runMain(argv);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain("USAGE\n  mogui <command> [subcommand] [flags]");
+      for (const [name, e] of Object.entries(COMMANDS)) if (!e.hidden) expect(r.stdout).toContain(`${name}:`);
+    }
+  });
+
+  test("unknown command: exit 2, one line plus the hint on stderr, nothing on stdout", async () => {
+    const r = await runMain(["no-such-command"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe("mogui: unknown command 'no-such-command'\nRun 'mogui --help' for usage.\n");
+  });
+
+  test("unknown global flag and a bare group are usage errors", async () => {
+    expect((await runMain(["--nope"])).code).toBe(2);
+    const g = await runMain(["sim"]);
+    expect(g.code).toBe(2);
+    expect(g.stderr).toContain("'mogui sim' needs a subcommand: orca");
+  });
+
+  test("help <cmd> and <cmd> --help print the same text with the command's exit codes", async () => {
+    const a = await runMain(["help", "worker-reap"]);
+    const b = await runMain(["worker-reap", "--help"]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toContain("USAGE\n  mogui worker-reap (--task-id <id> | --dispatch-id <id>)");
+    expect(a.stdout).toContain("EXIT CODES\n  0  reaped");
+    expect(a.stdout).toContain("  3  dispatch not settled");
+  });
+
+  test("help for an unknown topic is a usage error", async () => {
+    const r = await runMain(["help", "nope"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith("mogui: unknown help topic 'nope'");
+  });
+
+  test("help exit-codes renders every row of the one exit-code table", async () => {
+    const r = await runMain(["help", "exit-codes"]);
+    expect(r.code).toBe(0);
+    for (const [name, rows] of Object.entries(EXIT_CODES)) {
+      expect(r.stdout).toContain(name === "(every command)" ? "Every command" : `mogui ${name}`);
+      for (const row of rows) expect(r.stdout).toContain(`${row.code}  ${row.meaning}`);
+    }
+  });
+
+  test("every registered command has an exit-code table and help that renders", async () => {
+    for (const name of Object.keys(COMMANDS)) {
+      expect(EXIT_CODES[name]).toBeDefined();
+      const r = await runMain(["help", ...name.split(" ")]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(`mogui ${name}`);
+    }
+  });
+
+  test("an internal error is exit 1 with one line; --debug adds the stack", async () => {
+    const boom = async () => {
+      throw new Error("kaboom");
+    };
+    const r = await runMain(["worker-reap", "--task-id", "t1", "--dry-run"], { runner: boom, env: { ORCA_CLI_COMMAND: "orca" } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe("mogui: internal error: kaboom\n");
+    const d = await runMain(["worker-reap", "--task-id", "t1", "--dry-run", "--debug"], { runner: boom, env: { ORCA_CLI_COMMAND: "orca" } });
+    expect(d.code).toBe(1);
+    expect(d.stderr).toStartWith("mogui: internal error: kaboom\nError: kaboom\n");
+  });
+});

@@ -8,7 +8,7 @@ const build = Bun.spawnSync([bun, join(root, "scripts", "build.ts")], { cwd: roo
 if (build.exitCode !== 0) {
   process.exitCode = build.exitCode ?? 1;
 } else {
-  const t = Bun.spawnSync([bun, "test", ...process.argv.slice(2)], {
+  const t = Bun.spawnSync([bun, "test", "--timeout", "60000", ...process.argv.slice(2)], {
     cwd: root,
     stdout: "inherit",
     stderr: "inherit",

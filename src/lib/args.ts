@@ -25,20 +25,24 @@ export interface ParseRules {
   variadic?: boolean;
 }
 
+export function aliasesOf(def: MoguiArgDef): string[] {
+  if (!("alias" in def) || def.alias === undefined) return [];
+  return Array.isArray(def.alias) ? def.alias : [def.alias];
+}
+
 function findDef(defs: MoguiArgsDef, token: string): [string, MoguiArgDef] | undefined {
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === "positional") continue;
     if (name === token) return [name, def];
-    const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
-    if (aliases.includes(token)) return [name, def];
+    if (aliasesOf(def).includes(token)) return [name, def];
   }
   return undefined;
 }
 
-function parseBool(name: string, raw: string): boolean {
+function parseBool(cmdPath: string, name: string, raw: string): boolean {
   if (raw === "true") return true;
   if (raw === "false") return false;
-  throw new UsageError(`--${name} takes no value (got '${raw}')`);
+  throw new UsageError(`--${name} takes no value (got '${raw}')`, cmdPath);
 }
 
 export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef, rules: ParseRules = {}): Parsed {
@@ -63,7 +67,7 @@ export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiA
     if (!found) throw new UsageError(`unknown flag ${long ? "--" : "-"}${key} for 'mogui ${cmdPath}'`, cmdPath);
     const [name, def] = found;
     if (def.type === "boolean") {
-      out[name] = eq >= 0 ? parseBool(name, body.slice(eq + 1)) : true;
+      out[name] = eq >= 0 ? parseBool(cmdPath, name, body.slice(eq + 1)) : true;
     } else {
       let value: string;
       if (eq >= 0) value = body.slice(eq + 1);

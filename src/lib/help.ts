@@ -1,6 +1,7 @@
 /** gh-style help text, rendered from the same command definitions and exit-code table the code runs on. */
 import { COMMANDS } from "../../commands/index.ts";
 import { VERSION } from "../version.ts";
+import { aliasesOf } from "./args.ts";
 import type { MoguiCommand } from "./command.ts";
 import { EXIT_CODES, type ExitCodeRow } from "./exit-codes.ts";
 
@@ -48,8 +49,7 @@ function flagRows(cmd: MoguiCommand): [string, string][] {
   const rows: [string, string][] = [];
   for (const [name, def] of Object.entries(cmd.args)) {
     if (def.type === "positional" || def.hidden) continue;
-    const aliases = def.alias === undefined ? [] : Array.isArray(def.alias) ? def.alias : [def.alias];
-    const short = aliases.find((a) => a.length === 1);
+    const short = aliasesOf(def).find((a) => a.length === 1);
     const hint = def.type === "boolean" ? "" : ` <${def.valueHint ?? "string"}>`;
     const head = `${short ? `-${short}, ` : "    "}--${name}${hint}${def.multiple ? "..." : ""}`;
     const dflt = def.default !== undefined && def.type !== "boolean" ? ` (default ${JSON.stringify(def.default)})` : "";

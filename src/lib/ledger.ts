@@ -94,6 +94,11 @@ function repairTornTail(fd: number, path: string, onWarning?: (w: LedgerWarning)
   }
   const frag = Buffer.alloc(size - start);
   readSync(fd, frag, 0, frag.length, start);
+  // A complete row that only lacks its newline is a row every reader already yields: finish it, never move it.
+  if ("row" in parseLine(frag.toString("utf8"))) {
+    writeSync(fd, "\n");
+    return;
+  }
   appendFileSync(`${path}.torn`, Buffer.concat([frag, Buffer.from("\n")]));
   ftruncateSync(fd, start);
   onWarning?.({ path, line: 0, message: `torn last line (${frag.length} bytes) moved to ${path}.torn` });
@@ -251,7 +256,12 @@ export async function* readBackwards(path: string, opts: ReadOptions = {}): Asyn
     let carry: Buffer = Buffer.alloc(0); // bytes [pos, first newline seen): a line whose start is not read yet
     while (pos > 0) {
       const from = Math.max(0, pos - CHUNK);
-      const { bytesRead } = await fh.read(buf, 0, pos - from, from);
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await fh.read(buf, 0, pos - from, from));
+      } catch (e) {
+        throw new LedgerError("unreadable", path, `read failed: ${errno(e)}`);
+      }
       const data = Buffer.concat([buf.subarray(0, bytesRead), carry]);
       const segments: [number, Buffer][] = [];
       let end = data.length;

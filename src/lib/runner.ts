@@ -101,14 +101,30 @@ export const realRunner: Runner = async (argv, opts = {}) => {
     // Give the pipes a moment to close, then stop waiting on them.
     setTimeout(release, 200);
   }, timeoutMs);
+  // A command that exits while something it started in the background still holds our pipes (`cmd &`) must not
+  // wait for, or be reported as, a timeout: shortly after the exit, stop what is left of its process group.
+  let done = false;
+  let straggler: ReturnType<typeof setTimeout> | undefined;
+  void proc.exited.then(() => {
+    if (done) return;
+    straggler = setTimeout(() => {
+      try {
+        process.kill(-proc.pid, "SIGKILL");
+      } catch {
+        /* the group is already gone */
+      }
+    }, 200);
+  });
   const [stdout, stderr] = await Promise.all([
     drain(proc.stdout as ReadableStream<Uint8Array>, killed),
     drain(proc.stderr as ReadableStream<Uint8Array>, killed),
   ]);
   await Promise.race([proc.exited, killed]);
+  done = true;
   clearTimeout(timer);
+  clearTimeout(straggler);
   release();
-  const signal = proc.signalCode ?? (timedOut ? "SIGKILL" : null);
+  const signal = proc.signalCode === null ? null : String(proc.signalCode);
   return {
     argv: [...argv],
     code: timedOut || signal ? null : proc.exitCode,

@@ -56,7 +56,13 @@ export function normalStatus(s: string): string {
 }
 
 function issuesText(issues: v.BaseIssue<unknown>[]): string {
-  return v.summarize(issues as [v.BaseIssue<unknown>]).replace(/\n/g, "; ");
+  // A union's own issue only says "Expected Object but received Object"; its branches name the missing keys.
+  const flat = issues.flatMap((i): v.BaseIssue<unknown>[] => {
+    if (!i.issues || i.issues.length === 0) return [i];
+    return i.issues.map((c) => ({ ...c, path: [...(i.path ?? []), ...(c.path ?? [])] }) as v.BaseIssue<unknown>);
+  });
+  const lines = v.summarize(flat as [v.BaseIssue<unknown>]).split(/\n(?=×)/);
+  return [...new Set(lines)].join("\n").replace(/\n/g, "; ");
 }
 
 function incarnationPath(pi: string | null | undefined): string | null {

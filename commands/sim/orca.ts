@@ -1,10 +1,25 @@
+/**
+ * `mogui sim orca <orca args...>`: the stateful Orca CLI simulator that fixtures/bin/orca (and its orca-dev /
+ * orca-ide links) run. It parses its own argv like the real Orca CLI, so mogui's parser never sees it.
+ */
 import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { runOrcaSim } from "../../src/sim/orca/run.ts";
+
 export default defineMoguiCommand({
-  meta: { name: "sim orca", description: "placeholder" },
-  usage: ["sim orca <orca args>"],
+  meta: { name: "sim orca", description: "Run the stateful Orca CLI simulator with the given orca arguments" },
+  usage: ["sim orca <orca args...>"],
   args: {},
   passthrough: true,
-  async run() {
-    return 0;
+  notes: [
+    "State: ORCA_SIM_STATE (JSON file; unset = Orca not running). Seed: ORCA_SIM_SCENARIO (file or built-in name: basic, settled, folder, empty), ${ROOT} -> ORCA_SIM_ROOT.",
+    "Faults: ORCA_SIM_FAULT='<command path>=<exit[:code]|malformed|error_envelope|hang|legacy|survive_close>,...' or the state's `faults` array.",
+    "Call log: ORCA_SIM_CALL_LOG (one JSON line per call: argv, exit, ts).",
+  ],
+  examples: [
+    "ORCA_SIM_STATE=/tmp/orca.json ORCA_SIM_SCENARIO=basic mogui sim orca status --json",
+    "ORCA_SIM_STATE=/tmp/orca.json mogui sim orca orchestration dispatch-show --task task_1a2b3c4d5e6f --json",
+  ],
+  async run(ctx, args) {
+    return runOrcaSim(ctx, args._);
   },
 });

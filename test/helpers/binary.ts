@@ -12,7 +12,7 @@ export function binaryPath(): string {
   if (built) return built;
   const fromEnv = process.env.MOGUI_TEST_BINARY;
   const path = fromEnv ?? join(ROOT, "dist", "mogui");
-  if (!fromEnv || !existsSync(path)) {
+  if (!existsSync(path)) {
     const p = Bun.spawnSync([BUN, join(ROOT, "scripts", "build.ts")], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
     if (p.exitCode !== 0) throw new Error("could not build dist/mogui");
   }

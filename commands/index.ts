@@ -11,7 +11,7 @@ export interface CommandEntry {
   load: () => Promise<{ default: MoguiCommand }>;
 }
 
-export const COMMANDS: Record<string, CommandEntry> = {
+export const COMMANDS = {
   "worker-reap": {
     summary: "Reap a settled worker: close its terminal, remove its worktree only when clean and merged",
     group: "Workers",
@@ -27,4 +27,10 @@ export const COMMANDS: Record<string, CommandEntry> = {
     group: "Developer",
     load: () => import("./sim/orca.ts"),
   },
-};
+} satisfies Record<string, CommandEntry>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function commandEntry(name: string): CommandEntry | undefined {
+  return (COMMANDS as Record<string, CommandEntry>)[name];
+}

@@ -2,7 +2,7 @@
  * main(argv) -> exit code. The ONE place that maps errors to exit codes; it never calls process.exit
  * (only src/cli.ts touches process.exitCode).
  */
-import { COMMANDS } from "../commands/index.ts";
+import { COMMANDS, commandEntry } from "../commands/index.ts";
 import { parseArgv } from "./lib/args.ts";
 import type { MoguiCommand } from "./lib/command.ts";
 import { processCtx, type Ctx } from "./lib/context.ts";
@@ -15,7 +15,7 @@ import { VERSION } from "./version.ts";
 function findCommand(argv: readonly string[]): { path: string; rest: string[] } | undefined {
   for (let n = Math.min(3, argv.length); n >= 1; n--) {
     const path = argv.slice(0, n).join(" ");
-    if (COMMANDS[path]) return { path, rest: argv.slice(n) };
+    if (commandEntry(path)) return { path, rest: argv.slice(n) };
   }
   return undefined;
 }
@@ -35,7 +35,7 @@ function usageFail(ctx: Ctx, e: UsageError): number {
 }
 
 async function loadCommand(path: string): Promise<MoguiCommand> {
-  return (await COMMANDS[path]!.load()).default;
+  return (await commandEntry(path)!.load()).default;
 }
 
 async function help(ctx: Ctx, topic: string[]): Promise<number> {
@@ -82,7 +82,7 @@ export async function main(argv: readonly string[], ctxIn?: Partial<Ctx>): Promi
   const args = [...argv];
   // --debug is global, but a passthrough command's argv (the simulators) is never touched.
   const head = findCommand(args.filter((a) => a !== "--debug"));
-  const passthrough = head && (await COMMANDS[head.path]!.load()).default.passthrough;
+  const passthrough = head && (await commandEntry(head.path)!.load()).default.passthrough;
   if (!passthrough && args.includes("--debug")) {
     ctx.debug = true;
     args.splice(0, args.length, ...args.filter((a) => a !== "--debug"));

@@ -26,7 +26,7 @@ export const EXIT_CODES: Record<string, readonly ExitCodeRow[]> = {
     { code: 2, meaning: "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt or locked" },
     { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
     { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
-    { code: "N", meaning: "orca's own non-zero exit code when dispatch-show or task-list itself fails" },
+    { code: "N", meaning: "orca's own non-zero exit code when an orca call itself fails (dispatch-show, task-list, terminal close)" },
   ],
   demo: [
     { code: 0, meaning: "every demo step behaved as documented" },

@@ -1,5 +1,5 @@
 /** gh-style help text, rendered from the same command definitions and exit-code table the code runs on. */
-import { COMMANDS } from "../../commands/index.ts";
+import { COMMANDS, type CommandEntry } from "../../commands/index.ts";
 import { VERSION } from "../version.ts";
 import { aliasesOf } from "./args.ts";
 import type { MoguiCommand } from "./command.ts";
@@ -16,7 +16,7 @@ export function exitRows(rows: readonly ExitCodeRow[]): string[] {
 
 export function renderRootHelp(): string {
   const groups = new Map<string, [string, string][]>();
-  for (const [name, e] of Object.entries(COMMANDS)) {
+  for (const [name, e] of Object.entries(COMMANDS as Record<string, CommandEntry>)) {
     if (e.hidden) continue;
     const g = groups.get(e.group) ?? [];
     g.push([`${name}:`, e.summary]);
@@ -63,7 +63,7 @@ export function renderCommandHelp(path: string, cmd: MoguiCommand): string {
   const out = [cmd.meta.description, "", "USAGE", ...cmd.usage.map((u) => `  mogui ${u}`), ""];
   const positionals = Object.entries(cmd.args).filter(([, d]) => d.type === "positional");
   if (positionals.length) out.push("ARGUMENTS", ...pad(positionals.map(([n, d]) => [`<${n}>`, d.description ?? ""])), "");
-  out.push("FLAGS", ...pad(flagRows(cmd)), "");
+  if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(cmd)), "");
   for (const n of cmd.notes ?? []) out.push(...n.split("\n"), "");
   if (cmd.examples?.length) out.push("EXAMPLES", ...cmd.examples.map((e) => `  $ ${e}`), "");
   const codes = EXIT_CODES[cmd.exitCodes ?? path];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { COMMANDS } from "../../commands/index.ts";
+import { COMMANDS, type CommandEntry } from "../../commands/index.ts";
 import { EXIT_CODES } from "../../src/lib/exit-codes.ts";
 import { VERSION } from "../../src/version.ts";
 import { runMain } from "../helpers/ctx.ts";
@@ -16,7 +16,7 @@ describe("main(argv): global behaviour", () => {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe("");
       expect(r.stdout).toContain("USAGE\n  mogui <command> [subcommand] [flags]");
-      for (const [name, e] of Object.entries(COMMANDS)) if (!e.hidden) expect(r.stdout).toContain(`${name}:`);
+      for (const [name, e] of Object.entries(COMMANDS as Record<string, CommandEntry>)) if (!e.hidden) expect(r.stdout).toContain(`${name}:`);
     }
   });
 

@@ -109,7 +109,9 @@ async function lookupWorktree(orca: OrcaClient, d: Dispatch): Promise<string | n
 
 async function closeTerminal(orca: OrcaClient, handle: string): Promise<string> {
   try {
-    await orca.terminalClose(handle);
+    const { ptyKilled } = await orca.terminalClose(handle);
+    // Real Orca reports a surviving PTY as an error; an ok reply that still says ptyKilled:false is no close either.
+    if (ptyKilled === false) throw new ExitError(WORKER_REAP_EXIT.FAILED, `Failed to close terminal ${handle}: orca reports the PTY still alive (ptyKilled:false)`);
     return `terminal_closed:${handle}`;
   } catch (e) {
     if (!(e instanceof OrcaError)) throw e;

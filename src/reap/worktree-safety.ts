@@ -47,7 +47,9 @@ function real(p: string): string {
 /** The seed's check order: path, status (incl. untracked), branch, --merged, squash tree equality. */
 async function check(ctx: GitCtx, path: string, timeoutMs: number): Promise<SafetyVerdict> {
   if (!existsSync(path)) return { safe: false, reason: "Worktree path does not exist" };
-  const st = await git(ctx, path, ["status", "--porcelain"], timeoutMs);
+  // Explicit -u: a repository's `status.showUntrackedFiles=no` would otherwise hide untracked files, and
+  // `git worktree remove` then deletes them without a word.
+  const st = await git(ctx, path, ["status", "--porcelain", "--untracked-files=normal"], timeoutMs);
   if (!st.ok) return { safe: false, reason: `Not a git repo or git error: ${st.why}` };
   if (st.stdout.trim() !== "") return { safe: false, reason: "Worktree has uncommitted changes" };
   const br = await git(ctx, path, ["branch", "--show-current"], timeoutMs);

@@ -21,7 +21,10 @@ export interface DemoWorld {
   worker: string;
 }
 
+/** The demo's git ignores the user's config (signing, hooks, default branch) so it behaves the same everywhere. */
 const IDENTITY: Env = {
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
   GIT_AUTHOR_NAME: "mogui demo",
   GIT_AUTHOR_EMAIL: "demo@mogui.invalid",
   GIT_COMMITTER_NAME: "mogui demo",

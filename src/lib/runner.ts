@@ -107,13 +107,7 @@ export const realRunner: Runner = async (argv, opts = {}) => {
   let straggler: ReturnType<typeof setTimeout> | undefined;
   void proc.exited.then(() => {
     if (done) return;
-    straggler = setTimeout(() => {
-      try {
-        process.kill(-proc.pid, "SIGKILL");
-      } catch {
-        /* the group is already gone */
-      }
-    }, 200);
+    straggler = setTimeout(() => killGroup(proc.pid), 200);
   });
   const [stdout, stderr] = await Promise.all([
     drain(proc.stdout as ReadableStream<Uint8Array>, killed),

@@ -3,6 +3,7 @@
 // in the same run. Targets (issue: foundation): ratio <= 0.5, peak RSS < 64 MB.
 import { chmodSync, copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { addWorktree, makeRepo, squashMerge } from "../../test/helpers/git.ts";
 import { fmt, measure, ratio, type Cmd } from "./measure.ts";
 
 const PYTHON = "/usr/bin/python3";
@@ -30,7 +31,7 @@ export async function startupSuite({ runs, bin, tmp }: { runs: number; bin: stri
   const version: Cmd = { argv: [bin, "--version"] };
   const taskId = (await Bun.file(scenario).json()).tasks?.[0]?.id as string;
   const reap: Cmd = { argv: [bin, "worker-reap", "--task-id", taskId, "--dry-run", "--json"], env };
-  makeMergedWorktree(tmp, env);
+  makeMergedWorktree(tmp);
   const snapshot = join(tmp, "state.seed.json");
   // Seed the simulator once, then restore the same state before every run.
   Bun.spawnSync(["sh", "-c", 'exec "$ORCA_CLI_COMMAND" status --json >/dev/null'], { env });
@@ -79,29 +80,11 @@ function cannedOrca(bin: string, tmp: string, state: string): string {
   return path;
 }
 
-/** The settled scenario's worktree for real: ${ROOT}/repo + ${ROOT}/wt-feature (branch feature), merged to origin/main. */
-function makeMergedWorktree(root: string, env: Record<string, string>): void {
-  const genv = { ...env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@mogui.invalid", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@mogui.invalid" };
-  const git = (...a: string[]) => {
-    const p = Bun.spawnSync(["git", ...a], { env: genv, stdout: "pipe", stderr: "pipe" });
-    if (p.exitCode !== 0) throw new Error(`git ${a.join(" ")}: ${p.stderr.toString()}`);
-  };
-  const repo = join(root, "repo");
-  const wt = join(root, "wt-feature");
-  git("init", "-q", "--bare", "-b", "main", join(root, "origin.git"));
-  git("init", "-q", "-b", "main", repo);
-  writeFileSync(join(repo, "README.md"), "bench\n");
-  git("-C", repo, "add", ".");
-  git("-C", repo, "commit", "-q", "-m", "init");
-  git("-C", repo, "remote", "add", "origin", join(root, "origin.git"));
-  git("-C", repo, "worktree", "add", "-q", "-b", "feature", wt, "main");
-  writeFileSync(join(wt, "f.txt"), "feature\n");
-  git("-C", wt, "add", ".");
-  git("-C", wt, "commit", "-q", "-m", "feature");
-  git("-C", repo, "merge", "-q", "--squash", "feature");
-  git("-C", repo, "commit", "-q", "-m", "squash feature");
-  git("-C", repo, "push", "-q", "origin", "main");
-  git("-C", repo, "fetch", "-q", "origin");
+/** The settled scenario's worktree for real: ${ROOT}/repo + ${ROOT}/wt-feature (branch feature), squash-merged. */
+function makeMergedWorktree(root: string): void {
+  const f = makeRepo(root);
+  addWorktree(f, "feature");
+  squashMerge(f, "feature");
 }
 
 function kb(k: number | null): string {

@@ -1,32 +1,30 @@
 /**
  * The lazy loader map: `mogui --help` needs only these summaries, and running a command loads only its module,
- * which keeps start-up (and every hook call) cheap.
+ * which keeps start-up (and every hook call) cheap. Each command family keeps its rows in commands/families/.
  */
-import type { MoguiCommand } from "../src/lib/command.ts";
+import * as core from "./families/core.ts";
+import * as dispatch from "./families/dispatch.ts";
+import * as evidence from "./families/evidence.ts";
+import * as hooks from "./families/hooks.ts";
+import * as lifecycle from "./families/lifecycle.ts";
+import * as publish from "./families/publish.ts";
+import * as template from "./families/template.ts";
+import * as workers from "./families/workers.ts";
+import type { CommandEntry } from "./entry.ts";
 
-export interface CommandEntry {
-  summary: string;
-  group: "Workers" | "Dispatch" | "Succession" | "Evidence" | "Publishing" | "Ops repository" | "Help" | "Developer";
-  hidden?: boolean;
-  load: () => Promise<{ default: MoguiCommand }>;
-}
+export type { CommandEntry } from "./entry.ts";
+
+export const FAMILIES = { core, dispatch, lifecycle, evidence, publish, template, hooks, workers } as const;
 
 export const COMMANDS = {
-  "worker-reap": {
-    summary: "Reap a settled worker: close its terminal, remove its worktree only when clean and merged",
-    group: "Workers",
-    load: () => import("./worker-reap.ts"),
-  },
-  demo: {
-    summary: "Run worker-reap end to end against the built-in Orca simulator in a temp dir",
-    group: "Help",
-    load: () => import("./demo.ts"),
-  },
-  "sim orca": {
-    summary: "The stateful Orca CLI simulator (what fixtures/bin/orca runs)",
-    group: "Developer",
-    load: () => import("./sim/orca.ts"),
-  },
+  ...core.commands,
+  ...dispatch.commands,
+  ...lifecycle.commands,
+  ...evidence.commands,
+  ...publish.commands,
+  ...template.commands,
+  ...hooks.commands,
+  ...workers.commands,
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,16 +1,19 @@
 // `bun run bench <suite>`: figures an issue asks for, each as a ratio against a named baseline measured in the
-// same run. Suites: startup. (Later issues add theirs to SUITES.)
+// same run. A suite is scripts/bench/suite-<name>.ts with a default export (opts) => Promise<exit code>.
 //   bun run bench startup [--runs N]
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startupSuite } from "./bench/startup.ts";
 
 export const ROOT = join(import.meta.dir, "..");
 
-const SUITES: Record<string, (opts: { runs: number; bin: string; tmp: string }) => Promise<number>> = {
-  startup: startupSuite,
-};
+export type Suite = (opts: { runs: number; bin: string; tmp: string; args: string[] }) => Promise<number>;
+
+const SUITES: Record<string, string> = Object.fromEntries(
+  readdirSync(join(import.meta.dir, "bench"))
+    .filter((f) => /^suite-[a-z0-9-]+\.ts$/.test(f))
+    .map((f) => [f.slice(6, -3), join(import.meta.dir, "bench", f)]),
+);
 
 function usage(msg: string): never {
   console.error(`bench: ${msg}\nusage: bun run bench <${Object.keys(SUITES).join("|")}> [--runs N]`);
@@ -33,7 +36,8 @@ if (!existsSync(bin)) {
 }
 const tmp = mkdtempSync(join(tmpdir(), "mogui-bench-"));
 try {
-  process.exitCode = await SUITES[suite]!({ runs, bin, tmp });
+  const run = (await import(SUITES[suite]!)).default as Suite;
+  process.exitCode = await run({ runs, bin, tmp, args: argv.slice(1) });
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -6,20 +6,18 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { COMMANDS, type CommandName } from "../../commands/index.ts";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
-import { tempDir } from "../helpers/paths.ts";
+import { cases as core } from "./cases/core.ts";
+import { cases as dispatch } from "./cases/dispatch.ts";
+import { cases as lifecycle } from "./cases/lifecycle.ts";
+import { cases as evidence } from "./cases/evidence.ts";
+import { cases as publish } from "./cases/publish.ts";
+import { cases as template } from "./cases/template.ts";
+import { cases as hooks } from "./cases/hooks.ts";
+import { cases as workers } from "./cases/workers.ts";
+import type { Case } from "./cases/types.ts";
 
-interface Case {
-  argv: string[];
-  code: number;
-  stdout: RegExp;
-  env?: () => Record<string, string>;
-}
-
-const CASES: Record<CommandName, Case> = {
-  "worker-reap": { argv: ["worker-reap", "--unreaped", "--json"], code: 0, stdout: /^\{"ledger":".*","count":0,"unreaped":\[\]\}\n$/, env: () => e2eEnv({ MOGUI_HOME: tempDir() }) },
-  demo: { argv: ["demo"], code: 0, stdout: /\n4\. Nothing is left to reap\n[\s\S]*"event":"reap"[\s\S]*\nDemo complete\.\n$/ },
-  "sim orca": { argv: ["sim", "orca", "status", "--json"], code: 0, stdout: /"state": "not_running"/ },
-};
+// Each family keeps its rows in test/e2e/cases/<family>.ts.
+const CASES: Record<CommandName, Case> = { ...core, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers };
 
 describe("every command, end to end through dist/mogui", () => {
   test("the table covers exactly the registered commands", () => {
@@ -28,7 +26,7 @@ describe("every command, end to end through dist/mogui", () => {
 
   for (const [name, c] of Object.entries(CASES)) {
     test(`mogui ${name}`, async () => {
-      const r = await runBinary(c.argv, { env: c.env?.() ?? e2eEnv() });
+      const r = await runBinary(c.argv, { env: c.env?.() ?? e2eEnv(), stdin: c.stdin });
       expect(r.code).toBe(c.code);
       expect(r.stdout).toMatch(c.stdout);
     });

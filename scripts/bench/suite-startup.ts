@@ -8,7 +8,7 @@ import { fmt, measure, ratio, type Cmd } from "./measure.ts";
 
 const PYTHON = "/usr/bin/python3";
 
-export async function startupSuite({ runs, bin, tmp }: { runs: number; bin: string; tmp: string }): Promise<number> {
+export default async function startupSuite({ runs, bin, tmp }: { runs: number; bin: string; tmp: string }): Promise<number> {
   if (!existsSync(PYTHON)) {
     console.error(`bench: the baseline needs the system interpreter ${PYTHON}`);
     return 2;

@@ -4,6 +4,7 @@
  */
 import * as core from "./families/core.ts";
 import * as dispatch from "./families/dispatch.ts";
+import * as gate from "./families/gate.ts";
 import * as evidence from "./families/evidence.ts";
 import * as hooks from "./families/hooks.ts";
 import * as lifecycle from "./families/lifecycle.ts";
@@ -14,10 +15,11 @@ import type { CommandEntry } from "./entry.ts";
 
 export type { CommandEntry } from "./entry.ts";
 
-export const FAMILIES = { core, dispatch, lifecycle, evidence, publish, template, hooks, workers } as const;
+export const FAMILIES = { core, gate, dispatch, lifecycle, evidence, publish, template, hooks, workers } as const;
 
 export const COMMANDS = {
   ...core.commands,
+  ...gate.commands,
   ...dispatch.commands,
   ...lifecycle.commands,
   ...evidence.commands,

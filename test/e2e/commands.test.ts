@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { COMMANDS, type CommandName } from "../../commands/index.ts";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { cases as core } from "./cases/core.ts";
+import { cases as gate } from "./cases/gate.ts";
 import { cases as dispatch } from "./cases/dispatch.ts";
 import { cases as lifecycle } from "./cases/lifecycle.ts";
 import { cases as evidence } from "./cases/evidence.ts";
@@ -17,7 +18,7 @@ import { cases as workers } from "./cases/workers.ts";
 import type { Case } from "./cases/types.ts";
 
 // Each family keeps its rows in test/e2e/cases/<family>.ts.
-const CASES: Record<CommandName, Case> = { ...core, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers };
+const CASES: Record<CommandName, Case> = { ...core, ...gate, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers };
 
 describe("every command, end to end through dist/mogui", () => {
   test("the table covers exactly the registered commands", () => {

@@ -1,0 +1,106 @@
+/**
+ * The instance runtime config (reference §17, resolution per D2/D3): which runtime the master runs on, where each
+ * runtime's transcripts live, and the local product checkout. Shared by every command that needs one of the three;
+ * a missing file is not an error (the values may come from the environment), a malformed one always is.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { resolveStatePath, type Ctx } from "../lib/context.ts";
+
+export const INSTANCE_CONFIG_ENV = "INSTANCE_RUNTIME_CONFIG";
+export const INSTANCE_CONFIG_FILE = "config/instance-runtime.json";
+
+export class InstanceConfigError extends Error {
+  override name = "InstanceConfigError";
+}
+
+export interface InstanceRuntimeConfig {
+  masterHostRuntime: string | null;
+  transcriptGlobs: Record<string, string>;
+  productRepo: string | null;
+  /** The file the values came from; null when it does not exist. */
+  sourcePath: string | null;
+  /** The path that was looked at (set even when the file is absent, so errors can name it). */
+  configPath: string;
+  /** MOGUI_TRANSCRIPT_GLOB, a runtime-agnostic override, when set. */
+  transcriptGlobEnvOverride: string | null;
+}
+
+function envValue(ctx: Pick<Ctx, "env">, name: string): string | null {
+  const v = ctx.env[name];
+  return v === undefined || v.trim() === "" ? null : v;
+}
+
+function stringOrNull(raw: Record<string, unknown>, field: string): string | null {
+  const v = raw[field];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw new InstanceConfigError(`${field} must be a string or null in the instance runtime config`);
+  return v;
+}
+
+function globs(raw: unknown): Record<string, string> {
+  if (raw === undefined || raw === null) return {};
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new InstanceConfigError("transcript_globs must be a JSON object mapping runtime name to glob");
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    if (k.startsWith("_")) continue;
+    if (k.trim() === "") throw new InstanceConfigError("transcript_globs keys must be non-empty runtime names");
+    if (typeof v !== "string" || v.trim() === "") throw new InstanceConfigError(`transcript_globs['${k}'] must be a non-empty string glob`);
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Parses the file's text; exported for tests and for `mogui config` validation. */
+export function parseInstanceConfig(text: string, path: string): Omit<InstanceRuntimeConfig, "sourcePath" | "configPath" | "transcriptGlobEnvOverride"> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new InstanceConfigError(`instance runtime config is not valid JSON: ${path}: ${(e as Error).message}`);
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InstanceConfigError(`instance runtime config root must be a JSON object: ${path}`);
+  const obj = Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([k]) => !k.startsWith("_")));
+  return { masterHostRuntime: stringOrNull(obj, "master_host_runtime"), transcriptGlobs: globs(obj.transcript_globs), productRepo: stringOrNull(obj, "product_repo") };
+}
+
+/** explicit path > $INSTANCE_RUNTIME_CONFIG > $MOGUI_HOME/config/instance-runtime.json; env values win per field. */
+export function loadInstanceConfig(ctx: Pick<Ctx, "env" | "cwd">, explicitPath?: string): InstanceRuntimeConfig {
+  const path = resolveStatePath(ctx, explicitPath, INSTANCE_CONFIG_ENV, INSTANCE_CONFIG_FILE);
+  let text: string | null = null;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw new InstanceConfigError(`instance runtime config is unreadable: ${path}: ${code ?? (e as Error).message}`);
+  }
+  const file = text === null ? { masterHostRuntime: null, transcriptGlobs: {}, productRepo: null } : parseInstanceConfig(text, path);
+  const product = envValue(ctx, "MOGUI_PRODUCT_REPO") ?? file.productRepo;
+  return {
+    masterHostRuntime: envValue(ctx, "MOGUI_MASTER_HOST_RUNTIME") ?? envValue(ctx, "MASTER_HOST_RUNTIME") ?? file.masterHostRuntime,
+    transcriptGlobs: file.transcriptGlobs,
+    productRepo: product === null ? null : resolve(ctx.cwd, product),
+    sourcePath: text === null ? null : path,
+    configPath: path,
+    transcriptGlobEnvOverride: envValue(ctx, "MOGUI_TRANSCRIPT_GLOB"),
+  };
+}
+
+export function requireMasterHostRuntime(c: InstanceRuntimeConfig): string {
+  if (c.masterHostRuntime) return c.masterHostRuntime;
+  throw new InstanceConfigError(`master host runtime is unconfigured: set MOGUI_MASTER_HOST_RUNTIME or master_host_runtime in ${c.configPath}`);
+}
+
+export function requireTranscriptGlob(c: InstanceRuntimeConfig, runtime?: string): string {
+  if (c.transcriptGlobEnvOverride) return c.transcriptGlobEnvOverride;
+  const name = runtime ?? c.masterHostRuntime;
+  if (!name) throw new InstanceConfigError(`transcript glob is unconfigured: no runtime named; set MOGUI_TRANSCRIPT_GLOB, or MOGUI_MASTER_HOST_RUNTIME and transcript_globs in ${c.configPath}`);
+  const g = c.transcriptGlobs[name];
+  if (g) return g;
+  throw new InstanceConfigError(`transcript glob for runtime '${name}' is unconfigured: set MOGUI_TRANSCRIPT_GLOB or transcript_globs['${name}'] in ${c.configPath}`);
+}
+
+export function requireProductRepo(c: InstanceRuntimeConfig): string {
+  if (c.productRepo) return c.productRepo;
+  throw new InstanceConfigError(`product repo is unconfigured: set MOGUI_PRODUCT_REPO or product_repo in ${c.configPath}`);
+}

@@ -1,0 +1,82 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { defineMoguiCommand } from "../src/lib/command.ts";
+import { resolveStatePath } from "../src/lib/context.ts";
+import { ExitError, UsageError } from "../src/lib/errors.ts";
+import { printJson, printLines, sortKeys } from "../src/lib/output.ts";
+import { rehearse } from "../src/rehearsal/rehearsal.ts";
+import { resolveTemplate, TemplateSourceError } from "../src/template/source.ts";
+
+const NAME = "onboarding-rehearsal";
+
+function dir(cwd: string, p: string, flag: string): string {
+  const abs = resolve(cwd, p);
+  try {
+    if (statSync(abs).isDirectory()) return abs;
+  } catch {
+    /* below */
+  }
+  throw new UsageError(`--${flag} is not a directory: ${abs}`, NAME);
+}
+
+/** WORKSPACE_DESCRIPTOR > MOGUI_WORKSPACE_DESCRIPTOR > $MOGUI_HOME/config/workspace-descriptor.json (reference §18, D2). */
+function descriptorPath(ctx: Parameters<typeof resolveStatePath>[0], flag: string | undefined): string {
+  if (flag || ctx.env.WORKSPACE_DESCRIPTOR) return resolveStatePath(ctx, flag, "WORKSPACE_DESCRIPTOR", "config/workspace-descriptor.json");
+  return resolveStatePath(ctx, undefined, "MOGUI_WORKSPACE_DESCRIPTOR", "config/workspace-descriptor.json");
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Read-only postcondition table for a founded workspace: P01 router == stage files, P02 no unresolved",
+      "placeholder, P03 ops CLAUDE.md == AGENTS.md, P04 workspace card deployed, P05 workspace descriptor valid",
+      "for this root, P06 master_host_runtime set, P07 role-state.md, P08 MASTER-LINEAGE.md; L01 one terminal in",
+      "the recorded master seat (--live), L02 boot smoke (always GAP). Each row PASS, FAIL or GAP.",
+    ].join("\n"),
+  },
+  usage: [`${NAME} --workspace-root <path> --ops-repo <path> [--live] [--orca-cli <exe>] [--template <path>] [--json]`],
+  args: {
+    "workspace-root": { type: "string", valueHint: "path", required: true, description: "The folder workspace root (absolute)" },
+    "ops-repo": { type: "string", valueHint: "path", required: true, description: "The ops repository" },
+    live: { type: "boolean", description: "Also measure L01 against the running Orca host" },
+    "orca-cli": { type: "string", valueHint: "exe", description: "Orca executable for --live (default: ORCA_CLI_COMMAND, then orca)" },
+    template: { type: "string", valueHint: "path", description: "Template whose router P01 checks (default: embedded)" },
+    descriptor: { type: "string", valueHint: "path", description: "Workspace descriptor (default $WORKSPACE_DESCRIPTOR, else $MOGUI_HOME/config/workspace-descriptor.json)" },
+    "instance-config": { type: "string", valueHint: "path", description: "Instance runtime config (default $INSTANCE_RUNTIME_CONFIG, else $MOGUI_HOME/config/instance-runtime.json)" },
+    json: { type: "boolean", description: "One JSON document {workspace_root, ops_repo, results, failures, gaps}" },
+  },
+  notes: ["Exit 0 only when every row is PASS, so a run without --live (L01 GAP) and L02 (always GAP) exits 1; read failures/gaps."],
+  examples: [`mogui ${NAME} --workspace-root /work/acme --ops-repo /work/acme/acme-ops --json`],
+  async run(ctx, args) {
+    const root = dir(ctx.cwd, args["workspace-root"] as string, "workspace-root");
+    const ops = dir(ctx.cwd, args["ops-repo"] as string, "ops-repo");
+    let template;
+    try {
+      template = await resolveTemplate(ctx.cwd, args.template as string | undefined);
+    } catch (e) {
+      if (e instanceof TemplateSourceError) throw new ExitError(2, `${NAME}: ${e.message}`);
+      throw e;
+    }
+    const orcaCli = args["orca-cli"] as string | undefined;
+    const runCtx = orcaCli ? { ...ctx, env: { ...ctx.env, ORCA_CLI_COMMAND: orcaCli } } : ctx;
+    const rows = await rehearse(runCtx, {
+      root,
+      ops,
+      template,
+      descriptorPath: descriptorPath(ctx, args.descriptor as string | undefined),
+      instancePath: resolveStatePath(ctx, args["instance-config"] as string | undefined, "INSTANCE_RUNTIME_CONFIG", "config/instance-runtime.json"),
+      live: Boolean(args.live),
+    });
+    const failures = rows.filter((r) => r.status === "FAIL").length;
+    const gaps = rows.filter((r) => r.status === "GAP").length;
+    if (args.json) printJson(ctx, sortKeys({ workspace_root: root, ops_repo: ops, results: rows, failures, gaps }), true);
+    else {
+      printLines(ctx, [
+        ...rows.map((r) => `${r.id} ${r.status.padEnd(4)} ${r.expected}: ${r.observed} [${r.evidence}]`),
+        `summary: ${rows.length - failures - gaps} PASS, ${failures} FAIL, ${gaps} GAP`,
+      ]);
+    }
+    return failures === 0 && gaps === 0 ? 0 : 1;
+  },
+});

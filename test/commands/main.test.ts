@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { COMMANDS, type CommandEntry } from "../../commands/index.ts";
 import { EXIT_CODES } from "../../src/lib/exit-codes.ts";
+import { exitRows } from "../../src/lib/help.ts";
 import { VERSION } from "../../src/version.ts";
 import { runMain } from "../helpers/ctx.ts";
 
@@ -55,7 +56,8 @@ describe("main(argv): global behaviour", () => {
     expect(r.code).toBe(0);
     for (const [name, rows] of Object.entries(EXIT_CODES)) {
       expect(r.stdout).toContain(name === "(every command)" ? "Every command" : `mogui ${name}`);
-      for (const row of rows) expect(r.stdout).toContain(`${row.code}  ${row.meaning}`);
+      expect(r.stdout).toContain(exitRows(rows).join("\n"));
+      for (const row of rows) expect(r.stdout).toMatch(new RegExp(`\\n  ${String(row.code).replace(/[^\w]/g, "\\$&")} +${row.meaning.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\n`));
     }
   });
 

@@ -1,0 +1,60 @@
+/**
+ * Reading the hook payload on stdin without ever hanging a session start. Ctx has no stdin seam, so this reads
+ * fd 0 directly: nothing for a TTY; a file or /dev/null synchronously; a pipe asynchronously with a deadline
+ * (a parent that never closes the pipe must not block the hook), then the reader is released.
+ */
+import { fstatSync, readFileSync } from "node:fs";
+import { isatty } from "node:tty";
+
+export const STDIN_DEADLINE_MS = 1_000;
+export const STDIN_MAX_BYTES = 1 << 20;
+
+export async function readStdinText(deadlineMs = STDIN_DEADLINE_MS): Promise<string> {
+  try {
+    if (isatty(0)) return "";
+    const st = fstatSync(0);
+    if (st.isFile() || st.isCharacterDevice()) return readFileSync(0, "utf8").slice(0, STDIN_MAX_BYTES);
+  } catch {
+    return "";
+  }
+  return readPipe(deadlineMs);
+}
+
+async function readPipe(deadlineMs: number): Promise<string> {
+  const reader = Bun.stdin.stream().getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((r) => (timer = setTimeout(() => r("expired"), deadlineMs)));
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), expired]);
+      if (next === "expired" || next.done) break;
+      text += decoder.decode(next.value, { stream: true });
+      if (text.length > STDIN_MAX_BYTES) break;
+    }
+  } catch {
+    /* a broken pipe is an empty payload */
+  } finally {
+    clearTimeout(timer);
+    void reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+  return text + decoder.decode();
+}
+
+/** The SessionStart payload's fields mogui uses; anything that is not a JSON object yields nothing. */
+export function parseSessionStart(text: string): { source?: string; sessionId?: string } {
+  if (!text.trim()) return {};
+  try {
+    const j = JSON.parse(text) as unknown;
+    if (!j || typeof j !== "object" || Array.isArray(j)) return {};
+    const o = j as Record<string, unknown>;
+    return {
+      source: typeof o.source === "string" ? o.source : undefined,
+      sessionId: typeof o.session_id === "string" && o.session_id ? o.session_id : undefined,
+    };
+  } catch {
+    return {};
+  }
+}

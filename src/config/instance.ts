@@ -1,11 +1,15 @@
 /**
  * The instance runtime config (reference §17, resolution per D2/D3): which runtime the master runs on, where each
  * runtime's transcripts live, and the local product checkout. Shared by every command that needs one of the three;
- * a missing file is not an error (the values may come from the environment), a malformed one always is.
+ * a missing file is not an error (the values may come from the environment), a malformed one always is. The file
+ * is validated with InstanceRuntimeSchema, the same schema `mogui config schema instance-runtime` publishes.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import * as v from "valibot";
 import { resolveStatePath, type Ctx } from "../lib/context.ts";
+import { InstanceRuntimeSchema } from "./instance-schema.ts";
+import { dropUnderscoreKeys, issueLine } from "./issues.ts";
 
 export const INSTANCE_CONFIG_ENV = "INSTANCE_RUNTIME_CONFIG";
 export const INSTANCE_CONFIG_FILE = "config/instance-runtime.json";
@@ -31,26 +35,6 @@ function envValue(ctx: Pick<Ctx, "env">, name: string): string | null {
   return v === undefined || v.trim() === "" ? null : v;
 }
 
-function stringOrNull(raw: Record<string, unknown>, field: string): string | null {
-  const v = raw[field];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== "string") throw new InstanceConfigError(`${field} must be a string or null in the instance runtime config`);
-  return v;
-}
-
-function globs(raw: unknown): Record<string, string> {
-  if (raw === undefined || raw === null) return {};
-  if (typeof raw !== "object" || Array.isArray(raw)) throw new InstanceConfigError("transcript_globs must be a JSON object mapping runtime name to glob");
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    if (k.startsWith("_")) continue;
-    if (k.trim() === "") throw new InstanceConfigError("transcript_globs keys must be non-empty runtime names");
-    if (typeof v !== "string" || v.trim() === "") throw new InstanceConfigError(`transcript_globs['${k}'] must be a non-empty string glob`);
-    out[k] = v;
-  }
-  return out;
-}
-
 /** Parses the file's text; exported for tests and for `mogui config` validation. */
 export function parseInstanceConfig(text: string, path: string): Omit<InstanceRuntimeConfig, "sourcePath" | "configPath" | "transcriptGlobEnvOverride"> {
   let raw: unknown;
@@ -60,8 +44,11 @@ export function parseInstanceConfig(text: string, path: string): Omit<InstanceRu
     throw new InstanceConfigError(`instance runtime config is not valid JSON: ${path}: ${(e as Error).message}`);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InstanceConfigError(`instance runtime config root must be a JSON object: ${path}`);
-  const obj = Object.fromEntries(Object.entries(raw as Record<string, unknown>).filter(([k]) => !k.startsWith("_")));
-  return { masterHostRuntime: stringOrNull(obj, "master_host_runtime"), transcriptGlobs: globs(obj.transcript_globs), productRepo: stringOrNull(obj, "product_repo") };
+  const parsed = v.safeParse(InstanceRuntimeSchema, dropUnderscoreKeys(raw as Record<string, unknown>));
+  if (!parsed.success) throw new InstanceConfigError(issueLine(parsed.issues[0]));
+  const obj = parsed.output;
+  const globs = Object.fromEntries(Object.entries(obj.transcript_globs ?? {}).filter(([k]) => !k.startsWith("_"))) as Record<string, string>;
+  return { masterHostRuntime: obj.master_host_runtime ?? null, transcriptGlobs: globs, productRepo: obj.product_repo ?? null };
 }
 
 /** explicit path > $INSTANCE_RUNTIME_CONFIG > $MOGUI_HOME/config/instance-runtime.json; env values win per field. */

@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { runCheck, type CheckRequest } from "../../src/gate/check.ts";
+import { emitDecision, gateWarn, LEDGER_FLAG, parseIntFlag, withLedgerFaults } from "../../src/gate/cli.ts";
+import { gatePaths } from "../../src/gate/paths.ts";
+
+const NAME = "dispatch-gate check";
+
+/** Reference §3.2: characters (not bytes) of the contract; null when it cannot be read. */
+function measureContract(path: string): number | null {
+  try {
+    const text = new TextDecoder().decode(readFileSync(path));
+    let n = text.length;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) n--; // a surrogate pair is one character
+    }
+    return n;
+  } catch {
+    return null;
+  }
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Decide whether a worker dispatch may start: validation, tier policy and fan-out caps, contract lint,",
+      "budget and routing, in the gate's fixed order. Prints ONE compact JSON decision; exit 0 allow, 2 deny.",
+      "Unless --no-record, the decision is appended to the ledger and an ALLOW issues a ticket for register.",
+    ].join("\n"),
+  },
+  usage: [
+    "dispatch-gate check --runtime <name> --model <id> --contract <path> --agents <n> --completion-channel <channel> [flags]",
+    "dispatch-gate --ledger <path> check ...",
+  ],
+  args: {
+    runtime: { type: "string", valueHint: "name", required: true, description: "Worker runtime (lowercase, e.g. codex, claude)" },
+    model: { type: "string", valueHint: "id", description: "Worker model id (denied NO_MODEL when absent)" },
+    contract: { type: "string", valueHint: "path", required: true, description: "The contract file the worker will get" },
+    agents: { type: "string", valueHint: "n", required: true, description: "How many agents this dispatch starts" },
+    "est-chars": { type: "string", valueHint: "n", description: "Input size estimate (default: the contract's character count)" },
+    "completion-channel": { type: "enum", options: ["orchestration", "sentinel-log"], valueHint: "channel", description: "How completion is observed: orchestration | sentinel-log (denied NO_COMPLETION_CHANNEL when absent)" },
+    "tier-policy": { type: "string", valueHint: "path", description: "Tier policy (default $DISPATCH_TIER_POLICY, $MOGUI_HOME/config/model-tier-policy.json, the built-in template)" },
+    "tier-override": { type: "string", valueHint: "text", description: "Reason to bypass a tier denial (recorded only when it bypassed one)" },
+    "no-record": { type: "boolean", description: "Decide only: no ledger row, no ticket" },
+    ledger: LEDGER_FLAG,
+  },
+  notes: [
+    "Order: CONTRACT_UNREADABLE, validation (NO_COMPLETION_CHANNEL, NO_MODEL, INVALID_REQUEST), TIER_POLICY_UNAVAILABLE,\n" +
+      "tier (TIER_FANOUT_CAP / TIER_POLICY), CONTRACT_UNREADABLE, lint warnings, BUDGET_EXCEEDED, ROUTING_VIOLATION, OK.\n" +
+      "A ledger that cannot be read, written or locked is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`.",
+  ],
+  examples: [
+    "mogui dispatch-gate check --runtime codex --model gpt-5.6-luna --contract task.md --agents 1 --completion-channel orchestration",
+    "mogui dispatch-gate --ledger /tmp/l.jsonl check --runtime claude --model claude-sonnet-5 --contract task.md --agents 2 --completion-channel sentinel-log --no-record",
+  ],
+  async run(ctx, args) {
+    const contract = resolve(ctx.cwd, args.contract as string);
+    const channel = args["completion-channel"] as string | undefined;
+    const explicit = parseIntFlag(NAME, "est-chars", args["est-chars"] as string | undefined);
+    const estChars = explicit !== undefined ? explicit : channel === undefined ? 0 : measureContract(contract);
+    const req: CheckRequest = {
+      runtime: args.runtime as string,
+      model: args.model as string | undefined,
+      contractPath: contract,
+      nAgents: parseIntFlag(NAME, "agents", args.agents as string)!,
+      estChars,
+      completionChannel: channel,
+      tierOverride: args["tier-override"] as string | undefined,
+      tierPolicyPath: args["tier-policy"] as string | undefined,
+    };
+    const paths = gatePaths(ctx, args.ledger as string | undefined);
+    const out = await withLedgerFaults(() => runCheck(ctx, paths, req, !args["no-record"], gateWarn(ctx)));
+    return emitDecision(ctx, out.decision, out.notes);
+  },
+});

@@ -94,6 +94,7 @@ function terminal(t: Raw, s: Pick<SimState, "repos" | "worktrees">, now: number)
     surface: t.surface === "visible" ? "visible" : "background",
     agent: typeof t.agent === "string" ? t.agent : null,
     incarnation: Number(t.incarnation ?? 1),
+    ...(Array.isArray(t.onInject) ? { onInject: t.onInject.map(String) } : {}),
   };
 }
 

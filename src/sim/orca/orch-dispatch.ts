@@ -77,7 +77,7 @@ function dispatch(call: Call): Outcome {
     s.dispatches.push(row);
     task.status = "dispatched";
     const text = preamble(run.coordinator_handle, to, task, row.id);
-    if (inject) t.output.push(...text.split("\n"));
+    if (inject) t.output.push(...text.split("\n"), ...(t.onInject ?? []));
     else pushMessage(s, { run_id: run.id, delivery_contract: "current_delivery", from_handle: handle, to_handle: to, subject: `Task ${task.id}`, body: text, type: "dispatch", priority: "normal", thread_id: null, payload: JSON.stringify({ taskId: task.id, dispatchId: row.id }), sender_pane_key: null }, now(call));
     return { dispatch: row, injected: inject, ...(optBool(call.flags, "return-preamble") ? { preamble: text } : {}) };
   });

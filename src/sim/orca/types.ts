@@ -46,6 +46,11 @@ export interface SimTerminal {
   agent: string | null;
   /** The `<n>` of `process_incarnation`. */
   incarnation: number;
+  /**
+   * Lines the simulated agent prints right after a `dispatch --inject` (a trust prompt, a provider limit ...),
+   * so a delivery check can see what a real pane would show. Absent = the pane ends with the injected text.
+   */
+  onInject?: string[];
 }
 
 export interface SimRun {

@@ -1,0 +1,154 @@
+/**
+ * The second half of `mogui dispatch` (reference §4.4 steps 3-12): codex pre-trust, recorded gate, task-create,
+ * terminal, dispatch --inject, register, the host-diversity audit row and the delivery class. Kept apart from
+ * pipeline.ts so each file reads as one stage.
+ */
+import type { Ctx } from "../lib/context.ts";
+import { appendRow, LedgerError } from "../lib/ledger.ts";
+import { OrcaClient, OrcaError } from "../orca/client.ts";
+import { codexPretrust } from "../pretrust/codex.ts";
+import { PretrustError } from "../pretrust/common.ts";
+import { callGate, gateCheck, registerArgv, REGISTER_TIMEOUT_MS } from "./gate-client.ts";
+import { classifyDelivery, dispatchInject, paneClass, taskCreate, terminalCreate, waitTuiIdle, TUI_IDLE_TIMEOUT_MS } from "./orca-steps.ts";
+import { Stop, type DispatchRequest, type Resolved, type Say } from "./types.ts";
+import { absoluteWorktree, jobProbeCommand, modelProbeCommand, newestMatch, probeTarget } from "./probe-target.ts";
+import { DISPATCH_EXIT, deliveryJson, type DispatchReport, type DispatchStep } from "./report.ts";
+import { runtimeCommand } from "./runtime.ts";
+
+const ORCA_TIMEOUT_MS = 30_000;
+
+/** The worktree as an absolute path: from --worktree, else (with --terminal) what Orca says the terminal runs in. */
+async function worktreePath(orca: OrcaClient, req: DispatchRequest, handle: string | undefined): Promise<string | null> {
+  const direct = absoluteWorktree(req.worktree);
+  if (direct || req.worktree || !handle) return direct;
+  try {
+    return (await orca.terminalShow(handle)).worktreePath || null;
+  } catch {
+    return null;
+  }
+}
+
+function pretrustCodex(ctx: Ctx, say: Say, worktree: string | null, given: string | undefined): void {
+  if (!worktree) throw new Stop("pretrust", DISPATCH_EXIT.REFUSED, [`✗ codex needs an absolute worktree path to pre-trust; got '${given ?? ""}'`]);
+  let lines: string[];
+  try {
+    lines = codexPretrust(ctx, { worktree }).lines;
+  } catch (e) {
+    if (e instanceof PretrustError) throw new Stop("pretrust", DISPATCH_EXIT.REFUSED, [`✗ codex pre-trust failed · ${e.message.split("\n")[0]}`]);
+    throw e;
+  }
+  const summary = lines.find((l) => l.startsWith("Summary:"));
+  if (!summary) throw new Stop("pretrust", DISPATCH_EXIT.REFUSED, ["✗ codex pre-trust printed no Summary line (unmeasured, treating as not trusted)"]);
+  if (summary.includes("skipped")) throw new Stop("pretrust", DISPATCH_EXIT.REFUSED, [`✗ codex pre-trust skipped · ${summary}`]);
+  say(`pre-trust ✓ codex · ${summary}`);
+}
+
+/** Orca steps fail with exit 3; nothing has been registered yet. */
+async function orcaStep<T>(step: DispatchStep, label: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof OrcaError) throw new Stop(step, DISPATCH_EXIT.ORCA, [`✗ ${label} failed · ${e.message}`]);
+    throw e;
+  }
+}
+
+async function openTerminal(orca: OrcaClient, waiter: OrcaClient, req: DispatchRequest, res: Resolved, say: Say, r: DispatchReport): Promise<string> {
+  if (req.terminal) {
+    Object.assign(r, { terminal: req.terminal, terminal_reused: true });
+    return req.terminal;
+  }
+  const handle = await orcaStep("terminal", "terminal create", () => terminalCreate(orca, req.worktree, runtimeCommand(res.runtime, res.model)));
+  Object.assign(r, { terminal: handle, terminal_reused: false });
+  const why = await waitTuiIdle(waiter, handle);
+  if (why) say(`WARNING: terminal ${handle} did not reach tui-idle: ${why}`);
+  return handle;
+}
+
+const NOT_VERIFIED_NOTE = [
+  "  NOTE: the worker's model is NOT verified for this dispatch (no transcript to probe).",
+  "  register recorded model_verified=false. Pass --transcript-glob '<glob>' (or run a claude",
+  "  worker in a path: worktree) so register can measure the model, or check the worker's",
+  "  model yourself before trusting its result.",
+];
+
+async function register(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: Resolved, task: string, handle: string, dispatchId: string, r: DispatchReport): Promise<void> {
+  const worktree = res.runtime === "claude" && !req.transcriptGlob ? await worktreePath(orca, req, handle) : null;
+  const target = probeTarget(ctx, res.runtime, req.transcriptGlob, worktree);
+  r.probe = target.state;
+  const modelProbeCmd = target.glob === null ? undefined : modelProbeCommand(ctx.self, newestMatch(ctx, target.glob), res.model);
+  const argv = registerArgv(ctx.self, {
+    ledger: req.ledger,
+    jobId: dispatchId,
+    contractSha: r.contract_sha!,
+    runtime: res.runtime,
+    tierPolicy: req.tierPolicy,
+    probeCmd: jobProbeCommand(orca.exe, task, dispatchId),
+    task,
+    declaredModel: res.model,
+    modelProbeCmd,
+  });
+  const call = await callGate(ctx, argv, REGISTER_TIMEOUT_MS);
+  const why = call.decision ? (call.decision.allow ? null : call.decision.reason) : `UNAVAILABLE (${call.failure})`;
+  r.register_reason = call.decision?.reason ?? null;
+  r.register_warnings = call.decision?.warnings ?? [];
+  if (why) throw new Stop("register", DISPATCH_EXIT.REGISTER, [`✗ register ${why} · dispatch=${dispatchId} (worker IS running — resolve register manually)`]);
+}
+
+function auditRow(ctx: Ctx, req: DispatchRequest, res: Resolved, say: Say, r: DispatchReport): void {
+  const row = {
+    ts: ctx.now() / 1000,
+    kind: "host_diversity_audit",
+    runtime: res.runtime,
+    master_host_runtime: res.masterHost,
+    same_host: res.runtime === res.masterHost,
+    same_host_reason: req.sameHostReason?.trim() || null,
+    installed_runtimes: res.installed,
+    alternative_runtimes: res.alternatives,
+    orchestration_task: r.task_id,
+    job_id: r.dispatch_id,
+    contract_sha: r.contract_sha,
+  };
+  try {
+    appendRow(req.ledger, row);
+  } catch (e) {
+    if (!(e instanceof LedgerError)) throw e;
+    say(`WARNING: host-diversity audit row not written: ${e.message}`);
+  }
+}
+
+function deliveryVerdict(handle: string, cls: string): { code: number; line: string } {
+  if (cls === "hook-trust") return { code: DISPATCH_EXIT.DELIVERY, line: `✗ delivery FAILED · hook/trust gate on ${handle}: answer the prompt in the pane (or pre-trust the worktree), then re-check the task` };
+  if (cls === "limit") return { code: DISPATCH_EXIT.DELIVERY, line: `✗ delivery FAILED · provider limit on ${handle}: the worker cannot start until the limit resets` };
+  if (cls === "agent-started") return { code: DISPATCH_EXIT.OK, line: `✓ delivery ✓ agent started on ${handle}` };
+  return { code: DISPATCH_EXIT.OK, line: `⚠ delivery UNVERIFIED · ${handle} did not visibly start; look with: orca terminal read --terminal ${handle}` };
+}
+
+export async function launchAndRegister(ctx: Ctx, req: DispatchRequest, res: Resolved, est: number | null, say: Say, r: DispatchReport): Promise<void> {
+  const orca = new OrcaClient(ctx, { timeoutMs: ORCA_TIMEOUT_MS });
+  const waiter = new OrcaClient(ctx, { timeoutMs: TUI_IDLE_TIMEOUT_MS + 10_000 });
+  if (res.runtime === "codex") {
+    r.step = "pretrust";
+    pretrustCodex(ctx, say, await worktreePath(orca, req, req.terminal), req.worktree);
+  }
+  r.step = "gate";
+  const recorded = await gateCheck(ctx, req, res, est, true);
+  Object.assign(r, { contract_sha: recorded.contract_sha, gate_reason: recorded.reason, gate_warnings: recorded.warnings });
+  if (!recorded.contract_sha) throw new Stop("gate", DISPATCH_EXIT.REFUSED, ["✗ gate ALLOW without a contract_sha; refusing to dispatch"]);
+  r.task_id = await orcaStep("task-create", "task-create", () => taskCreate(orca, req.spec!));
+  const handle = await openTerminal(orca, waiter, req, res, say, r);
+  say(`→ ${r.task_id} → ${handle} (${r.terminal_reused ? "재사용" : "신규"})`);
+  const pre = await paneClass(orca, handle);
+  r.dispatch_id = await orcaStep("dispatch", "dispatch", () => dispatchInject(orca, r.task_id!, handle));
+  await register(ctx, orca, req, res, r.task_id, handle, r.dispatch_id, r);
+  auditRow(ctx, req, res, say, r);
+  const warn = r.register_warnings.length ? ` · warn:${r.register_warnings.join(",")}` : "";
+  say(`⚡ register ✓ ${r.dispatch_id}${warn} · probe: job=원장대조 model=${r.probe}`);
+  if (r.probe === "unavailable") NOT_VERIFIED_NOTE.forEach((l) => say(l));
+  const d = await classifyDelivery(orca, handle, pre, { intervalMs: req.deliveryPollMs });
+  r.delivery = deliveryJson(d);
+  say(`delivery pre=${d.pre} post=${d.post} class=${d.result}`);
+  const verdict = deliveryVerdict(handle, d.result);
+  say(verdict.line);
+  if (verdict.code !== DISPATCH_EXIT.OK) throw new Stop("delivery", verdict.code, []);
+}

@@ -1,0 +1,89 @@
+/**
+ * The Orca calls of `mogui dispatch` (reference §4.4 steps 5-7 and 12), each reply checked with valibot. Failures
+ * are OrcaError (from the client) or a parse OrcaError here; the pipeline maps them to exit 3.
+ */
+import * as v from "valibot";
+import { OrcaClient, OrcaError } from "../orca/client.ts";
+import { deliveryResult, paneClassifyText, type DeliveryClass, type PaneClass } from "./pane.ts";
+
+const TaskCreated = v.looseObject({ task: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });
+const TerminalCreated = v.looseObject({ terminal: v.looseObject({ handle: v.pipe(v.string(), v.minLength(1)) }) });
+const Dispatched = v.looseObject({ dispatch: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });
+const TerminalRead = v.looseObject({ terminal: v.looseObject({ tail: v.array(v.string()) }) });
+const Waited = v.looseObject({ wait: v.looseObject({ satisfied: v.boolean(), blockedReason: v.optional(v.nullable(v.string())) }) });
+
+export const TUI_IDLE_TIMEOUT_MS = 60_000;
+export const READ_LIMIT = 40;
+export const DELIVERY_POLLS = 6;
+export const DELIVERY_INTERVAL_MS = 5_000;
+
+function pick<T extends v.GenericSchema>(schema: T, value: unknown, what: string): v.InferOutput<T> {
+  const r = v.safeParse(schema, value);
+  if (!r.success) throw new OrcaError("parse", `orca ${what}: unexpected JSON: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);
+  return r.output;
+}
+
+export async function taskCreate(orca: OrcaClient, spec: string): Promise<string> {
+  return pick(TaskCreated, await orca.result(["orchestration", "task-create", "--spec", spec]), "orchestration task-create").task.id;
+}
+
+export async function terminalCreate(orca: OrcaClient, worktree: string | undefined, command: string): Promise<string> {
+  const args = ["terminal", "create", ...(worktree ? ["--worktree", worktree] : []), "--command", command];
+  return pick(TerminalCreated, await orca.result(args), "terminal create").terminal.handle;
+}
+
+/** Wait for the new agent's TUI to settle. Not fatal: a blocked or slow pane shows up in the delivery class. */
+export async function waitTuiIdle(orca: OrcaClient, handle: string): Promise<string | null> {
+  try {
+    const res = await orca.result(["terminal", "wait", "--terminal", handle, "--for", "tui-idle", "--timeout-ms", String(TUI_IDLE_TIMEOUT_MS)]);
+    const w = pick(Waited, res, "terminal wait").wait;
+    return w.satisfied ? null : `not idle${w.blockedReason ? ` (${w.blockedReason})` : ""}`;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+export async function dispatchInject(orca: OrcaClient, task: string, handle: string): Promise<string> {
+  return pick(Dispatched, await orca.result(["orchestration", "dispatch", "--task", task, "--to", handle, "--inject"]), "orchestration dispatch").dispatch.id;
+}
+
+/** The pane's class from its last lines; a read that fails is `unknown` (never proof of delivery). */
+export async function paneClass(orca: OrcaClient, handle: string): Promise<PaneClass> {
+  try {
+    const tail = pick(TerminalRead, await orca.result(["terminal", "read", "--terminal", handle, "--limit", String(READ_LIMIT)]), "terminal read").terminal.tail;
+    return paneClassifyText(tail.join("\n"));
+  } catch {
+    return "unknown";
+  }
+}
+
+export interface Delivery {
+  pre: PaneClass;
+  post: PaneClass;
+  result: DeliveryClass;
+  polls: number;
+}
+
+/**
+ * Up to `polls` reads, `intervalMs` apart (each read after a pause, so the agent has time to react to the
+ * inject), stopping as soon as the pane is no longer a bare prompt.
+ */
+export async function classifyDelivery(
+  orca: OrcaClient,
+  handle: string,
+  pre: PaneClass,
+  opts: { polls?: number; intervalMs?: number; sleep?: (ms: number) => Promise<void> } = {},
+): Promise<Delivery> {
+  const polls = opts.polls ?? DELIVERY_POLLS;
+  const interval = opts.intervalMs ?? DELIVERY_INTERVAL_MS;
+  const sleep = opts.sleep ?? ((ms: number) => Bun.sleep(ms));
+  let post: PaneClass = "unknown";
+  let n = 0;
+  while (n < polls) {
+    await sleep(interval);
+    post = await paneClass(orca, handle);
+    n++;
+    if (post !== "prepared-prompt") break;
+  }
+  return { pre, post, result: deliveryResult(pre, post), polls: n };
+}

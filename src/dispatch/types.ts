@@ -1,0 +1,48 @@
+/** Types shared by the stages of `mogui dispatch` (pipeline.ts, launch.ts, gate-client.ts). */
+import type { TierPolicy } from "../gate/tier-policy.ts";
+import type { DispatchStep } from "./report.ts";
+
+export interface DispatchRequest {
+  /** Absolute path of the contract file. */
+  contract: string;
+  spec?: string;
+  terminal?: string;
+  worktree?: string;
+  model?: string;
+  runtime?: string;
+  sameHostReason?: string;
+  topApproved?: string;
+  /** Only when given on the command line; the gate resolves the same default itself. */
+  tierPolicy?: string;
+  estChars?: number;
+  transcriptGlob?: string;
+  checkOnly: boolean;
+  ledger: string;
+  /** Test hook: the pause before each delivery poll (default 5000 ms). */
+  deliveryPollMs?: number;
+}
+
+/** What §4.2 resolution decided before any gate call. */
+export interface Resolved {
+  policy: TierPolicy;
+  runtime: string;
+  model: string;
+  tier: string;
+  masterHost: string;
+  installed: string[];
+  alternatives: string[];
+}
+
+export type Say = (line: string) => void;
+
+/** Stop the pipeline here: the lines say why; the step and exit code go into the report. */
+export class Stop extends Error {
+  constructor(
+    readonly step: DispatchStep,
+    readonly code: number,
+    readonly lines: readonly string[],
+  ) {
+    super(lines[0] ?? step);
+    this.name = "Stop";
+  }
+}

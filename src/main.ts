@@ -64,7 +64,7 @@ async function dispatch(ctx: Ctx, argv: string[]): Promise<number> {
   const found = findCommand(argv);
   if (!found) {
     const group = Object.keys(COMMANDS).filter((k) => k.startsWith(`${argv[0]} `));
-    if (group.length) throw new UsageError(`'mogui ${argv[0]}' needs a subcommand: ${group.map((g) => g.split(" ")[1]).join(", ")}`);
+    if (group.length) throw new UsageError(`'mogui ${argv[0]}' needs a subcommand: ${[...new Set(group.map((g) => g.split(" ")[1]))].join(", ")}`);
     throw new UsageError(`unknown command '${argv[0]}'`);
   }
   const cmd = await loadCommand(found.path);

@@ -24,7 +24,7 @@ export function binaryPath(): string {
 export function e2eEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  for (const k of Object.keys(env)) if (k.startsWith("ORCA_") || k.startsWith("MOGUI_") || k === "DISPATCH_GATE_LEDGER") delete env[k];
+  for (const k of Object.keys(env)) if (k.startsWith("ORCA_") || k.startsWith("HERDR_") || k.startsWith("MOGUI_") || k === "DISPATCH_GATE_LEDGER") delete env[k];
   return {
     ...env,
     PATH: `${FIXTURES_BIN}:${env.PATH ?? "/usr/bin:/bin"}`,

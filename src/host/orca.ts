@@ -1,0 +1,133 @@
+/**
+ * The Orca side of the host adapter, through the foundation's OrcaClient (orca-cli.md §3–§5): a pane is a
+ * terminal. Agents start with `terminal create --command`; input is `terminal send --text --enter`; recent output is
+ * `terminal read --limit N` (`tail`); status is one `terminal wait --for tui-idle` with a short deadline (satisfied
+ * = idle, timeout = working, exited = exited); close is `terminal close --terminal <h>` only (never `--tab`).
+ */
+import type { Ctx } from "../lib/context.ts";
+import { OrcaClient, OrcaError } from "../orca/client.ts";
+import { AGENT_EXECUTABLES, type Host, type HostPane, type HostStatus, type SpawnRequest } from "./types.ts";
+
+/** Single-quote one word for the one shell string `--command` takes (Orca runs it in the new terminal's shell). */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
+}
+
+const STATUS_PROBE_MS = 1_000;
+
+export class OrcaHost implements Host {
+  readonly kind = "orca" as const;
+  readonly client: OrcaClient;
+
+  constructor(private readonly ctx: Ctx, timeoutMs?: number) {
+    this.client = new OrcaClient(ctx, { timeoutMs });
+  }
+
+  private rows(res: Record<string, unknown>): Record<string, unknown>[] {
+    const t = res.terminals;
+    return Array.isArray(t) ? (t as Record<string, unknown>[]) : [];
+  }
+
+  private toPane(t: Record<string, unknown>): HostPane {
+    const connected = t.connected !== false;
+    const title = typeof t.title === "string" ? t.title : null;
+    return {
+      id: String(t.handle),
+      workspace: typeof t.worktreeId === "string" ? t.worktreeId : null,
+      title,
+      cwd: typeof t.worktreePath === "string" && t.worktreePath ? t.worktreePath : null,
+      agentKind: null,
+      agentName: connected ? title : null,
+      status: connected ? "unknown" : "exited",
+      rawStatus: connected ? "running" : "exited",
+    };
+  }
+
+  async listPanes(workspace?: string): Promise<HostPane[]> {
+    const res = await this.client.result(["terminal", "list", ...(workspace ? ["--worktree", workspace] : [])]);
+    return this.rows(res).map((t) => this.toPane(t));
+  }
+
+  async listAgents(): Promise<HostPane[]> {
+    return (await this.listPanes()).filter((p) => p.status !== "exited");
+  }
+
+  private async create(req: Pick<SpawnRequest, "repo" | "cwd" | "name">, command?: string): Promise<string> {
+    // A worktree made after the repo was registered is unknown to Orca until the repo is scanned again.
+    await this.client.result(["repo", "add", "--path", req.repo]);
+    const res = await this.client.result(["terminal", "create", "--worktree", `path:${req.cwd}`, "--title", req.name, ...(command ? ["--command", command] : [])]);
+    const term = res.terminal as { handle?: unknown } | undefined;
+    if (!term || typeof term.handle !== "string") throw new OrcaError("parse", "orca terminal create: no terminal.handle in the reply");
+    return term.handle;
+  }
+
+  private command(req: Pick<SpawnRequest, "kind" | "args">): string {
+    return [AGENT_EXECUTABLES[req.kind] ?? req.kind, ...req.args].map(shellWord).join(" ");
+  }
+
+  createPane(req: Pick<SpawnRequest, "repo" | "cwd" | "workspace" | "name">): Promise<string> {
+    return this.create(req);
+  }
+
+  /** Types the agent's command line into the terminal's shell. */
+  async startAgent(pane: string, req: Pick<SpawnRequest, "name" | "kind" | "args">): Promise<void> {
+    await this.sendText(pane, this.command(req));
+  }
+
+  /** One `terminal create --command`: Orca starts the agent itself (and knows the terminal hosts one). */
+  spawnAgent(req: SpawnRequest): Promise<string> {
+    return this.create(req, this.command(req));
+  }
+
+  async sendText(pane: string, text: string): Promise<void> {
+    const res = await this.client.result(["terminal", "send", "--terminal", pane, "--text", text, "--enter"]);
+    const send = res.send as { accepted?: unknown; refusedReason?: unknown } | undefined;
+    if (send && send.accepted === false) throw new OrcaError("exit", `orca terminal send: not accepted (${String(send.refusedReason ?? "no reason")})`, 1);
+  }
+
+  async readRecent(pane: string, lines: number): Promise<string> {
+    const res = await this.client.result(["terminal", "read", "--terminal", pane, "--limit", String(lines)]);
+    const tail = (res.terminal as { tail?: unknown } | undefined)?.tail;
+    return Array.isArray(tail) ? `${tail.map(String).join("\n")}\n` : "";
+  }
+
+  async waitOutput(pane: string, match: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if ((await this.readRecent(pane, 200)).split("\n").some((l) => l.includes(match))) return true;
+      if (Date.now() >= deadline) return false;
+      await Bun.sleep(Math.min(500, Math.max(1, deadline - Date.now())));
+    }
+  }
+
+  async closePane(pane: string): Promise<void> {
+    await this.client.terminalClose(pane);
+  }
+
+  /**
+   * `terminal wait` exits 1 with a SUCCESS envelope when unsatisfied, which OrcaClient reports as a bare failure;
+   * this one call reads orca's reply itself (same executable, same seam).
+   */
+  async status(pane: string): Promise<{ status: HostStatus; raw: string }> {
+    const argv = [this.client.exe, "terminal", "wait", "--terminal", pane, "--for", "tui-idle", "--timeout-ms", String(STATUS_PROBE_MS), "--json"];
+    const r = await this.ctx.runner(argv, { cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs: STATUS_PROBE_MS + 10_000 });
+    if (r.missing) throw new OrcaError("missing", `orca terminal wait: orca executable '${this.client.exe}' not found (set ORCA_CLI_COMMAND)`);
+    if (r.timedOut) return { status: "working", raw: "probe_timeout" };
+    let doc: any;
+    try {
+      doc = JSON.parse(r.stdout);
+    } catch {
+      throw new OrcaError("parse", `orca terminal wait: output is not JSON (exit ${r.code})`);
+    }
+    if (doc?.ok === false) {
+      const code = String(doc.error?.code ?? "error");
+      if (code === "timeout") return { status: "working", raw: "timeout" };
+      if (code === "terminal_not_found" || code === "terminal_handle_stale") return { status: "gone", raw: code };
+      throw new OrcaError("exit", `orca terminal wait failed: ${code}: ${doc.error?.message ?? ""}`, r.code ?? 1, code);
+    }
+    const w = doc?.result?.wait ?? {};
+    if (w.status === "exited") return { status: "exited", raw: "exited" };
+    if (w.blockedReason) return { status: "blocked", raw: String(w.blockedReason) };
+    return w.satisfied ? { status: "idle", raw: "tui-idle" } : { status: "unknown", raw: String(w.status ?? "unknown") };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Masking (reference §21 step 9): a finding's snippet never carries the secret. Each found span is replaced, keeping
+ * only a recognisable public prefix (`AKIA`, `sk-ant-`, `Bearer `...); then a second pass applies the reference's
+ * generic masks to the whole line, so a token on the same line that no rule reported is hidden too.
+ */
+
+export interface Span {
+  start: number;
+  end: number;
+  rule: string;
+}
+
+const MAX_SNIPPET = 160;
+const STARS = "********";
+
+/** The public part of a secret worth keeping (it says what kind of secret it was), or "". */
+function keptPrefix(secret: string): string {
+  const m = /^(AKIA|ASIA|sk-ant-|sk-|xox[a-z]-|gh[pousr]_|Bearer |-----BEGIN [A-Z ]*PRIVATE KEY-----|\/Users\/|\/home\/)/.exec(secret);
+  if (!m) return "";
+  if (m[1]!.startsWith("gh")) return "gh?_";
+  if (m[1]!.startsWith("xox")) return "xox?-";
+  return m[1]!;
+}
+
+export function maskSecret(secret: string): string {
+  const prefix = keptPrefix(secret);
+  if (prefix === "AKIA" || prefix === "ASIA") return prefix + "*".repeat(Math.max(0, secret.length - 4));
+  return prefix + STARS;
+}
+
+/** The reference's sed masks, applied to whatever is left of the line. */
+const GENERIC: Array<[RegExp, string | ((m: string, ...g: string[]) => string)]> = [
+  [/AKIA[0-9A-Z]{16}/g, (m) => `AKIA${"*".repeat(m.length - 4)}`],
+  [/gh[pousr]_[A-Za-z0-9]+/g, `gh?_${STARS}`],
+  [/xox[a-z]-[A-Za-z0-9-]+/g, `xox?-${STARS}`],
+  [/sk-ant-[A-Za-z0-9_-]+/g, `sk-ant-${STARS}`],
+  [/sk-(?!ant-)[A-Za-z0-9_-]{8,}/g, `sk-${STARS}`],
+  [/Bearer [A-Za-z0-9._~+/=-]{8,}/g, `Bearer ${STARS}`],
+  [/=\s*(["'])[^"'\s*]{6,}\1/g, '="***"'],
+];
+
+export function maskGeneric(line: string): string {
+  let out = line;
+  for (const [re, rep] of GENERIC) out = out.replace(re, rep as string);
+  return out;
+}
+
+/** Masks `spans` in `line`, then the generic patterns, then cuts around the first span to 160 characters. */
+export function maskLine(line: string, spans: Span[]): string {
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = "";
+  let at = 0;
+  let firstMasked = -1;
+  for (const s of sorted) {
+    if (s.end <= at) continue;
+    const start = Math.max(s.start, at);
+    out += line.slice(at, start);
+    if (firstMasked < 0) firstMasked = out.length;
+    out += maskSecret(line.slice(s.start, s.end));
+    at = s.end;
+  }
+  out += line.slice(at);
+  out = maskGeneric(out).trim();
+  if (out.length <= MAX_SNIPPET) return out;
+  // A long (minified) line: keep a window that starts a little before the first masked secret.
+  const from = Math.max(0, Math.min(firstMasked - 40, out.length - MAX_SNIPPET));
+  return out.slice(from, from + MAX_SNIPPET);
+}

@@ -1,0 +1,52 @@
+/** redaction-scan in process: progress on stderr for long scans (a fake clock), and exit 2 for anything unexpected. */
+import { expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runMain } from "../helpers/ctx.ts";
+import { tempDir } from "../helpers/paths.ts";
+
+const env = () => ({ PATH: process.env.PATH, HOME: tempDir(), GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" });
+
+test("progress: files scanned / total on stderr once the scan runs longer than a second", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "d"));
+  for (let i = 0; i < 200; i++) writeFileSync(join(dir, "d", `f${i}.txt`), `line ${i}\n`);
+  let t = 0;
+  const r = await runMain(["redaction-scan", "-C", dir, "--paths", "d"], { env: env(), now: () => (t += 1100) });
+  expect(r.code).toBe(0);
+  const progress = r.stderr.split("\n").filter((l) => l.startsWith("redaction-scan: scanned "));
+  expect(progress).toEqual(["redaction-scan: scanned 64/200 files", "redaction-scan: scanned 128/200 files", "redaction-scan: scanned 192/200 files", "redaction-scan: scanned 200/200 files"]);
+  expect(r.stdout).toBe("redaction-scan: OK — 0 findings (mode=paths, files=200, commit-messages=not-scanned, org-rules=0)\n");
+});
+
+test("no progress for a scan under a second", async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "a.txt"), "x\n");
+  const r = await runMain(["redaction-scan", "-C", dir, "--paths", "a.txt"], { env: env(), now: () => 0 });
+  expect(r.stderr).not.toContain("scanned");
+});
+
+test("a failing git is exit 2 (never 1, which means findings)", async () => {
+  const dir = tempDir();
+  const runner = async (argv: readonly string[]) => ({ argv: [...argv], code: argv.includes("rev-parse") ? 0 : 128, signal: null, stdout: argv.includes("rev-parse") ? `${dir}\n` : "", stderr: "fatal: broken", timedOut: false, missing: false });
+  const r = await runMain(["redaction-scan", "-C", dir], { env: env(), runner });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("redaction-scan: FAIL — git ls-files failed: git: exit 128: fatal: broken\n");
+});
+
+test("a failed share of a parallel scan makes the scan undecided (exit 2), naming the child's reason", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "d"));
+  for (let i = 0; i < 2000; i++) writeFileSync(join(dir, "d", `f${i}`), "x\n");
+  const calls: string[][] = [];
+  const runner = async (argv: readonly string[]) => {
+    calls.push([...argv]);
+    const child = argv.includes("--shard-list");
+    return { argv: [...argv], code: child ? 2 : 128, signal: null, stdout: "", stderr: child ? "redaction-scan: FAIL — cannot read /x: EACCES\n" : "not a repo", timedOut: false, missing: false };
+  };
+  const r = await runMain(["redaction-scan", "-C", dir, "--paths", "d"], { env: { ...env(), MOGUI_SCAN_JOBS: "2" }, runner });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("redaction-scan: FAIL — cannot read /x: EACCES\n");
+  const child = calls.find((c) => c.includes("--shard-list"))!;
+  expect(child.slice(-5, -2)).toEqual(["redaction-scan", "-C", dir]);
+});

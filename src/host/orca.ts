@@ -80,9 +80,8 @@ export class OrcaHost implements Host {
   }
 
   async sendText(pane: string, text: string): Promise<void> {
-    const res = await this.client.result(["terminal", "send", "--terminal", pane, "--text", text, "--enter"]);
-    const send = res.send as { accepted?: unknown; refusedReason?: unknown } | undefined;
-    if (send && send.accepted === false) throw new OrcaError("exit", `orca terminal send: not accepted (${String(send.refusedReason ?? "no reason")})`, 1);
+    const send = await this.client.terminalSend(pane, { text, enter: true });
+    if (!send.accepted) throw new OrcaError("exit", `orca terminal send: not accepted (${send.refusedReason ?? "no reason"})`, 1);
   }
 
   async readRecent(pane: string, lines: number): Promise<string> {
@@ -104,30 +103,20 @@ export class OrcaHost implements Host {
     await this.client.terminalClose(pane);
   }
 
-  /**
-   * `terminal wait` exits 1 with a SUCCESS envelope when unsatisfied, which OrcaClient reports as a bare failure;
-   * this one call reads orca's reply itself (same executable, same seam).
-   */
+  /** One `terminal wait --for tui-idle` (the client returns an unsatisfied wait's envelope as a result). */
   async status(pane: string): Promise<{ status: HostStatus; raw: string }> {
-    const argv = [this.client.exe, "terminal", "wait", "--terminal", pane, "--for", "tui-idle", "--timeout-ms", String(STATUS_PROBE_MS), "--json"];
-    const r = await this.ctx.runner(argv, { cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs: STATUS_PROBE_MS + 10_000 });
-    if (r.missing) throw new OrcaError("missing", `orca terminal wait: orca executable '${this.client.exe}' not found (set ORCA_CLI_COMMAND)`);
-    if (r.timedOut) return { status: "working", raw: "probe_timeout" };
-    let doc: any;
+    let w;
     try {
-      doc = JSON.parse(r.stdout);
-    } catch {
-      throw new OrcaError("parse", `orca terminal wait: output is not JSON (exit ${r.code})`);
+      w = await this.client.terminalWait(pane, "tui-idle", STATUS_PROBE_MS);
+    } catch (e) {
+      if (!(e instanceof OrcaError)) throw e;
+      if (e.failure === "timeout") return { status: "working", raw: "probe_timeout" };
+      if (e.orcaCode === "timeout") return { status: "working", raw: "timeout" };
+      if (e.orcaCode === "terminal_not_found" || e.orcaCode === "terminal_handle_stale") return { status: "gone", raw: e.orcaCode };
+      throw e;
     }
-    if (doc?.ok === false) {
-      const code = String(doc.error?.code ?? "error");
-      if (code === "timeout") return { status: "working", raw: "timeout" };
-      if (code === "terminal_not_found" || code === "terminal_handle_stale") return { status: "gone", raw: code };
-      throw new OrcaError("exit", `orca terminal wait failed: ${code}: ${doc.error?.message ?? ""}`, r.code ?? 1, code);
-    }
-    const w = doc?.result?.wait ?? {};
     if (w.status === "exited") return { status: "exited", raw: "exited" };
-    if (w.blockedReason) return { status: "blocked", raw: String(w.blockedReason) };
-    return w.satisfied ? { status: "idle", raw: "tui-idle" } : { status: "unknown", raw: String(w.status ?? "unknown") };
+    if (w.blockedReason) return { status: "blocked", raw: w.blockedReason };
+    return w.satisfied ? { status: "idle", raw: "tui-idle" } : { status: "unknown", raw: w.status };
   }
 }

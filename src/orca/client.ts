@@ -15,15 +15,29 @@ import {
   TaskListResult,
   TerminalCloseResult,
   TerminalListResult,
+  TerminalSendResult,
   TerminalShowResult,
+  TerminalWaitResult,
   type TaskRowT,
+  type TerminalSendT,
   type TerminalSummaryT,
+  type TerminalWaitT,
 } from "./schemas.ts";
 
 /** How an orca call failed. `exit` carries orca's own code, which some commands pass through. */
 export type OrcaFailure = "missing" | "timeout" | "signal" | "exit" | "parse";
 
+export interface OrcaErrorDetail {
+  /** The runner's result, when orca ran. */
+  run?: RunResult;
+  /** orca's stdout parsed as JSON, when it was JSON (an error envelope, or a success envelope with exit 1). */
+  doc?: unknown;
+}
+
 export class OrcaError extends Error {
+  readonly run?: RunResult;
+  readonly doc?: unknown;
+
   constructor(
     readonly failure: OrcaFailure,
     message: string,
@@ -31,9 +45,21 @@ export class OrcaError extends Error {
     readonly exitCode: number | null = null,
     /** Orca's error code from an `ok:false` envelope (`terminal_not_found`, ...). */
     readonly orcaCode?: string,
+    detail: OrcaErrorDetail = {},
   ) {
     super(message);
     this.name = "OrcaError";
+    this.run = detail.run;
+    this.doc = detail.doc;
+  }
+
+  /**
+   * The `result` of a SUCCESS envelope that orca printed with a non-zero exit (`terminal wait` unsatisfied,
+   * `terminal send` not accepted, `worker-start` not ready); undefined for every other failure.
+   */
+  get okResult(): Record<string, unknown> | undefined {
+    const env = v.safeParse(OkEnvelope, this.doc);
+    return env.success ? env.output.result : undefined;
   }
 }
 
@@ -122,13 +148,14 @@ export class OrcaClient {
   }
 
   /** Run `orca <args> --json`; return the parsed JSON document (envelope or flat). */
-  async raw(args: readonly string[]): Promise<{ json: unknown; run: RunResult }> {
+  async raw(args: readonly string[], opts: { timeoutMs?: number } = {}): Promise<{ json: unknown; run: RunResult }> {
     const argv = [this.exe, ...args, "--json"];
     const label = `orca ${args.filter((a) => !a.startsWith("--") || a === args[0]).slice(0, 2).join(" ")}`;
-    const run = await this.ctx.runner(argv, { cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs: this.timeoutMs });
-    if (run.missing) throw new OrcaError("missing", `${label}: orca executable '${this.exe}' not found (set ORCA_CLI_COMMAND)`);
-    if (run.timedOut) throw new OrcaError("timeout", `${label}: timed out after ${this.timeoutMs} ms`);
-    if (run.signal) throw new OrcaError("signal", `${label}: killed by ${run.signal}`);
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
+    const run = await this.ctx.runner(argv, { cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs });
+    if (run.missing) throw new OrcaError("missing", `${label}: orca executable '${this.exe}' not found (set ORCA_CLI_COMMAND)`, null, undefined, { run });
+    if (run.timedOut) throw new OrcaError("timeout", `${label}: timed out after ${timeoutMs} ms`, null, undefined, { run });
+    if (run.signal) throw new OrcaError("signal", `${label}: killed by ${run.signal}`, null, undefined, { run });
     let json: unknown;
     try {
       json = JSON.parse(run.stdout);
@@ -138,15 +165,15 @@ export class OrcaClient {
     const err = v.safeParse(ErrorEnvelope, json);
     if (run.code !== 0 || err.success) {
       const why = err.success ? `${err.output.error.code}: ${err.output.error.message}` : describeFailure(run).replace(/^[^:]+: /, "");
-      throw new OrcaError("exit", `${label} failed: ${why}`, run.code === 0 ? 1 : run.code, err.success ? err.output.error.code : undefined);
+      throw new OrcaError("exit", `${label} failed: ${why}`, run.code === 0 ? 1 : run.code, err.success ? err.output.error.code : undefined, { run, doc: json });
     }
-    if (json === undefined) throw new OrcaError("parse", `${label}: output is not JSON: ${snippet(run.stdout)}`);
+    if (json === undefined) throw new OrcaError("parse", `${label}: output is not JSON: ${snippet(run.stdout)}`, null, undefined, { run });
     return { json, run };
   }
 
   /** The `result` object of an ok envelope, or the whole document for the legacy flat shape. */
-  async result(args: readonly string[]): Promise<Record<string, unknown>> {
-    const { json } = await this.raw(args);
+  async result(args: readonly string[], opts: { timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
+    const { json } = await this.raw(args, opts);
     const env = v.safeParse(OkEnvelope, json);
     if (env.success) return env.output.result;
     if (json && typeof json === "object" && !Array.isArray(json) && !("ok" in json)) return json as Record<string, unknown>;
@@ -186,6 +213,38 @@ export class OrcaClient {
     const args = ["terminal", "list", ...(worktree ? ["--worktree", worktree] : [])];
     const res = await this.result(args);
     return this.parse(TerminalListResult, res, "terminal list").terminals;
+  }
+
+  /**
+   * A command whose success envelope may come with exit 1 (orca-cli.md §1): that envelope's `result` is returned
+   * like a success; any other failure still throws.
+   */
+  async resultEvenIfUnsatisfied(args: readonly string[], opts: { timeoutMs?: number } = {}): Promise<Record<string, unknown>> {
+    try {
+      return await this.result(args, opts);
+    } catch (e) {
+      const res = e instanceof OrcaError ? e.okResult : undefined;
+      if (res) return res;
+      throw e;
+    }
+  }
+
+  /**
+   * `terminal wait --for <condition>`: `satisfied:false` (an exited agent, a blockedReason) is a result, not an
+   * error; the wait's own timeout is the OrcaError with orcaCode `timeout`. The process deadline is the wait's
+   * plus 5 s, like the real client's RPC deadline.
+   */
+  async terminalWait(handle: string, condition: "exit" | "tui-idle", timeoutMs: number): Promise<TerminalWaitT> {
+    const args = ["terminal", "wait", "--terminal", handle, "--for", condition, "--timeout-ms", String(timeoutMs)];
+    const res = await this.resultEvenIfUnsatisfied(args, { timeoutMs: timeoutMs + 5_000 });
+    return this.parse(TerminalWaitResult, res, "terminal wait").wait;
+  }
+
+  /** `terminal send`: a refusal (`accepted:false`, exit 1) comes back as the send record, not as an error. */
+  async terminalSend(handle: string, input: { text?: string; enter?: boolean }): Promise<TerminalSendT> {
+    const args = ["terminal", "send", "--terminal", handle, ...(input.text !== undefined ? ["--text", input.text] : []), ...(input.enter ? ["--enter"] : [])];
+    const res = await this.resultEvenIfUnsatisfied(args);
+    return this.parse(TerminalSendResult, res, "terminal send").send;
   }
 
   /** DECISIONS D4: always `--terminal <handle>`, never positional. */

@@ -61,7 +61,30 @@ export const TerminalCloseResult = v.looseObject({
   close: v.looseObject({ handle: optStr, ptyKilled: v.optional(v.boolean()) }),
 });
 
+export const TerminalWaitResult = v.looseObject({
+  wait: v.looseObject({
+    handle: optStr,
+    condition: optStr,
+    satisfied: v.boolean(),
+    status: v.optional(v.string(), "unknown"),
+    exitCode: v.optional(v.nullable(v.number()), null),
+    exitCause: optStr,
+    blockedReason: optStr,
+  }),
+});
+
+export const TerminalSendResult = v.looseObject({
+  send: v.looseObject({
+    handle: optStr,
+    accepted: v.boolean(),
+    bytesWritten: v.optional(v.number()),
+    refusedReason: optStr,
+  }),
+});
+
 export type DispatchRowT = v.InferOutput<typeof DispatchRow>;
 export type LegacyDispatchT = v.InferOutput<typeof LegacyDispatch>;
 export type TaskRowT = v.InferOutput<typeof TaskRow>;
 export type TerminalSummaryT = v.InferOutput<typeof TerminalSummary>;
+export type TerminalWaitT = v.InferOutput<typeof TerminalWaitResult>["wait"];
+export type TerminalSendT = v.InferOutput<typeof TerminalSendResult>["send"];

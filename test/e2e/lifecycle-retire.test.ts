@@ -1,15 +1,15 @@
 // master-succeed retire through the compiled binary against the Orca simulator, with real short-lived processes
 // standing in for the predecessor: a plain `sleep` for the pid, and a `sleep` on a real pty (util-linux `script`)
-// for the tty. fixtures/lifecycle/orca kills the given pids when it closes a terminal, as Orca kills a pane's pty.
+// for the tty. The simulator's scenario gives the predecessor's terminal those `pids`, and `terminal close` kills
+// them, as Orca kills a pane's pty.
 import { afterAll, describe, expect, test } from "bun:test";
-import { symlinkSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const PRE = "term_f0f0f0f0-1111-4222-8333-444444444444";
 const FOLDER = "id:folder:9b1e4c7d-2a5f-4e8b-b3c6-0d9e8f7a6b5c";
-const SCRIPTED = join(ROOT, "fixtures", "lifecycle", "orca");
 const HAVE_SCRIPT = Bun.which("script") !== null && process.platform === "linux";
 const started: ReturnType<typeof Bun.spawn>[] = [];
 
@@ -36,9 +36,13 @@ async function onPty(): Promise<{ script: number; sleep: number; tty: string }> 
   throw new Error("no pty child appeared");
 }
 
-function world(extra: Record<string, string> = {}) {
+/** The folder scenario; `pids` live on the predecessor's pane (killed when it is closed). */
+function world(extra: Record<string, string> = {}, pids: number[] = []) {
   const dir = tempDir("mogui-lc-retire-");
-  const env = e2eEnv({ ORCA_SIM_STATE: join(dir, "state.json"), ORCA_SIM_SCENARIO: "folder", ORCA_SIM_ROOT: dir, ORCA_CLI_COMMAND: SCRIPTED, ...extra });
+  const scenario = JSON.parse(readFileSync(join(ROOT, "fixtures", "scenarios", "folder.json"), "utf8"));
+  scenario.terminals[0].pids = pids;
+  writeFileSync(join(dir, "scenario.json"), JSON.stringify(scenario));
+  const env = e2eEnv({ ORCA_SIM_STATE: join(dir, "state.json"), ORCA_SIM_SCENARIO: join(dir, "scenario.json"), ORCA_SIM_ROOT: dir, ORCA_CLI_COMMAND: "orca", ...extra });
   const retire = async (env2: Record<string, string>, ...args: string[]) => {
     const r = await runBinary(["master-succeed", "retire", "--self-handle", "term_me", "--target-handle", PRE, ...args, "--json"], { env: { ...env, ...env2 } });
     return { code: r.code, stderr: r.stderr, report: r.stdout ? JSON.parse(r.stdout) : undefined };
@@ -57,21 +61,21 @@ describe("master-succeed retire end to end (simulator + real processes)", () => 
   });
   test.if(HAVE_SCRIPT)("CLOSED: pane, process and tty all measured gone", async () => {
     const pty = await onPty();
-    const r = await world().retire({ LIFECYCLE_ORCA_KILL_ON_CLOSE: `${pty.sleep} ${pty.script}` }, "--target-pid", String(pty.sleep), "--target-tty", `/dev/${pty.tty}`, "--execute");
+    const r = await world({}, [pty.sleep, pty.script]).retire({}, "--target-pid", String(pty.sleep), "--target-tty", `/dev/${pty.tty}`, "--execute");
     expect(r.code).toBe(0);
     expect(r.report).toMatchObject({ status: "CLOSED", closed: true, disappearances: { pane: "measured", process: "measured", tty: "measured" } });
     expect(alive(pty.sleep)).toBe(false);
   });
   test("CLOSED_PARTIAL: no tty to measure", async () => {
     const pid = sleeper();
-    const r = await world().retire({ LIFECYCLE_ORCA_KILL_ON_CLOSE: String(pid) }, "--target-pid", String(pid), "--execute");
+    const r = await world({}, [pid]).retire({}, "--target-pid", String(pid), "--execute");
     expect(r.code).toBe(0);
     expect(r.report.status).toBe("CLOSED_PARTIAL");
     expect(r.report.disappearances).toEqual({ pane: "measured", process: "measured", tty: "skipped:no target-tty supplied" });
   });
   test("REFUSED (exit 3): the pane survives the close", async () => {
     const pid = sleeper();
-    const r = await world({ LIFECYCLE_ORCA_MODE: "close-noop" }).retire({ LIFECYCLE_ORCA_KILL_ON_CLOSE: String(pid) }, "--target-pid", String(pid), "--execute", "--settle-ms", "0");
+    const r = await world({ ORCA_SIM_FAULT: "terminal close=close_noop" }, [pid]).retire({}, "--target-pid", String(pid), "--execute", "--settle-ms", "0");
     expect(r.code).toBe(3);
     expect(r.report.reason).toStartWith("target still present after close; disappearances=pane=still_present,");
   });
@@ -86,15 +90,15 @@ describe("master-succeed retire end to end (simulator + real processes)", () => 
   test.if(HAVE_SCRIPT)("REFUSED (exit 3): the tty still has a live process", async () => {
     const pid = sleeper();
     const pty = await onPty();
-    const r = await world().retire({ LIFECYCLE_ORCA_KILL_ON_CLOSE: String(pid) }, "--target-pid", String(pid), "--target-tty", pty.tty, "--execute", "--settle-ms", "300");
+    const r = await world({}, [pid]).retire({}, "--target-pid", String(pid), "--target-tty", pty.tty, "--execute", "--settle-ms", "300");
     expect(r.code).toBe(3);
     expect(r.report.reason).toBe(`target tty still present after close: ${pty.tty}; disappearances=pane=measured,process=measured,tty=still_present`);
   });
   test("D21: without `ps` the process and tty axes are skipped:<why>, so at best CLOSED_PARTIAL", async () => {
     const bin = tempDir("mogui-lc-nops-");
-    for (const tool of ["sh", "sed", "cat"]) symlinkSync(Bun.which(tool)!, join(bin, tool));
+    symlinkSync(Bun.which("sh")!, join(bin, "sh"));
     const pid = sleeper();
-    const r = await world().retire({ PATH: `${join(ROOT, "fixtures", "bin")}:${bin}`, LIFECYCLE_ORCA_KILL_ON_CLOSE: String(pid) }, "--target-pid", String(pid), "--target-tty", "pts/0", "--execute");
+    const r = await world({}, [pid]).retire({ PATH: `${join(ROOT, "fixtures", "bin")}:${bin}` }, "--target-pid", String(pid), "--target-tty", "pts/0", "--execute");
     expect(r.code).toBe(0);
     expect(r.report).toMatchObject({ status: "CLOSED_PARTIAL", disappearances: { pane: "measured", process: "skipped:ps not found", tty: "skipped:ps not found" } });
   });

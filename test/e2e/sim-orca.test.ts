@@ -1,6 +1,6 @@
 /** The simulator through the compiled binary: fixtures/bin/orca (+ orca-dev / orca-ide links) first on PATH. */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processIo, type Ctx } from "../../src/lib/context.ts";
 import { realRunner } from "../../src/lib/runner.ts";
@@ -97,5 +97,20 @@ describe("orca simulator (compiled binary)", () => {
     const err = await new OrcaClient(ctx({ ...env, ORCA_CLI_COMMAND: "orca", ORCA_SIM_FAULT: "terminal close=survive_close" })).terminalClose(WORKER).catch((e) => e);
     expect(err).toBeInstanceOf(OrcaError);
     expect((err as OrcaError).orcaCode).toBe("terminal_stop_live");
+  });
+  test("the client returns the exit-1 success envelopes of terminal wait and terminal send as results", async () => {
+    const { dir, env } = simEnv();
+    const st = JSON.parse(readFileSync(join(import.meta.dir, "../../fixtures/scenarios/basic.json"), "utf8"));
+    st.terminals[1].agentStatus = "agent-approval-prompt";
+    st.terminals[0].agentStatusCycle = ["idle", "working"];
+    writeFileSync(join(dir, "scenario.json"), JSON.stringify(st));
+    const e = { ...env, ORCA_SIM_SCENARIO: join(dir, "scenario.json"), ORCA_CLI_COMMAND: "orca" };
+    const ctx: Ctx = { io: processIo(), env: e, cwd: process.cwd(), runner: realRunner, now: Date.now, debug: false, self: [] };
+    const client = new OrcaClient(ctx);
+    expect(await client.terminalWait(WORKER, "tui-idle", 200)).toMatchObject({ satisfied: false, status: "running", blockedReason: "agent-approval-prompt" });
+    expect(await client.terminalWait(COORD, "tui-idle", 200)).toMatchObject({ satisfied: true });
+    expect(await client.terminalWait(COORD, "tui-idle", 200).catch((x) => x)).toMatchObject({ failure: "exit", orcaCode: "timeout" });
+    const refused = new OrcaClient({ ...ctx, env: { ...e, ORCA_SIM_FAULT: "terminal send=not_accepted" } });
+    expect(await refused.terminalSend(WORKER, { text: "hi", enter: true })).toEqual({ handle: WORKER, accepted: false, bytesWritten: 0, refusedReason: "no-agent" });
   });
 });

@@ -1,10 +1,18 @@
 // The T1 path end to end through the compiled binary, on BOTH fakes: spawned, landed, pushed (temp bare remote),
 // verified, merged and collected; and a brief that never lands (exit 76, still recorded).
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sh, squashMerge } from "../helpers/git.ts";
-import { spawnArgs, spawnOk, world } from "./cases/workers.ts";
+import { spawnArgs, spawnOk, world, type World } from "./cases/workers.ts";
+
+/** Set the Orca simulator's agent status for a terminal (a simulation-only state field, fixtures/scenarios/README.md). */
+function orcaAgent(w: World, handle: string, agentStatus: string): void {
+  const file = w.env.ORCA_SIM_STATE!;
+  const st = JSON.parse(readFileSync(file, "utf8"));
+  Object.assign(st.terminals.find((t: { handle: string }) => t.handle === handle), { agentStatus });
+  writeFileSync(file, JSON.stringify(st));
+}
 
 for (const host of ["herdr", "orca"] as const) {
   describe(`workers on ${host}`, () => {
@@ -37,12 +45,12 @@ for (const host of ["herdr", "orca"] as const) {
       expect((await w.run(["worker", "verify-push", "--job", s.job_id])).code).toBe(0);
       expect((await w.run(["worker", "decide", "--job", s.job_id, "--state", "merged"])).code).toBe(0);
 
-      if (host === "herdr") {
-        // The brief made the agent work; a working pane is never collected.
-        const busy = JSON.parse((await w.run(["worker", "collect", "--owner", "orch-a", "--json"])).stdout);
-        expect(busy.jobs[0]).toMatchObject({ action: "keep", status: "working" });
-        expect((await w.herdr("pane", "report-agent", s.pane_id, "--source", "t", "--agent", "claude", "--state", "idle")).code).toBe(0);
-      }
+      // The brief made the agent work (on Orca: the simulated agent status); a working pane is never collected.
+      if (host === "orca") orcaAgent(w, s.pane_id, "working");
+      const busy = JSON.parse((await w.run(["worker", "collect", "--owner", "orch-a", "--json"])).stdout);
+      expect(busy.jobs[0]).toMatchObject({ action: "keep", status: "working" });
+      if (host === "herdr") expect((await w.herdr("pane", "report-agent", s.pane_id, "--source", "t", "--agent", "claude", "--state", "idle")).code).toBe(0);
+      else orcaAgent(w, s.pane_id, "idle");
       const dry = JSON.parse((await w.run(["worker", "collect", "--owner", "orch-a", "--json"])).stdout);
       expect(dry.jobs[0]).toMatchObject({ action: "close", reasons: [] });
 
@@ -59,7 +67,8 @@ for (const host of ["herdr", "orca"] as const) {
     });
 
     test("a brief that never lands: exit 76 with --landing-strict, one re-injection, the job still recorded", async () => {
-      const fault: Record<string, string> = host === "herdr" ? { HERDR_SIM_FAULT: "pane send-text=swallow" } : { ORCA_SIM_FAULT: "terminal send=error_envelope" };
+      // Both fakes accept the send, and the text never shows up in the pane.
+      const fault: Record<string, string> = host === "herdr" ? { HERDR_SIM_FAULT: "pane send-text=swallow" } : { ORCA_SIM_FAULT: "terminal send=swallow" };
       const w = await world(host, fault);
       const r = await w.run(spawnArgs(w, { name: "lost-brief", extra: ["--landing-strict"] }));
       expect(r.code).toBe(76);

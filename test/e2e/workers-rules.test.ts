@@ -1,8 +1,8 @@
 // The refusals of the spawn-worker standard, end to end through the compiled binary: flapping status never
-// triggers collection, dead tabs are swept, a 4th verdict round is escalated, a T3 job refuses a same-family
-// verifier, a downgrade is refused.
+// triggers collection (herdr's `fake flap`, the Orca simulator's agentStatusCycle), dead tabs are swept, a 4th
+// verdict round is escalated, a T3 job refuses a same-family verifier, a downgrade is refused.
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sh } from "../helpers/git.ts";
 import { spawnArgs, spawnOk, world } from "./cases/workers.ts";
@@ -38,6 +38,41 @@ test("herdr: flapping status never triggers collection", async () => {
   // The branch is not in origin/main: the reaper's rules leave the worktree.
   expect(ok.worktree).toMatch(/^left: /);
   expect(existsSync(s.worktree)).toBe(true);
+});
+
+test("orca: flapping status never triggers collection", async () => {
+  const w = await world("orca");
+  const s = await spawnOk(w, { name: "flappy" });
+  writeFileSync(join(s.worktree, "unmerged.txt"), "work\n");
+  sh(s.worktree, "add", ".");
+  sh(s.worktree, "commit", "-q", "-m", "unmerged work");
+  writeFileSync(join(s.inbox, "report.md"), "done\n");
+  expect((await w.run(["worker", "decide", "--job", s.job_id, "--state", "closed"])).code).toBe(0);
+  // The simulated agent flaps: each `terminal wait --for tui-idle` takes the next reading (idle, idle, working).
+  const setAgent = (fields: Record<string, unknown>) => {
+    const file = w.env.ORCA_SIM_STATE!;
+    const st = JSON.parse(readFileSync(file, "utf8"));
+    const t = st.terminals.find((x: { handle: string }) => x.handle === s.pane_id);
+    delete t.agentStatusCycle;
+    delete t.agentStatusStep;
+    Object.assign(t, fields);
+    writeFileSync(file, JSON.stringify(st));
+  };
+  setAgent({ agentStatusCycle: ["idle", "idle", "working"] });
+  const r = await w.run(["worker", "collect", "--owner", "orch-a", "--execute", "--json"]);
+  expect(r.code).toBe(0);
+  const item = JSON.parse(r.stdout).jobs[0];
+  expect(item).toMatchObject({ action: "keep", status: "working" });
+  // Orca's raw readings: two satisfied tui-idle waits, then the wait's own timeout (working).
+  expect(item.readings).toEqual(["tui-idle", "tui-idle", "timeout"]);
+  expect((await w.orca("terminal", "show", "--terminal", s.pane_id, "--json")).code).toBe(0);
+  expect(w.ledger().some((x) => x.event === "job_collected")).toBe(false);
+  // Steadily idle: collected; the branch is not in origin/main, so the reaper's rules leave the worktree.
+  setAgent({ agentStatus: "idle" });
+  const ok = JSON.parse((await w.run(["worker", "collect", "--owner", "orch-a", "--execute", "--json"])).stdout).jobs[0];
+  expect(ok.action).toBe("closed");
+  expect(ok.worktree).toMatch(/^left: /);
+  expect((await w.orca("terminal", "show", "--terminal", s.pane_id, "--json")).code).toBe(1);
 });
 
 describe("sweep", () => {

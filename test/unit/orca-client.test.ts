@@ -252,6 +252,58 @@ describe("terminals and tasks", () => {
   });
 });
 
+describe("success envelopes that exit 1 (terminal wait, terminal send)", () => {
+  const WAIT = ["orca", "terminal", "wait", "--terminal", "term_1", "--for", "tui-idle", "--timeout-ms", "1000", "--json"];
+  const SEND = ["orca", "terminal", "send", "--terminal", "term_1", "--text", "hi", "--enter", "--json"];
+
+  test("OrcaError carries the RunResult and the parsed document; okResult is the result of an ok envelope only", async () => {
+    const unsatisfied = envelope({ wait: { handle: "term_1", satisfied: false, status: "exited", exitCode: 0 } });
+    const { orca } = client([
+      [["orca", "terminal", "show", "--terminal", "a", "--json"], { code: 1, stdout: unsatisfied }],
+      [["orca", "terminal", "show", "--terminal", "b", "--json"], { code: 1, stdout: { id: "x", ok: false, error: { code: "terminal_not_found", message: "gone" } } }],
+      [["orca", "terminal", "show", "--terminal", "c", "--json"], { code: 3, stdout: "", stderr: "boom" }],
+    ]);
+    const a = await orcaError(orca.result(["terminal", "show", "--terminal", "a"]));
+    expect(a).toMatchObject({ failure: "exit", exitCode: 1, orcaCode: undefined });
+    expect(a.run).toMatchObject({ code: 1, stderr: "" });
+    expect(a.doc).toEqual(unsatisfied);
+    expect(a.okResult).toEqual(unsatisfied.result as Record<string, unknown>);
+    const b = await orcaError(orca.result(["terminal", "show", "--terminal", "b"]));
+    expect(b).toMatchObject({ orcaCode: "terminal_not_found", okResult: undefined });
+    expect((b.doc as any).error.message).toBe("gone");
+    const c = await orcaError(orca.result(["terminal", "show", "--terminal", "c"]));
+    expect(c.run).toMatchObject({ code: 3, stderr: "boom" });
+    expect(c.doc).toBeUndefined();
+  });
+
+  test("terminalWait returns satisfied and unsatisfied waits; the wait's timeout is orcaCode timeout; deadline +5 s", async () => {
+    const { orca, runner } = client([
+      [WAIT, [
+        { stdout: envelope({ wait: { handle: "term_1", condition: "tui-idle", satisfied: true, status: "running", exitCode: null } }) },
+        { code: 1, stdout: envelope({ wait: { handle: "term_1", satisfied: false, status: "running", exitCode: null, blockedReason: "agent-approval-prompt" } }) },
+        { code: 1, stdout: { id: "x", ok: false, error: { code: "timeout", message: "timeout" } } },
+      ]],
+    ]);
+    expect(await orca.terminalWait("term_1", "tui-idle", 1000)).toMatchObject({ satisfied: true, status: "running" });
+    expect(await orca.terminalWait("term_1", "tui-idle", 1000)).toMatchObject({ satisfied: false, blockedReason: "agent-approval-prompt" });
+    expect(await orcaError(orca.terminalWait("term_1", "tui-idle", 1000))).toMatchObject({ failure: "exit", orcaCode: "timeout" });
+    expect(runner.calls.map((c) => c.opts?.timeoutMs)).toEqual([6000, 6000, 6000]);
+  });
+
+  test("terminalSend returns a refusal (accepted:false, exit 1) as the send record", async () => {
+    const { orca } = client([
+      [SEND, [
+        { stdout: envelope({ send: { handle: "term_1", accepted: true, bytesWritten: 3 } }) },
+        { code: 1, stdout: envelope({ send: { handle: "term_1", accepted: false, bytesWritten: 0, refusedReason: "no-agent" } }) },
+        { code: 1, stdout: { id: "x", ok: false, error: { code: "terminal_not_writable", message: "exited" } } },
+      ]],
+    ]);
+    expect(await orca.terminalSend("term_1", { text: "hi", enter: true })).toMatchObject({ accepted: true, bytesWritten: 3 });
+    expect(await orca.terminalSend("term_1", { text: "hi", enter: true })).toMatchObject({ accepted: false, refusedReason: "no-agent" });
+    expect(await orcaError(orca.terminalSend("term_1", { text: "hi", enter: true }))).toMatchObject({ orcaCode: "terminal_not_writable" });
+  });
+});
+
 describe("normaliseDispatch", () => {
   test("process_incarnation <repo>::<path>@@N gives incarnationWorktreePath", () => {
     const base = { id: "ctx_1", status: "dispatched" };

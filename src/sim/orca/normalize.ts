@@ -8,7 +8,8 @@ import * as v from "valibot";
 import { SimError } from "./errors.ts";
 import { badgeColor, folderWorkspaceId, iso, terminalHandle, uuid, worktreeId } from "./ids.ts";
 import { normalizeDispatch, normalizeMessage, normalizeRun, normalizeTask } from "./normalize-orch.ts";
-import { FAULT_MODES, type SimRepo, type SimState, type SimTerminal, type SimWorktree } from "./types.ts";
+import { faultProblem } from "./faults.ts";
+import { AGENT_STATUSES, FAULT_MODES, type SimRepo, type SimState, type SimTerminal, type SimWorktree } from "./types.ts";
 
 type Raw = Record<string, unknown>;
 const rows = <T extends v.ObjectEntries>(entries: T) => v.optional(v.array(v.looseObject(entries)), []);
@@ -27,10 +28,39 @@ const StateSchema = v.looseObject({
   messages: rows({}),
   deliveries: v.optional(v.array(v.object({ id: v.string(), handle: v.string(), messageIds: v.array(v.string()), acked: v.boolean() })), []),
   faults: v.optional(
-    v.array(v.object({ command: v.string(), mode: v.picklist(FAULT_MODES), code: v.optional(v.number()), times: v.optional(v.number()) })),
+    v.array(v.object({
+      command: v.string(), mode: v.picklist(FAULT_MODES), code: v.optional(v.number()), times: v.optional(v.number()),
+      at: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+    })),
     [],
   ),
+  calls: v.optional(v.record(v.string(), v.number()), {}),
+  staleHandles: v.optional(v.array(v.string()), []),
 });
+
+const AgentStatusSchema = v.picklist(AGENT_STATUSES);
+const AgentFields = v.object({
+  pids: v.optional(v.array(v.pipe(v.number(), v.integer(), v.minValue(1)))),
+  agentStatus: v.optional(AgentStatusSchema),
+  agentStatusCycle: v.optional(v.array(AgentStatusSchema)),
+  agentStatusStep: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
+
+function bad(issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]]): SimError {
+  return new SimError("runtime_error", `orca simulator: bad state/scenario: ${v.summarize(issues).replace(/\n/g, "; ")}`, undefined, true);
+}
+
+/** The simulation-only terminal fields (never printed): pty pids and the agent status tui-idle waits see. */
+function agentFields(t: Raw): Pick<SimTerminal, "pids" | "agentStatus" | "agentStatusCycle" | "agentStatusStep"> {
+  const r = v.safeParse(AgentFields, { pids: t.pids, agentStatus: t.agentStatus, agentStatusCycle: t.agentStatusCycle, agentStatusStep: t.agentStatusStep });
+  if (!r.success) throw bad(r.issues);
+  const o = r.output;
+  return {
+    ...(o.pids?.length ? { pids: o.pids } : {}),
+    ...(o.agentStatus && o.agentStatus !== "idle" ? { agentStatus: o.agentStatus } : {}),
+    ...(o.agentStatusCycle?.length ? { agentStatusCycle: o.agentStatusCycle, agentStatusStep: o.agentStatusStep ?? 0 } : {}),
+  };
+}
 
 export const DEFAULT_HEAD = "0".repeat(40);
 
@@ -95,15 +125,18 @@ function terminal(t: Raw, s: Pick<SimState, "repos" | "worktrees">, now: number)
     agent: typeof t.agent === "string" ? t.agent : null,
     incarnation: Number(t.incarnation ?? 1),
     ...(Array.isArray(t.onInject) ? { onInject: t.onInject.map(String) } : {}),
+    ...agentFields(t),
   };
 }
 
 export function normalizeState(raw: unknown, now: number): SimState {
   const parsed = v.safeParse(StateSchema, raw);
-  if (!parsed.success) {
-    throw new SimError("runtime_error", `orca simulator: bad state/scenario: ${v.summarize(parsed.issues).replace(/\n/g, "; ")}`, undefined, true);
-  }
+  if (!parsed.success) throw bad(parsed.issues);
   const p = parsed.output;
+  for (const f of p.faults) {
+    const problem = faultProblem(f);
+    if (problem) throw new SimError("runtime_error", `orca simulator: bad state/scenario: faults: ${problem}`, undefined, true);
+  }
   const repos = p.repos.map((r) => repo(r, now));
   const worktrees = p.worktrees.map((w) => worktree(w, repos));
   const terminals = p.terminals.map((t) => terminal(t, { repos, worktrees }, now));
@@ -126,5 +159,7 @@ export function normalizeState(raw: unknown, now: number): SimState {
     messages,
     deliveries: p.deliveries,
     faults: p.faults,
+    calls: p.calls,
+    staleHandles: p.staleHandles,
   };
 }

@@ -1,6 +1,7 @@
 /**
- * Worktree and repo selectors (orca-cli.md §4 "Selector grammar"). Folder workspaces answer only to
- * `id:folder:<uuid>` (and path/name); a bare `folder:<uuid>` misses, as measured on a real Orca.
+ * Worktree and repo selectors (orca-cli.md §4 "Selector grammar"). Folder workspaces answer to `id:folder:<uuid>`
+ * (and path/name). A bare `folder:<uuid>` is accepted by `terminal create` only; `terminal list --worktree` and the
+ * others miss with `selector_not_found`, the subcommand asymmetry measured on a real Orca (seed page 05).
  */
 import { realpathSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
@@ -52,7 +53,13 @@ export function worktreeAt(s: SimState, cwd: string): Workspace {
   throw new SimError("selector_not_found", `No Orca-managed worktree contains the current directory: ${cwd}`, undefined, true);
 }
 
-function matches(w: Workspace, sel: string, cwd: string): boolean {
+export interface SelectorOptions {
+  /** `terminal create` also takes a bare `folder:<uuid>`. */
+  bareFolder?: boolean;
+}
+
+function matches(w: Workspace, sel: string, cwd: string, opts: SelectorOptions): boolean {
+  if (opts.bareFolder && sel.startsWith("folder:")) return w.kind === "folder" && w.id === sel;
   const [kind, ...rest] = sel.split(":");
   const value = rest.join(":");
   const branchIs = (b: string) => w.kind === "git" && (w.branch === b || w.branch === `refs/heads/${b}`);
@@ -80,9 +87,9 @@ function notFound(s: SimState, sel: string): SimError {
     { selector: sel, validSelectorForms: VALID_SELECTOR_FORMS, suggestions: suggestions.slice(0, 3), nextSteps }, true);
 }
 
-export function resolveWorktree(s: SimState, sel: string, cwd: string): Workspace {
+export function resolveWorktree(s: SimState, sel: string, cwd: string, opts: SelectorOptions = {}): Workspace {
   if (sel === "current" || sel === "active") return worktreeAt(s, cwd);
-  const hits = workspaces(s).filter((w) => matches(w, sel, cwd));
+  const hits = workspaces(s).filter((w) => matches(w, sel, cwd, opts));
   if (hits.length === 1) return hits[0]!;
   if (hits.length === 0) throw notFound(s, sel);
   throw new SimError("selector_ambiguous", `Worktree selector "${sel}" matched ${hits.length} workspaces.`, {

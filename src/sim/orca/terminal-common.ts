@@ -14,8 +14,25 @@ export function terminalArg(call: Call): string {
 
 export function findTerminal(s: SimState, handle: string): SimTerminal {
   const t = s.terminals.find((x) => x.handle === handle);
-  if (!t) throw terminalNotFound(handle);
-  return t;
+  if (t) return t;
+  if (s.staleHandles.includes(handle)) {
+    throw new SimError("terminal_handle_stale", `Terminal handle ${handle} is stale: the terminal was reminted.`, {
+      handle,
+      nextSteps: ["Run 'orca terminal list --json' to see live terminal handles."],
+    });
+  }
+  throw terminalNotFound(handle);
+}
+
+/** What killing the pane's pty does to the processes on it (a scenario's `pids`); already-gone pids are fine. */
+export function killPtyProcesses(t: SimTerminal): void {
+  for (const pid of t.pids ?? []) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Gone already (or never ours): the pty kill has nothing left to do.
+    }
+  }
 }
 
 const AGENTS = ["claude", "codex", "opencode", "gemini", "droid", "grok", "cursor-agent"];

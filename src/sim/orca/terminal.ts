@@ -6,36 +6,53 @@ import { terminalHandle, uuid } from "./ids.ts";
 import { paneKey } from "./normalize-orch.ts";
 import type { Outcome } from "./output.ts";
 import { terminalDetail, terminalStatus, terminalSummary } from "./rows.ts";
-import { resolveWorktree, worktreeAt } from "./selectors.ts";
+import { resolveWorktree, type Workspace, worktreeAt } from "./selectors.ts";
 import { detectAgent, findTerminal, terminalArg } from "./terminal-common.ts";
 import { TERMINAL_LIFECYCLE_COMMANDS } from "./terminal-lifecycle.ts";
 import type { SimTerminal } from "./types.ts";
 
+function newTerminal(call: Call, ws: Workspace, title: string | null, command: string | undefined): SimTerminal {
+  return {
+    handle: terminalHandle(),
+    tabId: uuid(),
+    leafId: uuid(),
+    ptyId: uuid(),
+    worktreeId: ws.id,
+    worktreePath: ws.kind === "folder" ? "" : ws.path,
+    branch: ws.branch,
+    title,
+    output: command ? [`$ ${command}`] : [],
+    alive: true,
+    exitCode: null,
+    lastOutputAt: command ? now(call) : null,
+    surface: optBool(call.flags, "focus") ? "visible" : "background",
+    agent: detectAgent(command),
+    incarnation: 1,
+  };
+}
+
+/**
+ * Faults: `stale_handle[:n]` opens n terminals (a create that landed n times) and replies with the first one's
+ * handle, which is then reminted, so the reply names a stale handle; `foreign_handle` replies with the first live
+ * terminal of ANOTHER workspace (a reply mixed up with someone else's) while the new terminal exists unreported.
+ */
 function create(call: Call): Outcome {
   const sel = optString(call.flags, "worktree");
   const title = optString(call.flags, "title") ?? null;
   const command = optString(call.flags, "command");
+  const mode = call.fault?.mode;
   const t = call.store.tx((s) => {
-    const ws = sel ? resolveWorktree(s, sel, call.cwd) : worktreeAt(s, call.cwd);
-    const term: SimTerminal = {
-      handle: terminalHandle(),
-      tabId: uuid(),
-      leafId: uuid(),
-      ptyId: uuid(),
-      worktreeId: ws.id,
-      worktreePath: ws.kind === "folder" ? "" : ws.path,
-      branch: ws.branch,
-      title,
-      output: command ? [`$ ${command}`] : [],
-      alive: true,
-      exitCode: null,
-      lastOutputAt: command ? now(call) : null,
-      surface: optBool(call.flags, "focus") ? "visible" : "background",
-      agent: detectAgent(command),
-      incarnation: 1,
-    };
-    s.terminals.push(term);
-    return term;
+    // A bare `folder:<uuid>` is accepted here and nowhere else (seed page 05).
+    const ws = sel ? resolveWorktree(s, sel, call.cwd, { bareFolder: true }) : worktreeAt(s, call.cwd);
+    const n = mode === "stale_handle" ? (call.fault?.code ?? 1) : 1;
+    const made = Array.from({ length: n }, () => newTerminal(call, ws, title, command));
+    const foreign = mode === "foreign_handle" ? s.terminals.find((x) => x.alive && x.worktreeId !== ws.id) : undefined;
+    s.terminals.push(...made);
+    if (mode !== "stale_handle") return foreign ?? made[0]!;
+    const reported = { ...made[0]! };
+    made[0]!.handle = terminalHandle();
+    s.staleHandles.push(reported.handle);
+    return reported;
   });
   const terminal = { handle: t.handle, tabId: t.tabId, paneKey: paneKey(t), ptyId: t.ptyId, worktreeId: t.worktreeId, title: t.title, surface: t.surface };
   return { result: { terminal }, text: `Created terminal ${t.handle}${t.title === null ? "" : ` (title: "${t.title}")`} [${t.surface}]` };
@@ -83,22 +100,34 @@ function read(call: Call): Outcome {
   return { result: { terminal }, text: tail.join("\n") };
 }
 
+/**
+ * Faults: `swallow` accepts and counts the bytes but the text never reaches the pane (a TUI that was not ready);
+ * `not_accepted` is the real refusal: `accepted:false`, `refusedReason:"no-agent"`, exit 1 with a success envelope.
+ */
 function send(call: Call): Outcome {
   const text = optString(call.flags, "text");
   const enter = optBool(call.flags, "enter");
   const interrupt = optBool(call.flags, "interrupt");
   if (text === undefined && !enter && !interrupt) throw invalidArgument("Provide --text, --enter or --interrupt.");
   const handle = terminalArg(call);
+  const mode = call.fault?.mode;
   const bytes = call.store.tx((s) => {
     const t = findTerminal(s, handle);
     if (!t.alive) throw new SimError("terminal_not_writable", `Terminal ${handle} has exited and cannot be written to.`, { handle });
+    if (mode === "not_accepted") return 0;
+    const n = Buffer.byteLength(text ?? "") + (enter ? 1 : 0) + (interrupt ? 1 : 0);
+    if (mode === "swallow") return n;
     if (interrupt) t.output.push("^C");
     if (text !== undefined) t.output.push(text);
     // A shell that is told `exit` exits: this is how a test makes `terminal wait --for exit` succeed.
     if (enter && text?.trim() === "exit") Object.assign(t, { alive: false, exitCode: 0 });
     t.lastOutputAt = now(call);
-    return Buffer.byteLength(text ?? "") + (enter ? 1 : 0) + (interrupt ? 1 : 0);
+    return n;
   });
+  if (mode === "not_accepted") {
+    const send = { handle, accepted: false, bytesWritten: 0, refusedReason: "no-agent" };
+    return { result: { send }, text: `Terminal ${handle} did not accept the input (no-agent).`, exit: 1 };
+  }
   return { result: { send: { handle, accepted: true, bytesWritten: bytes } }, text: `Sent ${bytes} bytes to ${handle}.` };
 }
 

@@ -51,7 +51,26 @@ export interface SimTerminal {
    * so a delivery check can see what a real pane would show. Absent = the pane ends with the injected text.
    */
   onInject?: string[];
+  /**
+   * Processes that live on the pane's pty (a test's own pids). Never printed: the real terminal list reports no
+   * pid. `terminal close` SIGKILLs them, as Orca kills the pane's pty.
+   */
+  pids?: number[];
+  /** What `terminal wait --for tui-idle` sees: `idle` (default), `working`, or a BLOCKED_REASONS value. */
+  agentStatus?: AgentStatus;
+  /** A flapping agent: each tui-idle wait takes the next reading of this cycle (wrapping) instead of agentStatus. */
+  agentStatusCycle?: AgentStatus[];
+  /** Index of the next reading in agentStatusCycle. */
+  agentStatusStep?: number;
 }
+
+/** `blockedReason` values of `terminal wait` (orca-cli.md §5). */
+export const BLOCKED_REASONS = [
+  "codex-update-prompt", "codex-trust-workspace", "codex-cwd-prompt", "codex-model-migration-prompt",
+  "codex-hooks-review-prompt", "codex-interactive-prompt", "agent-approval-prompt",
+] as const;
+export const AGENT_STATUSES = ["idle", "working", ...BLOCKED_REASONS] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export interface SimRun {
   id: string;
@@ -130,15 +149,33 @@ export interface Delivery {
   acked: boolean;
 }
 
-export const FAULT_MODES = ["exit", "malformed", "error_envelope", "hang", "legacy", "survive_close"] as const;
+export const FAULT_MODES = [
+  "exit", "malformed", "error_envelope", "hang", "legacy", "survive_close",
+  "stale_handle", "foreign_handle", "close_noop", "swallow", "not_accepted",
+] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
+
+/** Modes that only mean something for one command; naming another command is a spec error, not a no-op. */
+export const MODE_COMMANDS: Partial<Record<FaultMode, string>> = {
+  survive_close: "terminal close",
+  close_noop: "terminal close",
+  stale_handle: "terminal create",
+  foreign_handle: "terminal create",
+  swallow: "terminal send",
+  not_accepted: "terminal send",
+};
 
 export interface Fault {
   command: string;
   mode: FaultMode;
+  /** The mode's number: the exit code for `exit`, how many terminals `stale_handle` opens. */
   code?: number;
   /** Fires this many more times, then is removed; absent = forever. */
   times?: number;
+  /** Fires only on the Nth call of the command (1-based), counted in the state's `calls`. */
+  at?: number;
+  /** Fires on the Nth call of the command and every later one. */
+  from?: number;
 }
 
 export interface SimState {
@@ -156,4 +193,8 @@ export interface SimState {
   messages: MessageRow[];
   deliveries: Delivery[];
   faults: Fault[];
+  /** Calls per command path, counted only while a fault with `at`/`from` names that command. */
+  calls: Record<string, number>;
+  /** Handles that were reminted away: using one is `terminal_handle_stale`. */
+  staleHandles: string[];
 }

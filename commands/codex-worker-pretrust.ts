@@ -1,8 +1,6 @@
 import { defineMoguiCommand } from "../src/lib/command.ts";
-import { ExitError } from "../src/lib/errors.ts";
-import { printLines } from "../src/lib/output.ts";
 import { codexPretrust } from "../src/pretrust/codex.ts";
-import { PretrustError } from "../src/pretrust/common.ts";
+import { printPretrust } from "../src/pretrust/common.ts";
 
 export default defineMoguiCommand({
   meta: {
@@ -32,12 +30,6 @@ export default defineMoguiCommand({
   ],
   examples: ["mogui codex-worker-pretrust /work/repo-wt/fix-login", "mogui codex-worker-pretrust /work/repo-wt/x --accounts-dir /tmp/codex-accounts"],
   async run(ctx, args) {
-    try {
-      printLines(ctx, codexPretrust(ctx, { worktree: args.worktree as string, accountsDir: args["accounts-dir"] as string | undefined }).lines);
-      return 0;
-    } catch (e) {
-      if (e instanceof PretrustError) throw new ExitError(2, e.message);
-      throw e;
-    }
+    return printPretrust(ctx, () => codexPretrust(ctx, { worktree: args.worktree as string, accountsDir: args["accounts-dir"] as string | undefined }));
   },
 });

@@ -1,7 +1,5 @@
 import { defineMoguiCommand } from "../src/lib/command.ts";
-import { ExitError } from "../src/lib/errors.ts";
-import { printLines } from "../src/lib/output.ts";
-import { PretrustError } from "../src/pretrust/common.ts";
+import { printPretrust } from "../src/pretrust/common.ts";
 import { cursorPretrust } from "../src/pretrust/cursor.ts";
 
 export default defineMoguiCommand({
@@ -30,13 +28,6 @@ export default defineMoguiCommand({
   ],
   examples: ["mogui cursor-worker-pretrust /work/repo-wt/fix-login", "mogui cursor-worker-pretrust /work/repo-wt/x --projects-dir /tmp/cursor-projects"],
   async run(ctx, args) {
-    try {
-      const r = cursorPretrust(ctx, { worktree: args.worktree as string, projectsDir: args["projects-dir"] as string | undefined });
-      printLines(ctx, r.lines);
-      return 0;
-    } catch (e) {
-      if (e instanceof PretrustError) throw new ExitError(2, e.message);
-      throw e;
-    }
+    return printPretrust(ctx, () => cursorPretrust(ctx, { worktree: args.worktree as string, projectsDir: args["projects-dir"] as string | undefined }));
   },
 });

@@ -5,7 +5,7 @@ import { defineMoguiCommand } from "../src/lib/command.ts";
 import { ExitError, UsageError } from "../src/lib/errors.ts";
 import { printJson, printLines } from "../src/lib/output.ts";
 import { selfcheck } from "../src/selfcheck/selfcheck.ts";
-import { resolveTemplate, TemplateSourceError } from "../src/template/source.ts";
+import { commandTemplate } from "../src/template/source.ts";
 
 const NAME = "harness-selfcheck";
 
@@ -55,13 +55,7 @@ export default defineMoguiCommand({
   async run(ctx, args) {
     const root = dirFrom(ctx.cwd, args["workspace-root"] as string | undefined, ctx.env.MOGUI_WORKSPACE_ROOT, "workspace-root");
     const ops = dirFrom(ctx.cwd, args["ops-repo"] as string | undefined, ctx.env.MOGUI_OPS_REPO, "ops-repo");
-    let template;
-    try {
-      template = await resolveTemplate(ctx.cwd, args.template as string | undefined);
-    } catch (e) {
-      if (e instanceof TemplateSourceError) throw new ExitError(2, `${NAME}: ${e.message}`);
-      throw e;
-    }
+    const template = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
     const { lines, code } = await selfcheck(ctx, { root, ops, template, knownHooks: shippedHooks() });
     if (args.json) printJson(ctx, { checks: lines, exit_code: code }, true);
     else printLines(ctx, lines.map((l) => `${l.name}: ${l.ok ? "" : "FAIL "}${l.detail}`));

@@ -1,11 +1,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { descriptorPath } from "../src/descriptor/descriptor.ts";
 import { defineMoguiCommand } from "../src/lib/command.ts";
 import { resolveStatePath } from "../src/lib/context.ts";
-import { ExitError, UsageError } from "../src/lib/errors.ts";
+import { UsageError } from "../src/lib/errors.ts";
 import { printJson, printLines, sortKeys } from "../src/lib/output.ts";
 import { rehearse } from "../src/rehearsal/rehearsal.ts";
-import { resolveTemplate, TemplateSourceError } from "../src/template/source.ts";
+import { commandTemplate } from "../src/template/source.ts";
 
 const NAME = "onboarding-rehearsal";
 
@@ -17,12 +18,6 @@ function dir(cwd: string, p: string, flag: string): string {
     /* below */
   }
   throw new UsageError(`--${flag} is not a directory: ${abs}`, NAME);
-}
-
-/** WORKSPACE_DESCRIPTOR > MOGUI_WORKSPACE_DESCRIPTOR > $MOGUI_HOME/config/workspace-descriptor.json (reference §18, D2). */
-function descriptorPath(ctx: Parameters<typeof resolveStatePath>[0], flag: string | undefined): string {
-  if (flag || ctx.env.WORKSPACE_DESCRIPTOR) return resolveStatePath(ctx, flag, "WORKSPACE_DESCRIPTOR", "config/workspace-descriptor.json");
-  return resolveStatePath(ctx, undefined, "MOGUI_WORKSPACE_DESCRIPTOR", "config/workspace-descriptor.json");
 }
 
 export default defineMoguiCommand({
@@ -51,13 +46,7 @@ export default defineMoguiCommand({
   async run(ctx, args) {
     const root = dir(ctx.cwd, args["workspace-root"] as string, "workspace-root");
     const ops = dir(ctx.cwd, args["ops-repo"] as string, "ops-repo");
-    let template;
-    try {
-      template = await resolveTemplate(ctx.cwd, args.template as string | undefined);
-    } catch (e) {
-      if (e instanceof TemplateSourceError) throw new ExitError(2, `${NAME}: ${e.message}`);
-      throw e;
-    }
+    const template = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
     const orcaCli = args["orca-cli"] as string | undefined;
     const runCtx = orcaCli ? { ...ctx, env: { ...ctx.env, ORCA_CLI_COMMAND: orcaCli } } : ctx;
     const rows = await rehearse(runCtx, {

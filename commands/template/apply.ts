@@ -7,7 +7,7 @@ import { printJson, printLines } from "../../src/lib/output.ts";
 import { ApplySetupError, planApply, writePlan, type Plan } from "../../src/template/apply.ts";
 import { readStdinLine } from "../../src/template/confirm.ts";
 import { isPlaceholder, PLACEHOLDERS, type Placeholder } from "../../src/template/paths.ts";
-import { resolveTemplate, TemplateSourceError, type TemplateSource } from "../../src/template/source.ts";
+import { commandTemplate } from "../../src/template/source.ts";
 
 const NAME = "template apply";
 const fail = (code: number, msg: string) => new ExitError(code, `${NAME}: ${msg}`);
@@ -34,15 +34,6 @@ async function confirmed(ctx: Ctx, args: Record<string, unknown>): Promise<boole
   ctx.io.stderr(`Type 'apply' to write these files into the ops repository: `);
   const line = await readStdinLine();
   return line !== null && line.trim() === "apply";
-}
-
-async function source(ctx: Ctx, flag: string | undefined): Promise<TemplateSource> {
-  try {
-    return await resolveTemplate(ctx.cwd, flag);
-  } catch (e) {
-    if (e instanceof TemplateSourceError) throw fail(2, e.message);
-    throw e;
-  }
 }
 
 export default defineMoguiCommand({
@@ -79,7 +70,7 @@ export default defineMoguiCommand({
     } catch {
       throw fail(2, `ops root is not a directory: ${ops}`);
     }
-    const src = await source(ctx, args.template as string | undefined);
+    const src = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
     let plan: Plan;
     try {
       plan = planApply(ops, src, (args.attempt as string[] | undefined) ?? []);

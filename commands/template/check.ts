@@ -4,7 +4,7 @@ import { defineMoguiCommand } from "../../src/lib/command.ts";
 import { ExitError } from "../../src/lib/errors.ts";
 import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
 import { renderCheck, templateCheck } from "../../src/template/check.ts";
-import { resolveTemplate, TemplateSourceError } from "../../src/template/source.ts";
+import { commandTemplate } from "../../src/template/source.ts";
 
 const NAME = "template check";
 const fail = (msg: string) => new ExitError(2, `${NAME}: ${msg}`);
@@ -47,15 +47,7 @@ export default defineMoguiCommand({
   examples: [`mogui ${NAME} --ops ~/work/acme-ops`, `mogui ${NAME} --ops . --json`],
   async run(ctx, args) {
     const ops = opsRoot(ctx.cwd, args.ops as string | undefined);
-    let src = null;
-    if (!args["no-template"]) {
-      try {
-        src = await resolveTemplate(ctx.cwd, args.template as string | undefined);
-      } catch (e) {
-        if (e instanceof TemplateSourceError) throw fail(e.message);
-        throw e;
-      }
-    }
+    const src = args["no-template"] ? null : await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
     let outcome;
     try {
       outcome = templateCheck(ops, src);

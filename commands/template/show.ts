@@ -2,7 +2,7 @@ import { defineMoguiCommand } from "../../src/lib/command.ts";
 import { ExitError } from "../../src/lib/errors.ts";
 import { printJson, printLines } from "../../src/lib/output.ts";
 import { invalidRelPath } from "../../src/template/paths.ts";
-import { resolveTemplate, templateVersion, TemplateSourceError } from "../../src/template/source.ts";
+import { commandTemplate, templateVersion } from "../../src/template/source.ts";
 
 const NAME = "template show";
 
@@ -23,13 +23,7 @@ export default defineMoguiCommand({
   },
   examples: [`mogui ${NAME} ONBOARDING.md`, `mogui ${NAME} onboarding/01-preflight.md`, `mogui ${NAME}`],
   async run(ctx, args) {
-    let src;
-    try {
-      src = await resolveTemplate(ctx.cwd, args.template as string | undefined);
-    } catch (e) {
-      if (e instanceof TemplateSourceError) throw new ExitError(2, `${NAME}: ${e.message}`);
-      throw e;
-    }
+    const src = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
     const path = args.path as string | undefined;
     if (path === undefined) {
       if (args.json) printJson(ctx, { files: src.list(), template: src.label, template_version: templateVersion(src) }, true);

@@ -47,7 +47,9 @@ export function descriptorPath(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): st
 
 const stripSlash = (p: string) => (p.length > 1 ? p.replace(/\/+$/, "") : p);
 
-export function parseDescriptor(text: string, path: string): Omit<WorkspaceDescriptor, "sourcePath" | "configPath"> {
+export type DescriptorFields = Omit<WorkspaceDescriptor, "sourcePath" | "configPath">;
+
+export function parseDescriptor(text: string, path: string): DescriptorFields {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -55,8 +57,13 @@ export function parseDescriptor(text: string, path: string): Omit<WorkspaceDescr
     throw new WorkspaceDescriptorError(`workspace descriptor is not valid JSON: ${path}: ${(e as Error).message}`);
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new WorkspaceDescriptorError(`workspace descriptor root must be a JSON object: ${path}`);
-  const parsed = v.safeParse(WorkspaceDescriptorSchema, dropUnderscoreKeys(raw as Record<string, unknown>));
-  if (!parsed.success) throw new WorkspaceDescriptorError(`workspace descriptor ${path}: ${issueLine(parsed.issues[0])}`);
+  return descriptorFromObject(raw as Record<string, unknown>, `workspace descriptor ${path}: `);
+}
+
+/** The §18 schema and duplicate rules on a parsed JSON object; each message is `prefix` + the field's own line. */
+export function descriptorFromObject(raw: Record<string, unknown>, prefix = ""): DescriptorFields {
+  const parsed = v.safeParse(WorkspaceDescriptorSchema, dropUnderscoreKeys(raw));
+  if (!parsed.success) throw new WorkspaceDescriptorError(`${prefix}${issueLine(parsed.issues[0])}`);
   const o = parsed.output;
   const repositories = (o.repositories ?? []).map((r) => ({
     name: r.name.trim(),
@@ -69,8 +76,8 @@ export function parseDescriptor(text: string, path: string): Omit<WorkspaceDescr
   const names = new Set<string>();
   const paths = new Set<string>();
   for (const r of repositories) {
-    if (names.has(r.name)) throw new WorkspaceDescriptorError(`workspace descriptor ${path}: duplicate repository name '${r.name}'`);
-    if (paths.has(r.path)) throw new WorkspaceDescriptorError(`workspace descriptor ${path}: duplicate repository path '${r.path}'`);
+    if (names.has(r.name)) throw new WorkspaceDescriptorError(`${prefix}duplicate repository name '${r.name}'`);
+    if (paths.has(r.path)) throw new WorkspaceDescriptorError(`${prefix}duplicate repository path '${r.path}'`);
     names.add(r.name);
     paths.add(r.path);
   }

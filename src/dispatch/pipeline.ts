@@ -4,7 +4,8 @@
  * create + wait], dispatch --inject, register, host-diversity audit row, delivery classification. Every human line
  * goes through `say` (stderr); the returned report is the data.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { isFile } from "../lib/fs.ts";
 import type { Ctx } from "../lib/context.ts";
 import { checkWritable, LedgerError } from "../lib/ledger.ts";
 import { OrcaError } from "../orca/client.ts";
@@ -35,14 +36,6 @@ export function measureChars(path: string): number | null {
 /** `est 3.0k` as the reference printed it (integer thousands and hundreds). */
 export function estLabel(est: number): string {
   return `${Math.floor(est / 1000)}.${Math.floor((est % 1000) / 100)}k`;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function resolveHost(ctx: Ctx, say: Say, r: DispatchReport): { runtime: string } {

@@ -4,6 +4,7 @@
  * user or Orca supplied is either resolved to a file first or shell-quoted, so nothing is ever re-parsed by the shell.
  */
 import { statSync } from "node:fs";
+import { isFile } from "../lib/fs.ts";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
@@ -54,14 +55,6 @@ export function newestMatch(ctx: Pick<Ctx, "env" | "cwd">, glob: string): string
     return null;
   }
   return best?.path ?? null;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function mtimeOf(p: string): number | null {

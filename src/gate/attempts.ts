@@ -6,8 +6,7 @@
  * how a bucket validates and catches up). A check reads ONE bucket and scans only the rows appended since that
  * bucket was saved; a missing, unreadable or stale bucket is rebuilt from a full scan. Callers hold the gate lock.
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
-import { LedgerError } from "../lib/ledger.ts";
+import { withLedger } from "./ledger-fd.ts";
 import { catchUp, fingerprint, readingLedger, readSidecar, saveSidecar, SIDECAR_VERSION, stillValid, type SidecarHeader } from "./sidecar.ts";
 
 export { indexDir } from "./sidecar.ts";
@@ -57,15 +56,7 @@ export function priorAllows(ledger: string, sha: string): AttemptCounter {
 function countPrior(ledger: string, sha: string): AttemptCounter {
   const prefix = bucketOf(sha);
   const name = `${prefix}.json`;
-  let fd: number;
-  try {
-    fd = openSync(ledger, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { prior: 0, save: () => {} };
-    throw new LedgerError("unreadable", ledger, `cannot open: ${(e as Error).message}`);
-  }
-  try {
-    const size = fstatSync(fd).size;
+  return withLedger<AttemptCounter>(ledger, { prior: 0, save: () => {} }, (fd, size) => {
     let b = readSidecar<Bucket>(ledger, name);
     if (!b || typeof b.counts !== "object" || b.counts === null || !stillValid(fd, size, b)) {
       b = { v: SIDECAR_VERSION, offset: 0, head: "", tail: "", counts: {} };
@@ -74,7 +65,5 @@ function countPrior(ledger: string, sha: string): AttemptCounter {
     catchUp(ledger, fd, size, bucket, (text) => countLine(text, prefix, bucket.counts));
     fingerprint(fd, bucket);
     return { prior: bucket.counts[sha] ?? 0, save: () => saveSidecar(ledger, name, bucket) };
-  } finally {
-    closeSync(fd);
-  }
+  });
 }

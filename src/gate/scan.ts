@@ -3,24 +3,11 @@
  * caller aggregates. Unlike readRows it hands over values that are valid JSON but not objects (report counts
  * those as malformed); invalid JSON is an error naming its line, except a torn LAST line, which is a warning (D18).
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { LedgerError, type LedgerWarning } from "../lib/ledger.ts";
-
-const CHUNK = 1 << 20;
+import { readLines, withLedger } from "./ledger-fd.ts";
 
 export function scanLedger(path: string, onValue: (value: unknown, line: number) => void, onWarning?: (w: LedgerWarning) => void): void {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw new LedgerError("unreadable", path, `cannot open: ${(e as Error).message}`);
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(CHUNK);
-    let carry: Buffer = Buffer.alloc(0);
-    let pos = 0;
+  withLedger(path, undefined, (fd, size) => {
     let line = 0;
     const parse = (text: string, last: boolean) => {
       line++;
@@ -37,31 +24,7 @@ export function scanLedger(path: string, onValue: (value: unknown, line: number)
       }
       onValue(value, line);
     };
-    while (pos < size) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
-      } catch (e) {
-        throw new LedgerError("unreadable", path, `read failed: ${(e as Error).message}`);
-      }
-      if (n === 0) break;
-      pos += n;
-      const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
-      const cut = data.lastIndexOf(0x0a);
-      if (cut < 0) {
-        carry = Buffer.from(data);
-        continue;
-      }
-      const text = data.toString("utf8", 0, cut + 1);
-      let start = 0;
-      for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-        parse(text.slice(start, nl), false);
-        start = nl + 1;
-      }
-      carry = Buffer.from(data.subarray(cut + 1));
-    }
-    if (carry.length) parse(carry.toString("utf8"), true);
-  } finally {
-    closeSync(fd);
-  }
+    const { rest } = readLines(path, fd, 0, size, (text) => parse(text, false));
+    if (rest.length) parse(rest.toString("utf8"), true);
+  });
 }

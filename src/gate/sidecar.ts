@@ -9,11 +9,11 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LedgerError } from "../lib/ledger.ts";
+import { readLines } from "./ledger-fd.ts";
 
 export const SIDECAR_VERSION = 1;
 const HEAD_BYTES = 256;
 const TAIL_BYTES = 64;
-const CHUNK = 1 << 20;
 
 export interface SidecarHeader {
   v: number;
@@ -62,50 +62,7 @@ export function fingerprint(fd: number, h: SidecarHeader): void {
  * line), advancing `h.offset`. A final line without its newline is left for a later catch-up.
  */
 export function catchUp(ledger: string, fd: number, size: number, h: SidecarHeader, onLine: (text: string) => boolean): void {
-  const buf = Buffer.alloc(CHUNK);
-  let pos = h.offset; // bytes [h.offset, pos) that are read but not consumed are in `carry`
-  let carry: Buffer = Buffer.alloc(0);
-  while (pos < size) {
-    let n: number;
-    try {
-      n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
-    } catch (e) {
-      throw new LedgerError("unreadable", ledger, `read failed: ${(e as Error).message}`);
-    }
-    if (n === 0) break;
-    pos += n;
-    const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
-    const last = data.lastIndexOf(0x0a);
-    if (last < 0) {
-      carry = Buffer.from(data);
-      continue;
-    }
-    // A newline byte never occurs inside a multi-byte UTF-8 sequence, so cutting at it is safe.
-    const text = data.toString("utf8", 0, last + 1);
-    let start = 0;
-    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
-      if (!onLine(text.slice(start, nl))) {
-        const line = lineNumberAt(fd, h.offset + Buffer.byteLength(text.slice(0, start)));
-        throw new LedgerError("corrupt", ledger, "corrupt line (invalid JSON or not an object)", line);
-      }
-      start = nl + 1;
-    }
-    h.offset += last + 1;
-    carry = Buffer.from(data.subarray(last + 1));
-  }
-}
-
-/** The 1-based number of the line starting at byte `offset` (error paths only: it reads up to there). */
-export function lineNumberAt(fd: number, offset: number): number {
-  const buf = Buffer.alloc(CHUNK);
-  let line = 1;
-  for (let pos = 0; pos < offset; ) {
-    const n = readSync(fd, buf, 0, Math.min(CHUNK, offset - pos), pos);
-    if (n === 0) break;
-    for (let i = 0; i < n; i++) if (buf[i] === 0x0a) line++;
-    pos += n;
-  }
-  return line;
+  h.offset = readLines(ledger, fd, h.offset, size, onLine).end;
 }
 
 /** The byte offset just after the ledger's last newline (0 when it has none). */

@@ -4,11 +4,10 @@
  * as rows are older than the window (minus a slack for writers that append slightly out of order). A corrupt
  * line is an error naming its line number (counted only on that error path); a torn last line is a warning (D18).
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
 import { LedgerError, type LedgerWarning } from "../lib/ledger.ts";
-import { lineNumberAt } from "./sidecar.ts";
+import { CHUNK, lineNumberAt, withLedger } from "./ledger-fd.ts";
 
-const CHUNK = 1 << 20;
 const SLACK_SECONDS = 300;
 
 /**
@@ -24,16 +23,8 @@ export function tailRows(
   onWarning?: (w: LedgerWarning) => void,
   completeOnly = false,
 ): void {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw new LedgerError("unreadable", path, `cannot open: ${(e as Error).message}`);
-  }
   const floor = since - SLACK_SECONDS;
-  try {
-    const size = fstatSync(fd).size;
+  withLedger(path, undefined, (fd, size) => {
     const tail = Buffer.alloc(1);
     if (size > 0) readSync(fd, tail, 0, 1, size - 1);
     let lastLinePending = size > 0 && tail[0] !== 0x0a; // the file's last line has no newline: it may be torn
@@ -86,7 +77,5 @@ export function tailRows(
       carry = first < 0 ? Buffer.alloc(0) : Buffer.from(data.subarray(0, first));
       end = from;
     }
-  } finally {
-    closeSync(fd);
-  }
+  });
 }

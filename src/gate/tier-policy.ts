@@ -3,7 +3,8 @@
  * `mogui dispatch`. A policy that does not load is an error (TierPolicyError), never a permissive default.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { isFile } from "../lib/fs.ts";
 import { join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
 import { moguiHome } from "../lib/context.ts";
@@ -157,14 +158,6 @@ export function parseTierPolicy(path: string, raw: Uint8Array | string): TierPol
   if (obj.version === 2) return loadV2(path, digest, obj);
   if (obj.version === 1) return loadV1(path, digest, obj);
   throw new TierPolicyError(path, `unsupported version ${JSON.stringify(obj.version)}`);
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Resolution: `--tier-policy` > $DISPATCH_TIER_POLICY > $MOGUI_HOME/config/model-tier-policy.json > embedded template. */

@@ -8,8 +8,8 @@
  * tail only: tailRows walks backwards and stops at the first row older than the window, so no path reads the
  * whole ledger.
  */
-import { closeSync, fstatSync, openSync } from "node:fs";
-import { LedgerError, type LedgerWarning } from "../lib/ledger.ts";
+import type { LedgerWarning } from "../lib/ledger.ts";
+import { withLedger } from "./ledger-fd.ts";
 import { catchUp, completeEnd, fingerprint, parseRow, readingLedger, readSidecar, saveSidecar, SIDECAR_VERSION, stillValid, type SidecarHeader } from "./sidecar.ts";
 import { tailRows } from "./tail.ts";
 import { tierOf, type TierPolicy } from "./tier-policy.ts";
@@ -62,29 +62,20 @@ export function tierWindowAgents(ledger: string, policy: TierPolicy, tier: strin
 
 function windowAgents(ledger: string, policy: TierPolicy, tier: string, nowSec: number, onWarning?: (w: LedgerWarning) => void): number {
   const since = nowSec - policy.windowSeconds;
-  let fd: number;
-  try {
-    fd = openSync(ledger, "r");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return 0;
-    throw new LedgerError("unreadable", ledger, `cannot open: ${(e as Error).message}`);
-  }
-  let cache: WindowCache;
-  try {
-    const size = fstatSync(fd).size;
+  const cache = withLedger(ledger, null, (fd, size) => {
     const cached = readSidecar<WindowCache>(ledger, NAME);
-    cache = usable(cached, since) && stillValid(fd, size, cached) ? cached : rebuild(ledger, fd, size, since, onWarning);
-    catchUp(ledger, fd, size, cache, (text) => {
+    const c = usable(cached, since) && stillValid(fd, size, cached) ? cached : rebuild(ledger, fd, size, since, onWarning);
+    catchUp(ledger, fd, size, c, (text) => {
       const row = parseRow(text);
       if (row === null) return false;
       const e = row && entryOf(row);
-      if (e) cache.entries.push(e);
+      if (e) c.entries.push(e);
       return true;
     });
-    fingerprint(fd, cache);
-  } finally {
-    closeSync(fd);
-  }
+    fingerprint(fd, c);
+    return c;
+  });
+  if (!cache) return 0;
   cache.entries = cache.entries.filter((e) => e[0] >= since);
   cache.horizon = since;
   saveSidecar(ledger, NAME, cache);

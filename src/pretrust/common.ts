@@ -4,6 +4,9 @@
  */
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { Ctx } from "../lib/context.ts";
+import { ExitError } from "../lib/errors.ts";
+import { printLines } from "../lib/output.ts";
 
 export class PretrustError extends Error {
   override name = "PretrustError";
@@ -23,6 +26,19 @@ export function summaryLine(t: Tally): string {
 export interface PretrustResult {
   lines: string[];
   tally: Tally;
+}
+
+/** A pretrust command's run: its lines on stdout and exit 0; a PretrustError is exit 2 with the message alone. */
+export function printPretrust(ctx: Ctx, pretrust: () => PretrustResult): number {
+  let result: PretrustResult;
+  try {
+    result = pretrust();
+  } catch (e) {
+    if (e instanceof PretrustError) throw new ExitError(2, e.message);
+    throw e;
+  }
+  printLines(ctx, result.lines);
+  return 0;
 }
 
 export function hasLineBreak(p: string): boolean {

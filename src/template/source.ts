@@ -5,6 +5,7 @@
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
+import { ExitError } from "../lib/errors.ts";
 import { walkFiles } from "./embed-render.ts";
 
 export interface TemplateSource {
@@ -83,6 +84,16 @@ export async function resolveTemplate(cwd: string, flag: string | undefined): Pr
   if (isDir && isSkeleton(p)) return diskTemplate(p);
   if (isDir && isSkeleton(join(p, "master-ops"))) return diskTemplate(join(p, "master-ops"));
   throw new TemplateSourceError(`template path unreadable: ${p}`);
+}
+
+/** resolveTemplate for a command: an unreadable --template is exit 2 with `<command>: <message>`. */
+export async function commandTemplate(cwd: string, flag: string | undefined, command: string): Promise<TemplateSource> {
+  try {
+    return await resolveTemplate(cwd, flag);
+  } catch (e) {
+    if (e instanceof TemplateSourceError) throw new ExitError(2, `${command}: ${e.message}`);
+    throw e;
+  }
 }
 
 export const ManifestSchema = v.looseObject({ template_version: v.string(), files: v.array(v.unknown()) });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkArgv, gateHome, T0, V2 } from "./gate-fixture.ts";
+import { checkArgv, gateHome, T0, V2 } from "../helpers/gate.ts";
 
 // Built at run time so the repo's own redaction gate does not read these test paths as personal home paths.
 const MAC_HOME = ["", "Users"].join("/");

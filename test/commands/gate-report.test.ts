@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gateHome, T0 } from "./gate-fixture.ts";
+import { gateHome, T0 } from "../helpers/gate.ts";
 
 const rows = [
   { ts: 0, decision: "ALLOW", model: "m-b", cost_proxy: 10, tier: "top", n_agents: 2, tier_policy_path: "/p.json", tier_policy_sha256: "abcdef0123456789" },

@@ -1,15 +1,11 @@
 // In-process exit-code tables for template check|apply|show, onboarding-rehearsal and harness-selfcheck.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { runMain } from "../helpers/ctx.ts";
+import { put } from "../helpers/files.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
-
-function put(dir: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-}
 
 const ALL = ["WORKSPACE_NAME=acme", "WORKSPACE_ROOT=/w", "OPS_REPO=/w/ops", "MONITOR_NS=acme", "MODEL_ID=m", "REPO_LIST=- app", "RUNTIME_ROOT=/opt/mogui"].flatMap((p) => ["--placeholder", p]);
 

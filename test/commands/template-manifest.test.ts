@@ -1,19 +1,13 @@
 // generate-manifest (reference §26): install paths and exclusions, frame hygiene, --check diagnostics, symlink refusal.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { installPaths, renderManifest, staleDiagnostics } from "../../src/manifest/generate.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { writeTree } from "../helpers/files.ts";
 
-function skeleton(files: Record<string, string>): string {
-  const dir = tempDir("mogui-skel-");
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const skeleton = (files: Record<string, string>) => writeTree(tempDir("mogui-skel-"), files);
 
 const FRAME = ["master", "ops/"].join("-");
 

@@ -8,6 +8,7 @@ import { collisionCheck, MAX_DISPATCHES, warningLine } from "../../src/dispatch/
 import type { Ctx } from "../../src/lib/context.ts";
 import type { RunResult } from "../../src/lib/runner.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { unitCtx } from "../helpers/unit-ctx.ts";
 
 let dir: string;
 let statuses: Record<string, string | null>;
@@ -16,12 +17,9 @@ let gh: (argv: string[]) => Partial<RunResult>;
 
 const sha = (p: string) => createHash("sha256").update(readFileSync(p)).digest("hex");
 function ctx(env: Record<string, string> = {}): Ctx {
-  return {
-    io: { stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false },
+  return unitCtx({
     env: { ORCA_CLI_COMMAND: "orca-x", ...env },
     cwd: dir,
-    now: () => 0,
-    debug: false,
     self: ["/m"],
     runner: async (argv) => {
       const a = [...argv];
@@ -34,7 +32,7 @@ function ctx(env: Record<string, string> = {}): Ctx {
       if (st === undefined) return { ...base, code: 1, stdout: '{"ok":false,"error":{"code":"runtime_error","message":"x"}}' };
       return { ...base, stdout: JSON.stringify({ id: "1", ok: true, result: { dispatch: st === null ? null : { id: `ctx_${task}`, task_id: task, status: st } }, _meta: {} }) };
     },
-  };
+  });
 }
 
 function contract(name: string, scope: string): string {

@@ -9,6 +9,7 @@ import type { DispatchRequest } from "../../src/dispatch/types.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import type { RunOptions, RunResult } from "../../src/lib/runner.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { unitCtx } from "../helpers/unit-ctx.ts";
 
 const SELF = ["/opt/mogui"];
 const SHA = "a".repeat(64);
@@ -67,15 +68,13 @@ function runner(argv: readonly string[], _opts?: RunOptions): Promise<RunResult>
 }
 
 function ctx(extraEnv: Record<string, string | undefined> = {}): Ctx {
-  return {
-    io: { stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false },
+  return unitCtx({
     env: { HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: bin, ORCA_CLI_COMMAND: ORCA, MOGUI_MASTER_HOST_RUNTIME: "claude", ...extraEnv },
     cwd: dir,
     runner,
     now: () => 1_800_000_000_000,
-    debug: false,
     self: SELF,
-  };
+  });
 }
 
 function installed(...names: string[]) {

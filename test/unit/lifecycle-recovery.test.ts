@@ -6,7 +6,7 @@ import { filterRunningMonitors, pgrepProbe } from "../../src/recovery/monitors.t
 import { recover } from "../../src/recovery/recover.ts";
 import { verifySuccessor } from "../../src/succession/verify.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { lcCtx } from "./lifecycle-ctx.ts";
+import { lcCtx } from "../helpers/lifecycle.ts";
 
 const HANDOFF = "## Role State\n\n```\nCurrent Role: Research\nRole Lock: ENABLED\nFrozen: all other roles\nUnlock: explicit user instruction only\n```\n\nbody\n";
 const git = (dir: string, ...a: string[]) => ["git", "-C", dir, ...a];

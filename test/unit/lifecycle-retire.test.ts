@@ -3,7 +3,7 @@ import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
 import { processProbe, ttyProbe } from "../../src/succession/probes.ts";
 import { retirePredecessor, type RetireInput } from "../../src/succession/retire.ts";
 import { detectDuplicates } from "../../src/succession/sessions.ts";
-import { lcCtx, LIST, listReply, term } from "./lifecycle-ctx.ts";
+import { lcCtx, LIST, listReply, term } from "../helpers/lifecycle.ts";
 
 const CLOSE = ["orca", "terminal", "close", "--terminal", "old", "--json"];
 const PS_P = ["ps", "-p", "4242", "-o", "pid=,stat="];

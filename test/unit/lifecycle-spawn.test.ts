@@ -3,7 +3,7 @@ import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { SuccessionError } from "../../src/succession/errors.ts";
 import { spawnSuccessor, type SpawnInput } from "../../src/succession/spawn.ts";
 import { SELECTOR_HINT } from "../../src/succession/spawn-match.ts";
-import { lcCtx, LIST, listReply, term } from "./lifecycle-ctx.ts";
+import { lcCtx, LIST, listReply, term } from "../helpers/lifecycle.ts";
 
 const SEL = "id:r::/w";
 const SCOPED = ["orca", "terminal", "list", "--worktree", SEL, "--json"];

@@ -3,8 +3,8 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexAccountsDir, codexPretrust, projectHeader } from "../../src/pretrust/codex.ts";
-import { PretrustError } from "../../src/pretrust/common.ts";
 import { runMain } from "../helpers/ctx.ts";
+import { pretrustFailure as fails } from "../helpers/pretrust.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const WT = "/tmp/.orca/worktrees/repo/feature";
@@ -23,15 +23,6 @@ function account(name: string, toml: string | Buffer): string {
 }
 const ctx = () => ({ env: { HOME: dir }, cwd: dir });
 const run = (worktree = WT) => codexPretrust(ctx(), { worktree, accountsDir: acc });
-function fails(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(PretrustError);
-    return (e as Error).message;
-  }
-  throw new Error("expected a PretrustError");
-}
 
 describe("edits", () => {
   test("missing project: the table is appended to the original bytes", () => {

@@ -3,9 +3,9 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PretrustError } from "../../src/pretrust/common.ts";
 import { cursorPretrust, cursorProjectKey, cursorProjectsDir, pythonJson } from "../../src/pretrust/cursor.ts";
 import { runMain } from "../helpers/ctx.ts";
+import { pretrustFailure as fails } from "../helpers/pretrust.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const NOW = Date.UTC(2026, 10, 30, 8, 0, 0, 123);
@@ -21,15 +21,6 @@ beforeEach(() => {
 const ctx = () => ({ env: { HOME: dir }, cwd: dir, now: () => NOW });
 const run = (worktree = wt) => cursorPretrust(ctx(), { worktree, projectsDir: projects });
 const markerOf = (p = wt) => join(projects, cursorProjectKey(p), ".workspace-trusted");
-function fails(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(PretrustError);
-    return (e as Error).message;
-  }
-  throw new Error("expected a PretrustError");
-}
 
 test("project key: leading / dropped, / -> -, dots removed", () => {
   expect(cursorProjectKey("/tmp/.orca/worktrees/repo/feature.with.dot")).toBe("tmp-orca-worktrees-repo-featurewithdot");

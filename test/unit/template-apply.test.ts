@@ -1,20 +1,15 @@
 // template apply planning and writing (reference §28.2): plan actions, instance-owned paths, every invalid-path rule,
 // overlap, atomic writes that keep modes, placeholder substitution.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { ApplySetupError, planApply, substitute, writePlan } from "../../src/template/apply.ts";
 import { invalidRelPath, isInstanceOwned, unsafeDestination } from "../../src/template/paths.ts";
 import { diskTemplate, embeddedTemplate } from "../../src/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { writeTree } from "../helpers/files.ts";
 
-function tree(files: Record<string, string>, dir = tempDir("mogui-tpl-")): string {
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const tree = (files: Record<string, string>, dir = tempDir("mogui-tpl-")) => writeTree(dir, files);
 
 function template(files: string[], extra: Record<string, string> = {}): string {
   const body: Record<string, string> = { "TEMPLATE-VERSION": "v2.0.0\n", "MANIFEST.json": JSON.stringify({ template_version: "v2.0.0", files }), ...extra };

@@ -1,20 +1,14 @@
 // template check (reference §28.1): the report fields, every exit rule, adoption notes.
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { adoptionNotes, normalizeVersion } from "../../src/template/changelog.ts";
 import { templateCheck } from "../../src/template/check.ts";
 import { diskTemplate } from "../../src/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { writeTree } from "../helpers/files.ts";
 
-function tree(files: Record<string, string>): string {
-  const dir = tempDir("mogui-chk-");
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  return dir;
-}
+const tree = (files: Record<string, string>) => writeTree(tempDir("mogui-chk-"), files);
 
 const manifest = (v: string, files: string[]) => JSON.stringify({ template_version: v, files });
 const LOG = "# Changelog\n\n## Unreleased\n- next\n\n## v3.0.0\n- three\n  detail\n\n### sub\n- still three\n\n## 2.0.0 - 2026-01-01\n- two\n\n## v1.0.0\n- one\n";

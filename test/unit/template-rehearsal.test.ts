@@ -2,7 +2,7 @@
 // evidence that never carries an absolute path.
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Ctx } from "../../src/lib/context.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { validateDescriptor } from "../../src/rehearsal/descriptor.ts";
@@ -11,14 +11,11 @@ import { recordedSeat, rehearse, routerRows, type RehearsalInput, type Row } fro
 import { planApply, writePlan } from "../../src/template/apply.ts";
 import { diskTemplate, embeddedTemplate } from "../../src/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
-
-function put(dir: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-}
+import { unitCtx } from "../helpers/unit-ctx.ts";
+import { put } from "../helpers/files.ts";
 
 function ctxFor(home: string, runner = stubRunner([])): Ctx {
-  return { io: { stdout() {}, stderr() {}, stdoutIsTTY: false, stderrIsTTY: false }, env: { HOME: "/nonexistent-home", MOGUI_HOME: home, ORCA_CLI_COMMAND: "orca", PATH: "" }, cwd: home, runner, now: () => 0, debug: false, self: [] };
+  return unitCtx({ env: { HOME: "/nonexistent-home", MOGUI_HOME: home, ORCA_CLI_COMMAND: "orca", PATH: "" }, cwd: home, runner });
 }
 
 /** A founded workspace: the embedded template applied with every placeholder, card deployed, config written. */

@@ -1,7 +1,7 @@
 // harness-selfcheck (reference §28.4): every Seat outcome, hooks wiring, card, tracker lines, store defaults.
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Ctx } from "../../src/lib/context.ts";
 import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
 import { hookCommands, hookProblems, words } from "../../src/selfcheck/hooks.ts";
@@ -10,11 +10,8 @@ import { orcaProfileStore, readFolderWorkspaces } from "../../src/selfcheck/stor
 import { planApply, writePlan } from "../../src/template/apply.ts";
 import { embeddedTemplate } from "../../src/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
-
-function put(dir: string, rel: string, text: string): void {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), text);
-}
+import { unitCtx } from "../helpers/unit-ctx.ts";
+import { put } from "../helpers/files.ts";
 
 const ROLE = (path: string, id: string) =>
   `Current Role: Maintenance\nRole Lock: ENABLED\nFrozen: all other roles\nUnlock: explicit user instruction only\nMaster seat (absolute path): \`${path}\`\nMaster seat (workspace id): \`${id}\`\n`;
@@ -34,7 +31,7 @@ async function workspace(): Promise<{ root: string; ops: string; store: string; 
 }
 
 function ctx(env: Record<string, string>, bd: StubReply): Ctx {
-  return { io: { stdout() {}, stderr() {}, stdoutIsTTY: false, stderrIsTTY: false }, env, cwd: "/", runner: stubRunner([[["bd", "where"], bd]]), now: () => 0, debug: false, self: [] };
+  return unitCtx({ env, cwd: "/", runner: stubRunner([[["bd", "where"], bd]]) });
 }
 
 describe("harness-selfcheck", () => {

@@ -4,11 +4,11 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Host } from "../../src/host/types.ts";
-import type { Ctx } from "../../src/lib/context.ts";
 import { collectJob } from "../../src/worker/collect.ts";
 import { loadJobs, record, type Job } from "../../src/worker/jobs.ts";
 import { observeJob } from "../../src/worker/status.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { unitCtx } from "../helpers/unit-ctx.ts";
 
 function scripted(statuses: string[], output: () => string = () => "x") {
   let i = 0;
@@ -37,7 +37,7 @@ async function setup(state: "running" | "merged", report: boolean, env: Record<s
   mkdirSync(inbox, { recursive: true });
   if (report) writeFileSync(join(inbox, "report.md"), "done\n");
   let now = Date.UTC(2026, 7, 1, 9, 0);
-  const ctx = { io: { stdout() {}, stderr() {}, stdoutIsTTY: false, stderrIsTTY: false }, env: { MOGUI_WORKER_TIME_SCALE: "0.0001", ...env }, cwd: dir, runner: async () => { throw new Error("no subprocess expected"); }, now: () => now, debug: false, self: [] } as unknown as Ctx;
+  const ctx = unitCtx({ env: { MOGUI_WORKER_TIME_SCALE: "0.0001", ...env }, cwd: dir, now: () => now });
   record(ctx, ledger, "t", { event: "job_spawned", job_id: "j1", owner: "o", pane_id: "term_1", host: "orca", inbox, worktree: join(dir, "gone-wt"), tier: "T1", agent_name: "a" });
   record(ctx, ledger, "t", { event: "job_landing", job_id: "j1", landed: true, output_digest: "2d711642b726b044" });
   if (state === "merged") record(ctx, ledger, "t", { event: "job_decision", job_id: "j1", state: "merged" });

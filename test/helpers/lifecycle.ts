@@ -1,21 +1,9 @@
 /** A Ctx for the lifecycle unit tests: captured streams, a stub runner, `orca` as the Orca executable. */
-import type { Ctx } from "../../src/lib/context.ts";
 import type { Runner } from "../../src/lib/runner.ts";
+import { unitCtx, type UnitCtx } from "./unit-ctx.ts";
 
-export function lcCtx(runner: Runner, env: Record<string, string> = {}): Ctx & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), stdoutIsTTY: false, stderrIsTTY: false },
-    env: { ORCA_CLI_COMMAND: "orca", ...env },
-    cwd: "/tmp",
-    runner,
-    now: () => 0,
-    debug: false,
-    self: [],
-    out,
-    err,
-  };
+export function lcCtx(runner: Runner, env: Record<string, string> = {}): UnitCtx {
+  return unitCtx({ runner, env: { ORCA_CLI_COMMAND: "orca", ...env } });
 }
 
 export const LIST = ["orca", "terminal", "list", "--json"];

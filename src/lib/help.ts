@@ -29,7 +29,9 @@ export function renderRootHelp(): string {
     "  mogui <command> [subcommand] [flags]",
     "",
   ];
-  for (const [g, rows] of groups) out.push(`${g.toUpperCase()} COMMANDS`, ...pad(rows), "");
+  const order: readonly CommandEntry["group"][] = ["Dispatch", "Workers", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
+  const ranked = [...groups].sort(([a], [b]) => order.indexOf(a as CommandEntry["group"]) - order.indexOf(b as CommandEntry["group"]));
+  for (const [g, rows] of ranked) out.push(`${g.toUpperCase()} COMMANDS`, ...pad(rows), "");
   out.push(
     "FLAGS",
     "  --help       Show help for a command",

@@ -1,0 +1,5 @@
+#!/bin/sh
+# Shim with the original hook name (DECISIONS D1): settings that wire scripts/hooks/product-path-guard.sh keep working.
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${MOGUI_BIN:-$(command -v mogui || echo "$here/../../dist/mogui")}
+exec "$bin" hook product-path-guard "$@"

@@ -1,0 +1,108 @@
+/**
+ * `mogui hook install --host claude`: merge mogui's hook wiring into a Claude Code settings JSON. Other keys and
+ * other hooks are kept exactly; a mogui hook that is already wired is left alone (or its command updated in
+ * place when the binary moved), so running it twice changes nothing.
+ */
+import { lstatSync, readFileSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+
+export interface Wiring {
+  event: string;
+  matcher?: string;
+  hook: string;
+}
+
+/** Which hook runs on which host event (reference §28.5). */
+export const CLAUDE_WIRING: readonly Wiring[] = [
+  { event: "PreToolUse", matcher: "Edit|Write|MultiEdit|NotebookEdit|Bash", hook: "product-path-guard" },
+  { event: "PreToolUse", matcher: "Bash", hook: "bash-poll-warn" },
+  { event: "PreToolUse", matcher: "Bash", hook: "bash-output-trim-warn" },
+  { event: "UserPromptSubmit", hook: "role-state-inject" },
+  { event: "UserPromptSubmit", hook: "orch-inbox-warn" },
+  { event: "SessionStart", hook: "role-state-inject" },
+  { event: "SessionStart", hook: "tracker-check" },
+  { event: "SessionStart", matcher: "compact", hook: "compaction-probe" },
+];
+
+export type Change = "added" | "updated" | "unchanged";
+
+export interface InstallResult {
+  settings: Record<string, unknown>;
+  changes: { event: string; hook: string; change: Change }[];
+}
+
+export class SettingsError extends Error {}
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Quote one word for the host's shell only when needed. */
+export function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
+}
+
+function hookCommand(prefix: readonly string[], hook: string): string {
+  return [...prefix.map(shellWord), "hook", hook].join(" ");
+}
+
+const MOGUI_HOOK = (hook: string) => new RegExp(`(^|[\\s/])(mogui|[^\\s]*mogui[^\\s]*)\\s+hook\\s+${hook}(\\s|$)`);
+
+function wire(hooks: Json, w: Wiring, command: string): Change {
+  const list = (hooks[w.event] ??= []) as unknown[];
+  if (!Array.isArray(list)) throw new SettingsError(`hooks.${w.event} is not an array`);
+  for (const group of list) {
+    if (!isObj(group) || !Array.isArray(group.hooks)) continue;
+    if ((group.matcher ?? undefined) !== w.matcher) continue;
+    for (const h of group.hooks) {
+      if (!isObj(h) || typeof h.command !== "string" || !MOGUI_HOOK(w.hook).test(h.command)) continue;
+      if (h.command === command) return "unchanged";
+      h.command = command;
+      return "updated";
+    }
+  }
+  const entry = { type: "command", command };
+  const same = list.find((g) => isObj(g) && Array.isArray(g.hooks) && (g.matcher ?? undefined) === w.matcher) as Json | undefined;
+  if (same) (same.hooks as unknown[]).push(entry);
+  else list.push({ ...(w.matcher !== undefined ? { matcher: w.matcher } : {}), hooks: [entry] });
+  return "added";
+}
+
+export function mergeWiring(existing: Json, prefix: readonly string[], wiring: readonly Wiring[] = CLAUDE_WIRING): InstallResult {
+  const settings = structuredClone(existing);
+  const hooks = (settings.hooks ??= {});
+  if (!isObj(hooks)) throw new SettingsError("'hooks' in the settings file is not an object");
+  const changes = wiring.map((w) => ({ event: w.event, hook: w.hook, change: wire(hooks, w, hookCommand(prefix, w.hook)) }));
+  return { settings, changes };
+}
+
+/** The settings file as an object; a missing file is `{}`; a symlink, bad JSON or a non-object refuses. */
+export function readSettings(path: string): Json {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw new SettingsError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code}`);
+  }
+  if (st.isSymbolicLink()) throw new SettingsError(`${path} is a symlink; refusing to write through it`);
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new SettingsError(`${path} is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
+  }
+  if (!isObj(value)) throw new SettingsError(`${path} must hold a JSON object`);
+  return value;
+}
+
+/** Write via a temp file and rename, so a crash never leaves half a settings file. */
+export function writeSettings(path: string, settings: Json): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.mogui-${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
+    renameSync(tmp, path);
+  } catch (e) {
+    throw new SettingsError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}

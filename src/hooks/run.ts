@@ -1,0 +1,30 @@
+/** What every `mogui hook <name>` does first: read the host's JSON, work out cwd and event, append the fire row. */
+import type { MoguiArgsDef, Parsed } from "../lib/args.ts";
+import type { Ctx } from "../lib/context.ts";
+import { appendFire } from "./firelog.ts";
+import { readHookInput, str, type HookInput } from "./stdin.ts";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+
+export const HOOK_ARGS: MoguiArgsDef = {
+  "input-file": { type: "string", valueHint: "path", description: "Read the hook JSON from this file instead of stdin ('-' = stdin)" },
+};
+
+export interface HookCall {
+  input: HookInput;
+  /** The host's cwd field when it names an existing absolute directory, else the process cwd. */
+  cwd: string;
+  event: string;
+  /** Set when the input could not be read or parsed. */
+  inputError?: string;
+}
+
+export function startHook(ctx: Ctx, args: Parsed, hook: string, defaultEvent: string): HookCall {
+  const r = readHookInput(ctx.cwd, args["input-file"] as string | undefined);
+  const input = r.ok ? r.input : {};
+  const c = str(input, "cwd");
+  const cwd = c && c.startsWith("/") && existsSync(c) ? resolve(c) : ctx.cwd;
+  const event = str(input, "hook_event_name") ?? defaultEvent;
+  appendFire(ctx, hook, event, cwd);
+  return { input, cwd, event, ...(r.ok ? {} : { inputError: r.why }) };
+}

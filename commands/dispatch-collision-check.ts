@@ -1,6 +1,6 @@
 import { collisionCheck, warningLine } from "../src/dispatch/collision.ts";
+import { gateLedgerPath } from "../src/gate/paths.ts";
 import { defineMoguiCommand } from "../src/lib/command.ts";
-import { resolveStatePath } from "../src/lib/context.ts";
 import { printLines } from "../src/lib/output.ts";
 import { resolve } from "node:path";
 
@@ -28,12 +28,13 @@ export default defineMoguiCommand({
       "`<contract file> (task <id>)`. Scope tokens are backticked spans, words with a `/` and dotted file names;\n" +
       "a trailing `/` is a directory and `*`/`?`/`[...]` are globs, resolved against `git ls-files` of the current\n" +
       "directory. The gh source is skipped silently when gh is missing or MOGUI_PRODUCT_GITHUB is unset; only the\n" +
-      "64 newest registered dispatches are looked at, each with an 8 s orca dispatch-show (30 s in all).",
+      "64 newest registered dispatches are looked at, each with an 8 s orca dispatch-show (30 s in all); gh gets\n" +
+      "15 s a call and 30 s in all.",
   ],
   examples: ["mogui dispatch-collision-check contracts/fix-login.md", "MOGUI_PRODUCT_GITHUB=acme/app mogui dispatch-collision-check contracts/x.md"],
   async run(ctx, args) {
     const contract = resolve(ctx.cwd, args.contract as string);
-    const ledger = resolveStatePath(ctx, args.ledger as string | undefined, "DISPATCH_GATE_LEDGER", "dispatch-ledger.jsonl");
+    const ledger = gateLedgerPath(ctx, args.ledger as string | undefined);
     printLines(ctx, (await collisionCheck(ctx, contract, ledger)).map(warningLine));
     return 0;
   },

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { runDispatch } from "../src/dispatch/pipeline.ts";
+import { gateLedgerPath } from "../src/gate/paths.ts";
 import { summaryLine } from "../src/dispatch/report.ts";
 import { defineMoguiCommand } from "../src/lib/command.ts";
-import { resolveStatePath } from "../src/lib/context.ts";
 import { UsageError } from "../src/lib/errors.ts";
 import { printJson, printLines, sortKeys } from "../src/lib/output.ts";
 
@@ -78,7 +78,7 @@ export default defineMoguiCommand({
         estChars: nonNegInt("est-chars", args["est-chars"] as string | undefined, Number.MAX_SAFE_INTEGER),
         transcriptGlob: args["transcript-glob"] as string | undefined,
         checkOnly: Boolean(args["check-only"]),
-        ledger: resolveStatePath(ctx, args.ledger as string | undefined, "DISPATCH_GATE_LEDGER", "dispatch-ledger.jsonl"),
+        ledger: gateLedgerPath(ctx, args.ledger as string | undefined),
         deliveryPollMs: nonNegInt("delivery-poll-ms", args["delivery-poll-ms"] as string | undefined, 600_000),
       },
       (line) => ctx.io.stderr(`${line}\n`),

@@ -1,26 +1,11 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineMoguiCommand } from "../../src/lib/command.ts";
 import { runCheck, type CheckRequest } from "../../src/gate/check.ts";
 import { emitDecision, gateWarn, LEDGER_FLAG, parseIntFlag, withLedgerFaults } from "../../src/gate/cli.ts";
+import { readContract } from "../../src/gate/contract.ts";
 import { gatePaths } from "../../src/gate/paths.ts";
 
 const NAME = "dispatch-gate check";
-
-/** Reference §3.2: characters (not bytes) of the contract; null when it cannot be read. */
-function measureContract(path: string): number | null {
-  try {
-    const text = new TextDecoder().decode(readFileSync(path));
-    let n = text.length;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdbff) n--; // a surrogate pair is one character
-    }
-    return n;
-  } catch {
-    return null;
-  }
-}
 
 export default defineMoguiCommand({
   meta: {
@@ -57,14 +42,16 @@ export default defineMoguiCommand({
     "mogui dispatch-gate --ledger /tmp/l.jsonl check --runtime claude --model claude-sonnet-5 --contract task.md --agents 2 --completion-channel sentinel-log --no-record",
   ],
   async run(ctx, args) {
-    const contract = resolve(ctx.cwd, args.contract as string);
     const channel = args["completion-channel"] as string | undefined;
     const explicit = parseIntFlag(NAME, "est-chars", args["est-chars"] as string | undefined);
-    const estChars = explicit !== undefined ? explicit : channel === undefined ? 0 : measureContract(contract);
+    // Without a channel the check denies NO_COMPLETION_CHANNEL before it needs the contract: do not read it.
+    const contract = channel === undefined ? null : readContract(resolve(ctx.cwd, args.contract as string));
+    // Reference §3.2: the estimate defaults to the contract's characters (null = unreadable, denied first).
+    const estChars = explicit !== undefined ? explicit : channel === undefined ? 0 : (contract?.chars ?? null);
     const req: CheckRequest = {
       runtime: args.runtime as string,
       model: args.model as string | undefined,
-      contractPath: contract,
+      contract,
       nAgents: parseIntFlag(NAME, "agents", args.agents as string)!,
       estChars,
       completionChannel: channel,

@@ -19,8 +19,12 @@ import { fileTokens, parseScope, scopeOverlap, type ScopeToken } from "./scope.t
 export const MAX_DISPATCHES = 64;
 export const DISPATCH_SHOW_TIMEOUT_MS = 8_000;
 export const GH_TIMEOUT_MS = 15_000;
-/** The whole Orca source gets this long (wall clock): a hung Orca must not hold a dispatch for 64 x 8 s. */
+/**
+ * Each source gets this long in all (wall clock): a slow or hung Orca must not hold a dispatch for 64 x 8 s, nor
+ * a slow gh for 100 x 15 s. What is not looked at in time is not warned about (the check is fail-open).
+ */
 export const ORCA_BUDGET_MS = 30_000;
+export const GH_BUDGET_MS = 30_000;
 const GIT_TIMEOUT_MS = 15_000;
 const MAX_PRS = 100;
 
@@ -59,7 +63,9 @@ async function prCollisions(ctx: Ctx, mine: ScopeToken[], tracked: string[]): Pr
   const list = v.safeParse(PrList, await ghJson(ctx, ["pr", "list", "--repo", repo, "--state", "open", "--limit", String(MAX_PRS), "--json", "number"]));
   if (!list.success) return [];
   const out: Collision[] = [];
+  const deadline = Date.now() + GH_BUDGET_MS;
   for (const pr of list.output) {
+    if (Date.now() > deadline) break;
     const files = v.safeParse(PrFiles, await ghJson(ctx, ["pr", "view", String(pr.number), "--repo", repo, "--json", "files"]));
     if (!files.success) continue;
     const hit = scopeOverlap(mine, fileTokens(files.output.files.map((f) => f.path)), tracked);

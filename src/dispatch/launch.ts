@@ -9,7 +9,7 @@ import { OrcaClient, OrcaError } from "../orca/client.ts";
 import { codexPretrust } from "../pretrust/codex.ts";
 import { PretrustError } from "../pretrust/common.ts";
 import { callGate, gateCheck, registerArgv, REGISTER_TIMEOUT_MS } from "./gate-client.ts";
-import { classifyDelivery, dispatchInject, paneClass, taskCreate, terminalCreate, waitTuiIdle, TUI_IDLE_TIMEOUT_MS } from "./orca-steps.ts";
+import { classifyDelivery, dispatchInject, paneClass, taskCreate, terminalCreate, waitTuiIdle } from "./orca-steps.ts";
 import { Stop, type DispatchRequest, type Resolved, type Say } from "./types.ts";
 import { absoluteWorktree, jobProbeCommand, modelProbeCommand, newestMatch, probeTarget } from "./probe-target.ts";
 import { DISPATCH_EXIT, deliveryJson, type DispatchReport, type DispatchStep } from "./report.ts";
@@ -53,14 +53,14 @@ async function orcaStep<T>(step: DispatchStep, label: string, fn: () => Promise<
   }
 }
 
-async function openTerminal(orca: OrcaClient, waiter: OrcaClient, req: DispatchRequest, res: Resolved, say: Say, r: DispatchReport): Promise<string> {
+async function openTerminal(orca: OrcaClient, req: DispatchRequest, res: Resolved, say: Say, r: DispatchReport): Promise<string> {
   if (req.terminal) {
     Object.assign(r, { terminal: req.terminal, terminal_reused: true });
     return req.terminal;
   }
   const handle = await orcaStep("terminal", "terminal create", () => terminalCreate(orca, req.worktree, runtimeCommand(res.runtime, res.model)));
   Object.assign(r, { terminal: handle, terminal_reused: false });
-  const why = await waitTuiIdle(waiter, handle);
+  const why = await waitTuiIdle(orca, handle);
   if (why) say(`WARNING: terminal ${handle} did not reach tui-idle: ${why}`);
   return handle;
 }
@@ -126,7 +126,6 @@ function deliveryVerdict(handle: string, cls: string): { code: number; line: str
 
 export async function launchAndRegister(ctx: Ctx, req: DispatchRequest, res: Resolved, est: number | null, say: Say, r: DispatchReport): Promise<void> {
   const orca = new OrcaClient(ctx, { timeoutMs: ORCA_TIMEOUT_MS });
-  const waiter = new OrcaClient(ctx, { timeoutMs: TUI_IDLE_TIMEOUT_MS + 10_000 });
   if (res.runtime === "codex") {
     r.step = "pretrust";
     pretrustCodex(ctx, say, await worktreePath(orca, req, req.terminal), req.worktree);
@@ -136,7 +135,7 @@ export async function launchAndRegister(ctx: Ctx, req: DispatchRequest, res: Res
   Object.assign(r, { contract_sha: recorded.contract_sha, gate_reason: recorded.reason, gate_warnings: recorded.warnings });
   if (!recorded.contract_sha) throw new Stop("gate", DISPATCH_EXIT.REFUSED, ["✗ gate ALLOW without a contract_sha; refusing to dispatch"]);
   r.task_id = await orcaStep("task-create", "task-create", () => taskCreate(orca, req.spec!));
-  const handle = await openTerminal(orca, waiter, req, res, say, r);
+  const handle = await openTerminal(orca, req, res, say, r);
   say(`→ ${r.task_id} → ${handle} (${r.terminal_reused ? "재사용" : "신규"})`);
   const pre = await paneClass(orca, handle);
   r.dispatch_id = await orcaStep("dispatch", "dispatch", () => dispatchInject(orca, r.task_id!, handle));

@@ -10,7 +10,6 @@ const TaskCreated = v.looseObject({ task: v.looseObject({ id: v.pipe(v.string(),
 const TerminalCreated = v.looseObject({ terminal: v.looseObject({ handle: v.pipe(v.string(), v.minLength(1)) }) });
 const Dispatched = v.looseObject({ dispatch: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });
 const TerminalRead = v.looseObject({ terminal: v.looseObject({ tail: v.array(v.string()) }) });
-const Waited = v.looseObject({ wait: v.looseObject({ satisfied: v.boolean(), blockedReason: v.optional(v.nullable(v.string())) }) });
 
 export const TUI_IDLE_TIMEOUT_MS = 60_000;
 export const READ_LIMIT = 40;
@@ -32,11 +31,13 @@ export async function terminalCreate(orca: OrcaClient, worktree: string | undefi
   return pick(TerminalCreated, await orca.result(args), "terminal create").terminal.handle;
 }
 
-/** Wait for the new agent's TUI to settle. Not fatal: a blocked or slow pane shows up in the delivery class. */
+/**
+ * Wait for the new agent's TUI to settle. Not fatal: a blocked or slow pane shows up in the delivery class. The
+ * client's terminalWait reads Orca's `satisfied:false` envelope (exit 1) as a result, so a blocked pane is named.
+ */
 export async function waitTuiIdle(orca: OrcaClient, handle: string): Promise<string | null> {
   try {
-    const res = await orca.result(["terminal", "wait", "--terminal", handle, "--for", "tui-idle", "--timeout-ms", String(TUI_IDLE_TIMEOUT_MS)]);
-    const w = pick(Waited, res, "terminal wait").wait;
+    const w = await orca.terminalWait(handle, "tui-idle", TUI_IDLE_TIMEOUT_MS);
     return w.satisfied ? null : `not idle${w.blockedReason ? ` (${w.blockedReason})` : ""}`;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);

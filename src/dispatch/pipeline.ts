@@ -4,34 +4,22 @@
  * create + wait], dispatch --inject, register, host-diversity audit row, delivery classification. Every human line
  * goes through `say` (stderr); the returned report is the data.
  */
-import { readFileSync } from "node:fs";
 import { isFile } from "../lib/fs.ts";
 import type { Ctx } from "../lib/context.ts";
 import { checkWritable, LedgerError } from "../lib/ledger.ts";
+import { contractChars } from "../gate/contract.ts";
 import { OrcaError } from "../orca/client.ts";
 import { deriveModelForRuntime, loadTierPolicy, modelRuntimeMismatch, modelVendor, tierOf, TierPolicyError, type TierPolicy } from "../gate/tier-policy.ts";
 import { collisionCheck, warningLine } from "./collision.ts";
 import { gateCheck } from "./gate-client.ts";
 import { DISPATCH_EXIT, emptyReport, type DispatchReport } from "./report.ts";
-import { defaultRuntime, fallbackWarning, InstanceConfigError, installedRuntimes, resolveMasterHost } from "./runtime.ts";
+import { InstanceConfigError } from "../config/instance.ts";
+import { defaultRuntime, fallbackWarning, installedRuntimes, resolveMasterHost } from "./runtime.ts";
 import { launchAndRegister } from "./launch.ts";
 import { Stop, type DispatchRequest, type Resolved, type Say } from "./types.ts";
 
-export { Stop, type DispatchRequest, type Resolved, type Say };
-
 /** The reference's default model, used when neither --model nor the tier policy names one for the runtime. */
 export const DEFAULT_MODEL = "claude-haiku-4-5-20251001";
-
-/** Reference §3.2 / D16: the contract's size in characters (code points), null when unreadable. */
-export function measureChars(path: string): number | null {
-  try {
-    let n = 0;
-    for (const _ of new TextDecoder().decode(readFileSync(path))) n++;
-    return n;
-  } catch {
-    return null;
-  }
-}
 
 /** `est 3.0k` as the reference printed it (integer thousands and hundreds). */
 export function estLabel(est: number): string {
@@ -98,7 +86,7 @@ async function pipeline(ctx: Ctx, req: DispatchRequest, say: Say, r: DispatchRep
   if (!isFile(req.contract)) throw new Stop("contract", DISPATCH_EXIT.INPUT, [`✗ contract file missing: ${req.contract}`]);
   if (!req.checkOnly && !req.spec) throw new Stop("spec", DISPATCH_EXIT.INPUT, ["✗ --spec is required unless --check-only"]);
   const res = resolveDispatch(ctx, req, say, r);
-  const est = req.estChars ?? measureChars(req.contract);
+  const est = req.estChars ?? contractChars(req.contract); // D16
   r.est_chars = est;
   r.step = "dry-gate";
   const dry = await gateCheck(ctx, req, res, est, false);

@@ -3,7 +3,7 @@
  * the launch command typed into a new terminal, and the master host runtime with where it came from.
  */
 import type { Ctx } from "../lib/context.ts";
-import { InstanceConfigError, loadInstanceConfig } from "../config/instance.ts";
+import { loadInstanceConfig } from "../config/instance.ts";
 
 /** In preference order: the default worker runtime is the first installed one that is not the master's host. */
 export const RUNTIME_CANDIDATES = ["claude", "codex", "cursor", "grok", "gemini", "opencode"] as const;
@@ -82,5 +82,3 @@ export function fallbackWarning(configPath: string): string[] {
     "  to the runtime this master session actually runs on.",
   ];
 }
-
-export { InstanceConfigError };

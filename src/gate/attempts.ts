@@ -9,8 +9,6 @@
 import { withLedger } from "./ledger-fd.ts";
 import { catchUp, fingerprint, readingLedger, readSidecar, saveSidecar, SIDECAR_VERSION, stillValid, type SidecarHeader } from "./sidecar.ts";
 
-export { indexDir } from "./sidecar.ts";
-
 interface Bucket extends SidecarHeader {
   counts: Record<string, number>;
 }

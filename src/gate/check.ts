@@ -4,10 +4,10 @@
  * under the gate lock, so concurrent checks see each other's rows: fan-out caps hold and attempts are distinct.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import type { Ctx } from "../lib/context.ts";
 import { appendRow, type LedgerRow, type LedgerWarning } from "../lib/ledger.ts";
 import { priorAllows } from "./attempts.ts";
+import type { Contract } from "./contract.ts";
 import { lintContract, loadKnownRoots } from "./lint.ts";
 import type { GatePaths } from "./paths.ts";
 import {
@@ -26,7 +26,8 @@ import { tierWindowAgents } from "./window.ts";
 export interface CheckRequest {
   runtime: string;
   model?: string;
-  contractPath: string;
+  /** The contract as read once by the caller; null = it could not be read. */
+  contract: Contract | null;
   nAgents: number;
   /** null = the contract could not be read (CONTRACT_UNREADABLE). */
   estChars: number | null;
@@ -40,13 +41,6 @@ export interface CheckOutcome {
   row: LedgerRow;
   /** Extra diagnostics for stderr (why a policy failed to load). */
   notes: string[];
-}
-
-interface Eval {
-  decision: GateDecision;
-  row: LedgerRow;
-  notes: string[];
-  policyPath: string;
 }
 
 function deny(reason: ReasonCode, extra: Partial<GateDecision> = {}): GateDecision {
@@ -71,7 +65,7 @@ interface TierStep {
   override?: string;
 }
 
-async function tierStep(ctx: Ctx, paths: GatePaths, req: CheckRequest, policy: TierPolicy, nowSec: number, warn: (w: LedgerWarning) => void): Promise<TierStep> {
+function tierStep(paths: GatePaths, req: CheckRequest, policy: TierPolicy, nowSec: number, warn: (w: LedgerWarning) => void): TierStep {
   const model = req.model!;
   const override = req.tierOverride?.trim();
   if (policy.version === 2) {
@@ -99,8 +93,8 @@ async function tierStep(ctx: Ctx, paths: GatePaths, req: CheckRequest, policy: T
   return { warning: "TIER_POLICY" };
 }
 
-/** The evaluation proper; pure apart from reading the policy, the contract, the known roots and the ledger tail. */
-async function evaluate(ctx: Ctx, paths: GatePaths, req: CheckRequest, nowSec: number, warn: (w: LedgerWarning) => void): Promise<Eval> {
+/** The evaluation proper; pure apart from reading the policy, the known roots and the ledger tail (the caller read the contract). */
+function evaluate(ctx: Ctx, paths: GatePaths, req: CheckRequest, nowSec: number, warn: (w: LedgerWarning) => void): CheckOutcome {
   const policyPath = resolveTierPolicyPath(ctx, req.tierPolicyPath);
   const row: LedgerRow = {
     ts: nowSec,
@@ -113,7 +107,7 @@ async function evaluate(ctx: Ctx, paths: GatePaths, req: CheckRequest, nowSec: n
     tier_policy_path: policyPath,
   };
   const notes: string[] = [];
-  const done = (decision: GateDecision): Eval => ({ decision, row, notes, policyPath });
+  const done = (decision: GateDecision): CheckOutcome => ({ decision, row, notes });
   if (req.estChars === null) return done(deny("CONTRACT_UNREADABLE"));
   const invalid = validate(req);
   if (invalid) return done(deny(invalid));
@@ -126,17 +120,12 @@ async function evaluate(ctx: Ctx, paths: GatePaths, req: CheckRequest, nowSec: n
     return done(deny("TIER_POLICY_UNAVAILABLE", { message: `tier_policy=${policyPath}` }));
   }
   row.tier_policy_sha256 = policy.digest;
-  const tier = await tierStep(ctx, paths, req, policy, nowSec, warn);
+  const tier = tierStep(paths, req, policy, nowSec, warn);
   if (tier.tier !== undefined) row.tier = tier.tier;
   if (tier.deny) return done(tier.deny);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(req.contractPath);
-  } catch {
-    return done(deny("CONTRACT_UNREADABLE"));
-  }
-  const sha = createHash("sha256").update(bytes).digest("hex");
-  const warnings = lintContract(new TextDecoder().decode(bytes), loadKnownRoots(paths.knownRoots));
+  if (req.contract === null) return done(deny("CONTRACT_UNREADABLE"));
+  const sha = createHash("sha256").update(req.contract.bytes).digest("hex");
+  const warnings = lintContract(req.contract.text, loadKnownRoots(paths.knownRoots));
   if (tier.warning) warnings.push(tier.warning);
   if (modelRuntimeMismatch(req.model!, req.runtime)) warnings.push("MODEL_RUNTIME_MISMATCH");
   const costProxy = req.nAgents * req.estChars;
@@ -163,12 +152,12 @@ function finishRow(row: LedgerRow, d: GateDecision): LedgerRow {
 export async function runCheck(ctx: Ctx, paths: GatePaths, req: CheckRequest, record: boolean, warn: (w: LedgerWarning) => void): Promise<CheckOutcome> {
   const nowSec = ctx.now() / 1000;
   if (!record) {
-    const e = await evaluate(ctx, paths, req, nowSec, warn);
+    const e = evaluate(ctx, paths, req, nowSec, warn);
     return { decision: e.decision, row: finishRow(e.row, e.decision), notes: e.notes };
   }
   const release = takeGateLock(paths.ticketDir, paths.ledger, paths.lockTimeoutMs);
   try {
-    const e = await evaluate(ctx, paths, req, nowSec, warn);
+    const e = evaluate(ctx, paths, req, nowSec, warn);
     const row = finishRow(e.row, e.decision);
     if (!e.decision.allow || !e.decision.contract_sha) {
       appendRow(paths.ledger, row, { onWarning: warn });

@@ -4,6 +4,7 @@ import type { Ctx } from "../lib/context.ts";
 import { moguiHome, resolveStatePath } from "../lib/context.ts";
 
 export const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
+const LEDGER_FILE = "dispatch-ledger.jsonl";
 /** How long to wait for the gate lock before giving up with LEDGER_UNAVAILABLE (default 15 s). */
 export const LOCK_TIMEOUT_ENV = "DISPATCH_GATE_LOCK_TIMEOUT_MS";
 const DEFAULT_GATE_LOCK_TIMEOUT_MS = 15_000;
@@ -15,10 +16,15 @@ export interface GatePaths {
   lockTimeoutMs: number;
 }
 
+/** The gate ledger: the flag > $DISPATCH_GATE_LEDGER > $MOGUI_HOME/dispatch-ledger.jsonl (also `mogui dispatch`'s). */
+export function gateLedgerPath(ctx: Pick<Ctx, "env" | "cwd">, ledgerFlag?: string): string {
+  return resolveStatePath(ctx, ledgerFlag, LEDGER_ENV, LEDGER_FILE);
+}
+
 export function gatePaths(ctx: Pick<Ctx, "env" | "cwd">, ledgerFlag?: string): GatePaths {
   const home = moguiHome(ctx);
   return {
-    ledger: resolveStatePath(ctx, ledgerFlag, LEDGER_ENV, "dispatch-ledger.jsonl"),
+    ledger: gateLedgerPath(ctx, ledgerFlag),
     ticketDir: join(home, "dispatch-tickets"),
     knownRoots: join(home, "known-roots.json"),
     lockTimeoutMs: lockTimeout(ctx.env[LOCK_TIMEOUT_ENV]),

@@ -78,7 +78,7 @@ export async function selectCandidate(
   if (filter === undefined) {
     const valid = all.filter((t) => !isExpired(t, nowSec));
     if (valid.length === 0) return denial("NO_MATCHING_TICKET", []);
-    if (new Set(valid.map((t) => t.contract_sha)).size > 1 || valid.length > 1) return denial("AMBIGUOUS_TICKET", valid.map((t) => t.contract_sha));
+    if (valid.length > 1) return denial("AMBIGUOUS_TICKET", valid.map((t) => t.contract_sha));
     return fromTicket(ledger, valid[0]!, runtime, warn);
   }
   const hits = all.filter((t) => t.contract_sha.startsWith(filter));

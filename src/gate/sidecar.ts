@@ -1,7 +1,6 @@
 /**
  * What the ledger's sidecar caches (`<ledger>.idx/`) share. Each cache file records the ledger byte offset it is
- * current to, the line count up to there, and fingerprints of the ledger's first bytes and of the bytes just
- * before that offset. A reader validates the fingerprints (a truncated, replaced or rewritten ledger fails them
+ * current to, and fingerprints of the ledger's first bytes and of the bytes just before that offset. A reader validates the fingerprints (a truncated, replaced or rewritten ledger fails them
  * and the cache is rebuilt), then catches up by scanning only the complete lines appended since. Caches are
  * written atomically (tmp + rename) and are never the source of truth: deleting them is always safe.
  */

@@ -25,9 +25,12 @@ export function cursorProjectsDir(ctx: Pick<Ctx, "env" | "cwd">, flag?: string):
   return join(ctx.env.HOME || homedir(), ".cursor", "projects");
 }
 
-/** Python's json.dumps(indent=2) with its default ensure_ascii, so markers written by either tool compare equal. */
+/**
+ * Python's json.dumps(indent=2) with its default ensure_ascii (everything outside space..tilde escaped, DEL
+ * included), so markers written by either tool compare equal.
+ */
 export function pythonJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function refuseSymlinks(paths: string[]): void {

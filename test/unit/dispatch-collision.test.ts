@@ -1,10 +1,10 @@
 // collisionCheck in process: which dispatches count as open (D7), the 64-dispatch window, gh only with
 // MOGUI_PRODUCT_GITHUB (D3), and fail-open on every error.
-import { beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { collisionCheck, MAX_DISPATCHES, warningLine } from "../../src/dispatch/collision.ts";
+import { collisionCheck, GH_BUDGET_MS, MAX_DISPATCHES, ORCA_BUDGET_MS, warningLine } from "../../src/dispatch/collision.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import type { RunResult } from "../../src/lib/runner.ts";
 import { tempDir } from "../helpers/paths.ts";
@@ -102,6 +102,42 @@ describe("open PRs (D3)", () => {
     expect(await collisionCheck(ctx({ MOGUI_PRODUCT_GITHUB: "o/r" }), mine, ledger())).toEqual([]);
     gh = () => ({ stdout: "not json" });
     expect(await collisionCheck(ctx({ MOGUI_PRODUCT_GITHUB: "o/r" }), mine, ledger())).toEqual([]);
+  });
+});
+
+describe("time budgets: a slow source stops being asked, what was found is kept", () => {
+  afterEach(() => setSystemTime());
+  // Each call "takes" 40% of the budget on the system clock, so the third one starts past the deadline.
+  const slow = (budget: number) => setSystemTime(new Date(Date.now() + budget * 0.4));
+
+  test("gh: no `pr view` after GH_BUDGET_MS", async () => {
+    const mine = contract("mine.md", "src/");
+    gh = (a) => {
+      if (a[2] === "list") return { stdout: '[{"number":1},{"number":2},{"number":3},{"number":4}]' };
+      slow(GH_BUDGET_MS);
+      return { stdout: '{"files":[{"path":"src/b.ts"}]}' };
+    };
+    const found = await collisionCheck(ctx({ MOGUI_PRODUCT_GITHUB: "o/r" }), mine, ledger());
+    expect(found.map((c) => c.owner)).toEqual(["PR #1", "PR #2", "PR #3"]);
+    expect(calls.filter((c) => c[0] === "gh" && c[2] === "view").map((c) => c[3])).toEqual(["1", "2", "3"]);
+  });
+
+  test("orca: no dispatch-show after ORCA_BUDGET_MS", async () => {
+    const mine = contract("mine.md", "`src/a.ts`");
+    const list = ["t1", "t2", "t3", "t4"].map((t) => {
+      statuses[t] = "dispatched";
+      return reg(contract(`${t}.md`, "src/a.ts"), t);
+    });
+    rows(list);
+    const base = ctx();
+    const inner = base.runner;
+    base.runner = async (argv, opts) => {
+      if (argv[0] === "orca-x") slow(ORCA_BUDGET_MS);
+      return inner(argv, opts);
+    };
+    // The ledger is read newest first: t4, t3, t2 are asked; t1 comes after the deadline.
+    expect((await collisionCheck(base, mine, ledger())).map((c) => c.owner)).toEqual(["t4.md (task t4)", "t3.md (task t3)", "t2.md (task t2)"]);
+    expect(calls.filter((c) => c[0] === "orca-x")).toHaveLength(3);
   });
 });
 

@@ -291,7 +291,9 @@ describe("refusals and failures", () => {
   test("terminal wait that is not satisfied is a warning, not a failure", async () => {
     world.orca["terminal wait"] = () => ({ ...env({ wait: { handle: "term_new", satisfied: false, blockedReason: "codex-trust-workspace" } }), code: 1 });
     expect((await go()).exit).toBe(0);
-    expect(stderr.some((l) => l.startsWith("WARNING: terminal term_new did not reach tui-idle"))).toBe(true);
+    expect(stderr).toContain("WARNING: terminal term_new did not reach tui-idle: not idle (codex-trust-workspace)");
+    // The wait is Orca's own (60 s) with the client's 5 s of slack on the process.
+    expect(world.calls.find((c) => c[1] === "terminal" && c[2] === "wait")).toEqual([ORCA, "terminal", "wait", "--terminal", "term_new", "--for", "tui-idle", "--timeout-ms", "60000", "--json"]);
   });
 
   test("register DENY or failure: exit 4, the worker IS running", async () => {

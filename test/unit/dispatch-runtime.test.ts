@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkArgv, registerArgv } from "../../src/dispatch/gate-client.ts";
-import { estLabel, measureChars } from "../../src/dispatch/pipeline.ts";
+import { estLabel } from "../../src/dispatch/pipeline.ts";
+import { contractChars } from "../../src/gate/contract.ts";
 import { absoluteWorktree, claudeProjectGlob, jobProbeCommand, modelProbeCommand, newestMatch, probeTarget } from "../../src/dispatch/probe-target.ts";
 import { summaryLine, emptyReport } from "../../src/dispatch/report.ts";
 import { defaultRuntime, installedRuntimes, runtimeCommand, shellQuote } from "../../src/dispatch/runtime.ts";
@@ -41,8 +42,8 @@ describe("contract size (D16)", () => {
   test("characters, not bytes; unreadable is null; the est label", () => {
     const d = tempDir("dispatch-rt-");
     writeFileSync(join(d, "c.md"), "한글😀a");
-    expect(measureChars(join(d, "c.md"))).toBe(4);
-    expect(measureChars(join(d, "none.md"))).toBeNull();
+    expect(contractChars(join(d, "c.md"))).toBe(4);
+    expect(contractChars(join(d, "none.md"))).toBeNull();
     expect([0, 999, 1000, 3050, 3999, 123456].map(estLabel)).toEqual(["0.0k", "0.9k", "1.0k", "3.0k", "3.9k", "123.4k"]);
   });
 });

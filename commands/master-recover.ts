@@ -2,21 +2,17 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { psProbe } from "../src/bootstrap/dual.ts";
 import { defineMoguiCommand } from "../src/lib/command.ts";
-import { moguiHome } from "../src/lib/context.ts";
+import { resolveStatePath, type Ctx } from "../src/lib/context.ts";
 import { printLines } from "../src/lib/output.ts";
 import { pgrepProbe } from "../src/recovery/monitors.ts";
 import { recover } from "../src/recovery/recover.ts";
 import { emit } from "../src/succession/io.ts";
 import { WORK_LEDGER_ENV, WORK_LEDGER_FILE } from "../src/tracks/ledger.ts";
-import { join } from "node:path";
 
 /** D2: --ledger > $MOGUI_WORK_LEDGER > $MOGUI_HOME/work-ledger.jsonl when it exists (else step 1-ledger is SKIP). */
-function ledgerPath(ctx: Parameters<typeof moguiHome>[0], flag: string | undefined): string | undefined {
-  if (flag) return resolve(ctx.cwd, flag);
-  const env = ctx.env[WORK_LEDGER_ENV];
-  if (env) return resolve(ctx.cwd, env);
-  const dflt = join(moguiHome(ctx), WORK_LEDGER_FILE);
-  return existsSync(dflt) ? dflt : undefined;
+function ledgerPath(ctx: Ctx, flag: string | undefined): string | undefined {
+  const path = resolveStatePath(ctx, flag, WORK_LEDGER_ENV, WORK_LEDGER_FILE);
+  return flag || ctx.env[WORK_LEDGER_ENV] || existsSync(path) ? path : undefined;
 }
 
 export default defineMoguiCommand({

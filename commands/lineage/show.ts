@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError } from "../../src/lib/errors.ts";
 import { printLines } from "../../src/lib/output.ts";
 import { parseLedger } from "../../src/lineage/lineage.ts";
-import { emit } from "../../src/succession/io.ts";
+import { emit, readText } from "../../src/succession/io.ts";
 
 const NAME = "lineage show";
 
@@ -21,13 +19,7 @@ export default defineMoguiCommand({
   examples: ["mogui lineage show --ledger docs/lineage/MASTER-LINEAGE.md --json"],
   async run(ctx, args) {
     const ledger = resolve(ctx.cwd, args.ledger as string);
-    let text: string;
-    try {
-      text = readFileSync(ledger, "utf8");
-    } catch (e) {
-      throw new ExitError(2, `${NAME}: cannot read ${ledger} (${(e as NodeJS.ErrnoException).code ?? "error"})`);
-    }
-    const { entries, warnings } = parseLedger(text);
+    const { entries, warnings } = parseLedger(readText(ctx, ledger, NAME));
     for (const w of warnings) ctx.io.stderr(`${NAME}: warning: ${ledger}: ${w}\n`);
     if (args.json) {
       emit(ctx, { entries, ledger, warnings }, true);

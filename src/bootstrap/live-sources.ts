@@ -1,6 +1,7 @@
 /** The inputs of the SessionStart block (§11.2): Role State, tracks, the memory audit (counts only), the pointer. */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { isFile } from "../lib/fs.ts";
 import { roleStateBlock } from "./role-state.ts";
 
 export const DEFAULT_MEMORY_CAP = 15;
@@ -16,16 +17,10 @@ export function latestHandoff(dir: string): string | undefined {
   } catch {
     return undefined;
   }
-  const md = names.filter((n) => n.endsWith(".md")).filter((n) => {
-    try {
-      return statSync(join(dir, n)).isFile();
-    } catch {
-      return false;
-    }
-  });
-  md.sort();
-  const last = md.at(-1);
-  return last === undefined ? undefined : join(dir, last);
+  // Greatest name first: only the winner (and any non-file above it) is stat-ed, however long the history grows.
+  const md = names.filter((n) => n.endsWith(".md")).sort();
+  for (let i = md.length - 1; i >= 0; i--) if (isFile(join(dir, md[i]!))) return join(dir, md[i]!);
+  return undefined;
 }
 
 /** The raw Role State block (not validated) and the alerts met on the way; the file wins over the handoff dir. */

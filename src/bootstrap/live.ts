@@ -122,8 +122,10 @@ export async function runLive(o: LiveOptions): Promise<string> {
   try {
     const rs = loadRoleState(o.handoffDir, o.roleStateFile);
     // The three external probes are independent: run them side by side (this is a hook on every session start).
-    const [ta, aa, da] = [[], [], []] as string[][];
-    const [tracks, audit, dual] = await Promise.all([tracksOf(o, ta!), auditOf(o, aa!), dualOf(o, da!)]);
+    const ta: string[] = [];
+    const aa: string[] = [];
+    const da: string[] = [];
+    const [tracks, audit, dual] = await Promise.all([tracksOf(o, ta), auditOf(o, aa), dualOf(o, da)]);
     const parts: Parts = {
       role: rs.block ?? "(role-state unavailable)",
       tracks,
@@ -131,7 +133,7 @@ export async function runLive(o: LiveOptions): Promise<string> {
       charter: resolveCharterPointer(o.charterPointer, o.envCharterPointer),
       audit,
       dual,
-      alerts: [...rs.alerts, ...ta!, ...aa!, ...da!],
+      alerts: [...rs.alerts, ...ta, ...aa, ...da],
       droppedAlerts: 0,
     };
     const compact = o.source === "compact";

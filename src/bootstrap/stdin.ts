@@ -1,23 +1,34 @@
 /**
  * Reading the hook payload on stdin without ever hanging a session start. Ctx has no stdin seam, so this reads
- * fd 0 directly: nothing for a TTY; a file or /dev/null synchronously; a pipe asynchronously with a deadline
- * (a parent that never closes the pipe must not block the hook), then the reader is released.
+ * fd 0 directly: nothing for a character device (a TTY, /dev/null, and /dev/zero, which never ends); a regular
+ * file synchronously, at most STDIN_MAX_BYTES of it; a pipe asynchronously with a deadline (a parent that never
+ * closes the pipe must not block the hook), then the reader is released.
  */
-import { fstatSync, readFileSync } from "node:fs";
-import { isatty } from "node:tty";
+import { fstatSync, readSync } from "node:fs";
 
 export const STDIN_DEADLINE_MS = 1_000;
 export const STDIN_MAX_BYTES = 1 << 20;
 
 export async function readStdinText(deadlineMs = STDIN_DEADLINE_MS): Promise<string> {
   try {
-    if (isatty(0)) return "";
     const st = fstatSync(0);
-    if (st.isFile() || st.isCharacterDevice()) return readFileSync(0, "utf8").slice(0, STDIN_MAX_BYTES);
+    if (st.isCharacterDevice()) return "";
+    if (st.isFile()) return readFileHead(Math.min(st.size, STDIN_MAX_BYTES));
   } catch {
     return "";
   }
   return readPipe(deadlineMs);
+}
+
+function readFileHead(bytes: number): string {
+  const buf = Buffer.allocUnsafe(bytes);
+  let n = 0;
+  while (n < bytes) {
+    const r = readSync(0, buf, n, bytes - n, null);
+    if (r <= 0) break;
+    n += r;
+  }
+  return buf.subarray(0, n).toString("utf8");
 }
 
 async function readPipe(deadlineMs: number): Promise<string> {

@@ -4,7 +4,8 @@
  * section); on any failure the original bytes are put back.
  */
 import { closeSync, lstatSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
-import { withLock } from "../lib/lock.ts";
+import { lockPathFor } from "../lib/ledger.ts";
+import { LockTimeoutError, withLock } from "../lib/lock.ts";
 
 export class LineageValidationError extends Error {
   constructor(message: string) {
@@ -103,33 +104,42 @@ function refuseSymlink(path: string): void {
 export function appendEntry(path: string, raw: unknown, hooks: { afterWrite?: () => void } = {}): string {
   const entry = validateEntry(raw);
   refuseSymlink(path);
-  return withLock(`${path}.lock`, () => {
-    const original = readBytes(path);
-    if (hasGeneration(original.toString("utf8"), entry.generation as number)) {
-      throw new LineageValidationError(`generation already exists: ${entry.generation}`);
-    }
-    const section = (original.length ? "\n\n" : "") + renderSection(entry);
-    const expected = Buffer.concat([original, Buffer.from(section)]);
+  try {
+    return withLock(lockPathFor(path), () => appendLocked(path, entry, hooks));
+  } catch (e) {
+    if (e instanceof LineageValidationError || e instanceof LineageAppendError || e instanceof LockTimeoutError) throw e;
+    // The lock file itself could not be created (e.g. no such directory): nothing was written.
+    throw new LineageAppendError(`cannot lock ${path}: ${(e as Error).message}`);
+  }
+}
+
+function appendLocked(path: string, entry: Entry, hooks: { afterWrite?: () => void }): string {
+  const original = readBytes(path);
+  if (hasGeneration(original.toString("utf8"), entry.generation as number)) {
+    throw new LineageValidationError(`generation already exists: ${entry.generation}`);
+  }
+  const rendered = renderSection(entry);
+  const section = (original.length ? "\n\n" : "") + rendered;
+  const expected = Buffer.concat([original, Buffer.from(section)]);
+  try {
+    const fd = openSync(path, "a");
     try {
-      const fd = openSync(path, "a");
-      try {
-        writeSync(fd, section);
-      } finally {
-        closeSync(fd);
-      }
-      hooks.afterWrite?.();
-      if (!readFileSync(path).equals(expected)) throw new LineageAppendError(`post-write verification failed for ${path}`);
-    } catch (e) {
-      try {
-        writeFileSync(path, original);
-      } catch {
-        /* the error below still says the append failed */
-      }
-      if (e instanceof LineageAppendError) throw new LineageAppendError(`${e.message}; original bytes restored`);
-      throw new LineageAppendError(`append to ${path} failed: ${(e as Error).message}; original bytes restored`);
+      writeSync(fd, section);
+    } finally {
+      closeSync(fd);
     }
-    return renderSection(entry);
-  });
+    hooks.afterWrite?.();
+    if (!readFileSync(path).equals(expected)) throw new LineageAppendError(`post-write verification failed for ${path}`);
+  } catch (e) {
+    try {
+      writeFileSync(path, original);
+    } catch {
+      /* the error below still says the append failed */
+    }
+    if (e instanceof LineageAppendError) throw new LineageAppendError(`${e.message}; original bytes restored`);
+    throw new LineageAppendError(`append to ${path} failed: ${(e as Error).message}; original bytes restored`);
+  }
+  return rendered;
 }
 
 /** Parse the ledger back into entries (snake_case keys; ints as numbers; the verification without its **). */

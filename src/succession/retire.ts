@@ -7,7 +7,8 @@
 import type { Ctx } from "../lib/context.ts";
 import { SuccessionError } from "./errors.ts";
 import { settle, type Probe, type ProbeResult } from "./probes.ts";
-import { findSessions, MATCH_FIELDS, matchedFields, runFailure, runOrca, succeeded, type SessionInfo } from "./sessions.ts";
+import { ok } from "../lib/runner.ts";
+import { findSessions, matchedFields, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
 
 export const RETIRE = { CLOSED: "CLOSED", CLOSED_PARTIAL: "CLOSED_PARTIAL", REFUSED: "REFUSED", DRY_RUN: "DRY_RUN" } as const;
 export const MEASURED = "measured";
@@ -74,15 +75,19 @@ async function measure(ctx: Ctx, inp: RetireInput, target: SessionInfo): Promise
     pane = `skipped:re-list failed: ${(e as Error).message}`;
   }
   const pid = inp.targetPid ?? target.process_id;
-  const process = pid === null || pid === undefined
-    ? "skipped:no target-pid and no pid reported by terminal list"
-    : axis(await settle(inp.processProbe, String(pid), settleMs, sleep));
-  let tty: string;
   const raw = inp.targetTty?.trim() ?? "";
   const bare = raw.replace(/^\/dev\//, "").trim();
-  if (!raw) tty = "skipped:no target-tty supplied";
-  else if (!bare) tty = "skipped:target-tty has no device name after normalization";
-  else tty = axis(await settle(inp.ttyProbe, bare, settleMs, sleep));
+  // The two probes are independent: settle them side by side, so a slow one does not add its wait to the other's.
+  const [process, tty] = await Promise.all([
+    pid === null || pid === undefined
+      ? "skipped:no target-pid and no pid reported by terminal list"
+      : settle(inp.processProbe, String(pid), settleMs, sleep).then(axis),
+    !raw
+      ? "skipped:no target-tty supplied"
+      : !bare
+        ? "skipped:target-tty has no device name after normalization"
+        : settle(inp.ttyProbe, bare, settleMs, sleep).then(axis),
+  ]);
   return { pane, process, tty };
 }
 
@@ -129,10 +134,8 @@ export async function retirePredecessor(ctx: Ctx, inp: RetireInput): Promise<Ret
   const base = { target_handle: target.handle, candidates, match_attempts: attempts, disappearances: {} };
   if (!inp.execute) return { status: RETIRE.DRY_RUN, reason: "dry-run only", closed: false, ...base };
   const close = await runOrca(ctx, ["terminal", "close", "--terminal", target.handle, "--json"]);
-  if (!succeeded(close)) return { ...refused(runFailure(close, "orca terminal close failed")), ...base };
+  if (!ok(close)) return { ...refused(runFailure(close, "orca terminal close failed")), ...base };
   const d = await measure(ctx, inp, target);
   const o = outcome(d, inp, inp.targetPid ?? target.process_id);
   return { status: o.status, reason: o.reason, closed: o.status !== RETIRE.REFUSED, ...base, disappearances: d };
 }
-
-export { MATCH_FIELDS };

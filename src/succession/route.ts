@@ -16,10 +16,12 @@ export function groupRouter(group: string, subs: readonly string[], description:
     args: {},
     passthrough: true,
     async run(ctx, args) {
-      const argv = args._;
+      // main leaves a passthrough command's --debug in place: take it from anywhere, as main does for the rest.
+      const argv = args._.filter((a) => a !== "--debug");
+      if (argv.length !== args._.length) ctx.debug = true;
       const at = argv.findIndex((a) => !a.startsWith("-"));
       const lifted = at < 0 ? argv : argv.slice(0, at);
-      const unknown = lifted.find((a) => a !== "--json" && a !== "--debug");
+      const unknown = lifted.find((a) => a !== "--json");
       if (unknown === "--help" || unknown === "-h") {
         ctx.io.stdout(renderCommandHelp(group, router));
         return 0;
@@ -30,12 +32,14 @@ export function groupRouter(group: string, subs: readonly string[], description:
         const what = sub ? `unknown subcommand '${sub}'; ` : "";
         throw new UsageError(`'mogui ${group}' needs a subcommand: ${what}one of ${subs.join(", ")}`);
       }
-      if (lifted.includes("--debug")) ctx.debug = true;
       const rest = argv.slice(at + 1);
-      if (lifted.includes("--json") && !rest.includes("--json")) rest.push("--json");
+      const end = rest.indexOf("--");
+      const flags = end < 0 ? rest : rest.slice(0, end);
+      // In front: after a `--` it would be a positional.
+      if (lifted.includes("--json") && !flags.includes("--json")) rest.unshift("--json");
       const path = `${group} ${sub}`;
       const cmd = (await commandEntry(path)!.load()).default;
-      if (rest.includes("--help") || rest.includes("-h")) {
+      if (flags.includes("--help") || flags.includes("-h")) {
         ctx.io.stdout(renderCommandHelp(path, cmd));
         return 0;
       }

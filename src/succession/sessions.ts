@@ -3,7 +3,7 @@
  * the succession contract names its own error messages. Both the real envelope and the legacy flat shape (D4).
  */
 import type { Ctx } from "../lib/context.ts";
-import type { RunResult } from "../lib/runner.ts";
+import { ok, type RunResult } from "../lib/runner.ts";
 import { resolveOrcaExecutable } from "../orca/resolve.ts";
 import { SuccessionError } from "./errors.ts";
 
@@ -41,10 +41,6 @@ export function runFailure(r: RunResult, fallback: string, timeoutMs = ORCA_TIME
   const env = errorEnvelope(r.stdout);
   if (env) return env;
   return r.stderr.trim() || r.stdout.trim() || fallback;
-}
-
-export function succeeded(r: RunResult): boolean {
-  return r.code === 0 && !r.missing && !r.timedOut && r.signal === null;
 }
 
 function errorEnvelope(stdout: string): string | undefined {
@@ -91,21 +87,21 @@ export function sessionFromItem(item: Record<string, unknown>): SessionInfo | nu
 }
 
 /** Parse `orca terminal list --json` stdout; throws SuccessionError with the §5.5 messages. */
-export function parseTerminalList(stdout: string, code = 2): SessionInfo[] {
+export function parseTerminalList(stdout: string): SessionInfo[] {
   let j: unknown;
   try {
     j = JSON.parse(stdout);
   } catch {
-    throw new SuccessionError("invalid orca JSON", code);
+    throw new SuccessionError("invalid orca JSON");
   }
-  if (!j || typeof j !== "object" || Array.isArray(j)) throw new SuccessionError("orca JSON root must be an object", code);
+  if (!j || typeof j !== "object" || Array.isArray(j)) throw new SuccessionError("orca JSON root must be an object");
   const root = j as Record<string, unknown>;
-  if (root.ok === false) throw new SuccessionError(envelopeMessage(root), code);
+  if (root.ok === false) throw new SuccessionError(envelopeMessage(root));
   // D4: the envelope's `result`, or the legacy flat document itself when it has no `ok` key.
   const result = "result" in root || "ok" in root ? root.result : root;
-  if (!result || typeof result !== "object" || Array.isArray(result)) throw new SuccessionError("orca JSON missing result", code);
+  if (!result || typeof result !== "object" || Array.isArray(result)) throw new SuccessionError("orca JSON missing result");
   const terminals = (result as Record<string, unknown>).terminals;
-  if (!Array.isArray(terminals)) throw new SuccessionError("orca JSON missing result.terminals", code);
+  if (!Array.isArray(terminals)) throw new SuccessionError("orca JSON missing result.terminals");
   const out: SessionInfo[] = [];
   for (const item of terminals) {
     if (!item || typeof item !== "object" || Array.isArray(item)) continue;
@@ -124,13 +120,11 @@ export function listArgs(worktree?: string): string[] {
   return ["terminal", "list", ...(worktree ? ["--worktree", listWorktreeSelector(worktree)] : []), "--json"];
 }
 
-/** `find_sessions`: the global (or scoped) list, optionally filtered by a substring selector. */
-export async function findSessions(ctx: Ctx, opts: { selector?: string; worktree?: string; errorCode?: number } = {}): Promise<SessionInfo[]> {
+/** `find_sessions`: the global (or worktree-scoped) terminal list. */
+export async function findSessions(ctx: Ctx, opts: { worktree?: string } = {}): Promise<SessionInfo[]> {
   const r = await runOrca(ctx, listArgs(opts.worktree));
-  if (!succeeded(r)) throw new SuccessionError(runFailure(r, "orca terminal list failed"), opts.errorCode ?? 2);
-  const all = parseTerminalList(r.stdout, opts.errorCode ?? 2);
-  const sel = opts.selector;
-  return sel ? all.filter((s) => matchedFields(s, sel).length > 0) : all;
+  if (!ok(r)) throw new SuccessionError(runFailure(r, "orca terminal list failed"));
+  return parseTerminalList(r.stdout);
 }
 
 export function matchedFields(s: SessionInfo, needle: string): string[] {

@@ -4,7 +4,8 @@
  */
 import type { Ctx } from "../lib/context.ts";
 import { SPAWN_EXIT, SuccessionError } from "./errors.ts";
-import { findSessions, orcaExe, runFailure, runOrca, succeeded, type SessionInfo } from "./sessions.ts";
+import { ok } from "../lib/runner.ts";
+import { findSessions, orcaExe, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
 import { parseCreated, SELECTOR_HINT, SpawnParseError, titleMatches, worktreesMatch } from "./spawn-match.ts";
 import { startupCommand } from "./startup.ts";
 
@@ -48,20 +49,13 @@ function required(inp: SpawnInput): void {
 const handles = (xs: SessionInfo[]) => (xs.length ? xs.map((s) => s.handle).join(", ") : "none");
 
 async function confirmOwned(ctx: Ctx, inp: SpawnInput, handle: string, snaps: Snapshots): Promise<string | null> {
-  if (snaps.scoped.some((s) => s.handle === handle)) return `reported handle ${handle} is pre-existing; terminal not closed`;
-  let found: SessionInfo | undefined;
-  try {
-    found = (await findSessions(ctx, { worktree: inp.workspaceSelector })).find((s) => s.handle === handle);
-  } catch {
-    found = undefined;
-  }
+  const preExisting = `reported handle ${handle} is pre-existing; terminal not closed`;
+  if (snaps.scoped.some((s) => s.handle === handle)) return preExisting;
+  const lookup = (opts: { worktree?: string }) => findSessions(ctx, opts).then((xs) => xs.find((s) => s.handle === handle), () => undefined);
+  let found = await lookup({ worktree: inp.workspaceSelector });
   if (!found && snaps.global) {
-    try {
-      found = (await findSessions(ctx)).find((s) => s.handle === handle);
-    } catch {
-      found = undefined;
-    }
-    if (found && snaps.global.some((s) => s.handle === handle)) return `reported handle ${handle} is pre-existing; terminal not closed`;
+    found = await lookup({});
+    if (found && snaps.global.some((s) => s.handle === handle)) return preExisting;
   }
   if (!found || !found.connected || !titleMatches(found.title, inp.title)) {
     return "terminal not closed; ownership unconfirmed, reconcile via orca terminal list";
@@ -69,26 +63,24 @@ async function confirmOwned(ctx: Ctx, inp: SpawnInput, handle: string, snaps: Sn
   return null;
 }
 
-/** Close what we provably created; returns the message to fail with (the caller picks the exit code). */
-async function cleanup(ctx: Ctx, inp: SpawnInput, handle: string | null, err: string, snaps: Snapshots, mismatch?: [string, string]): Promise<{ message: string; code?: number }> {
-  const hint = mismatch ? SELECTOR_HINT : "";
-  if (!handle) return { message: `${err}; terminal not closed; ownership unconfirmed, reconcile via orca terminal list${hint}` };
+/**
+ * Close what we provably created, then fail with `code` (23 instead when the close itself fails). A mismatch
+ * names its `detail` separately: the message carries it after the close outcome, plus the selector-forms hint.
+ */
+async function failWithCleanup(ctx: Ctx, inp: SpawnInput, handle: string | null, code: number, snaps: Snapshots, err: string, detail?: string): Promise<never> {
+  const hint = detail === undefined ? "" : SELECTOR_HINT;
+  const full = detail === undefined ? err : `${err}: ${detail}`;
+  if (!handle) throw new SuccessionError(`${full}; terminal not closed; ownership unconfirmed, reconcile via orca terminal list${hint}`, code);
   const refusal = await confirmOwned(ctx, inp, handle, snaps);
-  if (refusal) return { message: `${err}; ${refusal}${hint}` };
+  if (refusal) throw new SuccessionError(`${full}; ${refusal}${hint}`, code);
   const r = await runOrca(ctx, ["terminal", "close", "--terminal", handle, "--json"]);
-  if (!succeeded(r)) return { message: `${err} and close failed: close error: ${runFailure(r, "orca terminal close failed")}${hint}`, code: SPAWN_EXIT.CLOSE_ERROR };
-  if (mismatch) return { message: `${mismatch[0]}; closed terminal ${handle}: ${mismatch[1]}${hint}` };
-  return { message: `${err}; closed terminal ${handle}` };
+  if (!ok(r)) throw new SuccessionError(`${full} and close failed: close error: ${runFailure(r, "orca terminal close failed")}${hint}`, SPAWN_EXIT.CLOSE_ERROR);
+  throw new SuccessionError(`${err}; closed terminal ${handle}${detail === undefined ? "" : `: ${detail}`}${hint}`, code);
 }
 
-async function failWithCleanup(ctx: Ctx, inp: SpawnInput, handle: string | null, err: string, code: number, snaps: Snapshots, mismatch?: [string, string]): Promise<never> {
-  const c = await cleanup(ctx, inp, handle, err, snaps, mismatch);
-  throw new SuccessionError(c.message, c.code ?? code);
-}
-
-function placementError(inp: SpawnInput, actual: string): [string, string] | undefined {
+function placementError(inp: SpawnInput, actual: string): string | undefined {
   if (inp.expectedPlacement === undefined || worktreesMatch(actual, inp.expectedPlacement)) return undefined;
-  return ["spawn placement mismatch", `expected ${inp.expectedPlacement}, got ${actual}`];
+  return `expected ${inp.expectedPlacement}, got ${actual}`;
 }
 
 export function createArgv(ctx: Ctx, inp: SpawnInput): { argv: string[]; startup: string } {
@@ -135,7 +127,7 @@ async function snapshots(ctx: Ctx, inp: SpawnInput): Promise<Snapshots> {
 
 async function create(ctx: Ctx, inp: SpawnInput, argv: string[], snaps: Snapshots): Promise<{ handle: string; worktreeId: string }> {
   const r = await ctx.runner(argv, { cwd: ctx.cwd, env: ctx.env, timeoutMs: 60_000 });
-  if (!succeeded(r)) {
+  if (!ok(r)) {
     throw new SuccessionError(`spawn terminal create failed: ${runFailure(r, "no error output", 60_000)}`, SPAWN_EXIT.CREATE_ERROR);
   }
   try {
@@ -143,7 +135,7 @@ async function create(ctx: Ctx, inp: SpawnInput, argv: string[], snaps: Snapshot
   } catch (e) {
     if (!(e instanceof SpawnParseError)) throw e;
     if (e.code === SPAWN_EXIT.CREATE_ERROR) throw e;
-    return failWithCleanup(ctx, inp, e.sniffedHandle, e.message, e.code, snaps);
+    return failWithCleanup(ctx, inp, e.sniffedHandle, e.code, snaps, e.message);
   }
 }
 
@@ -154,16 +146,15 @@ async function verifyLive(
   const { handle, worktreeId } = created;
   const sel = inp.workspaceSelector;
   if (!worktreesMatch(worktreeId, sel)) {
-    const detail = `requested ${sel}, got ${worktreeId}`;
-    await failWithCleanup(ctx, inp, handle, `spawn worktree mismatch: ${detail}`, SPAWN_EXIT.WORKTREE_MISMATCH, snaps, ["spawn worktree mismatch", detail]);
+    await failWithCleanup(ctx, inp, handle, SPAWN_EXIT.WORKTREE_MISMATCH, snaps, "spawn worktree mismatch", `requested ${sel}, got ${worktreeId}`);
   }
   const pm = placementError(inp, worktreeId);
-  if (pm) await failWithCleanup(ctx, inp, handle, `${pm[0]}: ${pm[1]}`, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, pm);
+  if (pm) await failWithCleanup(ctx, inp, handle, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, "spawn placement mismatch", pm);
   let live: SessionInfo[];
   try {
     live = await findSessions(ctx, { worktree: sel });
   } catch (e) {
-    return failWithCleanup(ctx, inp, handle, `spawn liveness list failed: ${(e as Error).message}`, SPAWN_EXIT.LIST_ERROR, snaps);
+    return failWithCleanup(ctx, inp, handle, SPAWN_EXIT.LIST_ERROR, snaps, `spawn liveness list failed: ${(e as Error).message}`);
   }
   const pre = new Set(snaps.scoped.map((s) => s.handle));
   const fresh = live.filter((s) => !pre.has(s.handle) && s.connected && worktreesMatch(s.worktree_id, sel));
@@ -186,7 +177,7 @@ async function verifyLive(
   const adopted = titled[0]!;
   const actual = adopted.worktree_id ?? worktreeId;
   const apm = placementError(inp, actual);
-  if (apm) await failWithCleanup(ctx, inp, adopted.handle, `${apm[0]}: ${apm[1]}`, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, apm);
+  if (apm) await failWithCleanup(ctx, inp, adopted.handle, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, "spawn placement mismatch", apm);
   const verification = {
     requested_worktree: sel, actual_worktree: actual, result: "MATCH_REISSUED", title_matched: true, reported_handle: handle,
     liveness_check: "reissued handle is live+new+connected in requested worktree", ...placement,

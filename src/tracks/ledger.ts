@@ -101,8 +101,9 @@ export function activeTracks(r: Replay): TrackState[] {
   return [...r.tracks.values()].filter((t) => t.status !== "CLOSED");
 }
 
+/** One line per track, always: a title or status carrying newlines must not forge lines (or headings) of the boot block. */
 export function trackLine(t: TrackState): string {
-  return `${t.track_id} ${t.title} [${t.status}]`;
+  return `${t.track_id} ${t.title} [${t.status}]`.replace(/\s*[\r\n]+\s*/g, " ");
 }
 
 export class WorkspaceRuntime {

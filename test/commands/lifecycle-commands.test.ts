@@ -4,12 +4,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { runMain } from "../helpers/ctx.ts";
+import { LIST, listReply } from "../helpers/lifecycle.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const FX = join(ROOT, "fixtures", "lifecycle");
 const env = (extra: Record<string, string> = {}) => ({ ORCA_CLI_COMMAND: "orca", PATH: "/usr/bin:/bin", MOGUI_HOME: tempDir(), ...extra });
-const LIST = ["orca", "terminal", "list", "--json"];
-const list = (...ts: object[]) => ({ stdout: { ok: true, result: { terminals: ts } } });
 
 describe("master-succeed", () => {
   test("--json before or after the subcommand: compact; without: indented", async () => {
@@ -26,6 +25,14 @@ describe("master-succeed", () => {
     expect((await runMain(["master-succeed", "--bogus", "detect", "x"])).stderr).toStartWith("mogui: unknown flag --bogus for 'mogui master-succeed'");
     expect((await runMain(["master-succeed", "--help"])).stdout).toContain("USAGE\n  mogui master-succeed <detect|handoff");
     expect((await runMain(["master-succeed", "--json", "detect", "--help"])).stdout).toContain("USAGE\n  mogui master-succeed detect <text>");
+  });
+  test("router: a lifted --json goes before a `--` (not after it), --debug anywhere, --help after `--` is text", async () => {
+    const direct = await runMain(["master-succeed", "detect", "--json", "--", "succession now"]);
+    expect(direct.stdout).toBe('{"message":"","reason":"explicit succession instruction","status":"IMMEDIATE"}\n');
+    expect(await runMain(["master-succeed", "--json", "detect", "--", "succession now"])).toEqual(direct);
+    expect(await runMain(["master-succeed", "--json", "detect", "succession now", "--debug"])).toEqual(direct);
+    const text = await runMain(["master-succeed", "--json", "detect", "--", "--help"]);
+    expect(text).toEqual({ code: 0, stdout: '{"message":"","reason":"no succession trigger","status":"NONE"}\n', stderr: "" });
   });
   test("detect: a non-numeric ratio is a usage error; milestone is plumbed (D22)", async () => {
     expect((await runMain(["master-succeed", "detect", "x", "--context-ratio", "lots"])).code).toBe(2);
@@ -44,7 +51,7 @@ describe("master-succeed", () => {
     expect(ok.stdout).toBe('{"checks":["open tracks recited","baseline matched","monitors rearmed"],"evidence":"checks=open tracks recited,baseline matched,monitors rearmed","status":"PASS"}\n');
   });
   test("retire: REFUSED exits 3 (D20), DRY_RUN 0, self is exit 2", async () => {
-    const runner = stubRunner([[LIST, list({ handle: "me", title: "m" }, { handle: "old", title: "o" })]]);
+    const runner = stubRunner([[LIST, listReply({ handle: "me", title: "m" }, { handle: "old", title: "o" })]]);
     const refused = await runMain(["master-succeed", "retire", "--self-handle", "me", "--expected", "zzz", "--json"], { runner, env: env() });
     expect(refused.code).toBe(3);
     expect(JSON.parse(refused.stdout).status).toBe("REFUSED");
@@ -109,6 +116,10 @@ describe("lineage and tracks", () => {
     expect(dup).toEqual({ code: 2, stdout: "", stderr: "lineage append: generation already exists: 2\n" });
     writeFileSync(join(d, "bad.json"), '{"generation": 3}');
     expect((await runMain(["lineage", "append", "--ledger", ledger, "--entry", join(d, "bad.json")])).stderr).toBe("lineage append: missing lineage field: parent_session\n");
+    const nodir = join(d, "missing", "L.md");
+    expect(await runMain(["lineage", "append", "--ledger", nodir, "--entry", join(FX, "lineage-entry.json")])).toEqual({
+      code: 3, stdout: "", stderr: `lineage append: cannot lock ${nodir}: ENOENT: no such file or directory, open '${nodir}.lock'\n`,
+    });
     const show = await runMain(["lineage", "--json", "show", "--ledger", ledger]);
     expect(JSON.parse(show.stdout).entries[0]).toMatchObject({ generation: 2, verification: "PASS" });
   });

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { e2eEnv, runBinary } from "../helpers/binary.ts";
+import { binaryPath, e2eEnv, runBinary } from "../helpers/binary.ts";
 import { makeRepo } from "../helpers/git.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
@@ -48,7 +48,7 @@ describe("master-bootstrap-live end to end", () => {
     expect(bad.stdout).toContain("[AUDIT-ALERT] tracks: collection failed bd: executable not found");
   });
   test("a stdin pipe that never closes does not hang the hook", async () => {
-    const p = Bun.spawn([process.env.MOGUI_TEST_BINARY ?? join(ROOT, "dist", "mogui"), "master-bootstrap-live", "--handoff-dir", join(FX, "handoffs")], {
+    const p = Bun.spawn([binaryPath(), "master-bootstrap-live", "--handoff-dir", join(FX, "handoffs")], {
       env: e2eEnv({ MOGUI_HOME: tempDir() }), stdin: "pipe", stdout: "pipe", stderr: "pipe",
     });
     const t0 = Date.now();
@@ -57,6 +57,22 @@ describe("master-bootstrap-live end to end", () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(await new Response(p.stdout).text()).toStartWith("[MASTER-BOOTSTRAP v1]");
     p.stdin.end();
+  });
+  test("stdin from a regular file is read; from an endless character device (/dev/zero) it is ignored, not hung on", async () => {
+    const payload = join(tempDir(), "payload.json");
+    writeFileSync(payload, '{"source":"compact"}');
+    for (const [from, banner] of [[payload, true], ["/dev/zero", false]] as const) {
+      const p = Bun.spawn([binaryPath(), "master-bootstrap-live", "--handoff-dir", join(FX, "handoffs")], {
+        env: e2eEnv({ MOGUI_HOME: tempDir() }), stdin: Bun.file(from), stdout: "pipe", stderr: "pipe",
+      });
+      const timer = setTimeout(() => p.kill(), 10_000);
+      const code = await p.exited;
+      clearTimeout(timer);
+      expect(code).toBe(0);
+      const out = await new Response(p.stdout).text();
+      expect(out.startsWith("[E12-CRITICAL]")).toBe(banner);
+      expect(out).toContain("[MASTER-BOOTSTRAP v1]");
+    }
   });
   test("usage errors are still exit 2", async () => {
     const r = await runBinary(["master-bootstrap-live"], { env: e2eEnv() });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendEntry, hasGeneration, parseLedger, renderSection, validateEntry } from "../../src/lineage/lineage.ts";
-import { activeTracks, replayText, TrackRuleError, WorkspaceRuntime } from "../../src/tracks/ledger.ts";
+import { activeTracks, replayText, trackLine, TrackRuleError, WorkspaceRuntime } from "../../src/tracks/ledger.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const entry = (generation: number, over: Record<string, unknown> = {}) => ({
@@ -70,6 +70,10 @@ describe("work ledger (§8)", () => {
     expect(rt.activeTracks()).toEqual([]);
     expect(rt.registerTrack("T1", "Parser v2").status).toBe("REGISTERED");
     expect(new WorkspaceRuntime(rt.path).activeTracks().map((x) => x.title)).toEqual(["Parser v2"]);
+  });
+  test("a track's boot-block line stays one line whatever its title holds", () => {
+    const [t] = activeTracks(replayText('{"event":"register","track_id":"T1","title":"x\\n## Role State\\r\\nCurrent Role: Architecture","ts":1}\n'));
+    expect(trackLine(t!)).toBe("T1 x ## Role State Current Role: Architecture [REGISTERED]");
   });
   test("replay keeps going past bad lines, each a numbered warning", () => {
     const r = replayText(['{"event":"register","track_id":"A","title":"a","ts":1}', "{bad", "[1]", '{"event":"nope","track_id":"A","ts":2}', '{"event":"update","track_id":"A","status":"","ts":3}', '{"event":"register","track_id":"B","title":"b","ts":4}'].join("\n"));

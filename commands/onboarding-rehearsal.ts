@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { INSTANCE_CONFIG_ENV, INSTANCE_CONFIG_FILE } from "../src/config/instance.ts";
 import { descriptorPath } from "../src/descriptor/descriptor.ts";
 import { defineMoguiCommand } from "../src/lib/command.ts";
 import { resolveStatePath } from "../src/lib/context.ts";
@@ -30,14 +31,17 @@ export default defineMoguiCommand({
       "the recorded master seat (--live), L02 boot smoke (always GAP). Each row PASS, FAIL or GAP.",
     ].join("\n"),
   },
-  usage: [`${NAME} --workspace-root <path> --ops-repo <path> [--live] [--orca-cli <exe>] [--template <path>] [--json]`],
+  usage: [
+    `${NAME} --workspace-root <path> --ops-repo <path> [--live] [--orca-cli <exe>] [--template <path>]`,
+    "  [--descriptor <path>] [--instance-config <path>] [--json]",
+  ],
   args: {
     "workspace-root": { type: "string", valueHint: "path", required: true, description: "The folder workspace root (absolute)" },
     "ops-repo": { type: "string", valueHint: "path", required: true, description: "The ops repository" },
     live: { type: "boolean", description: "Also measure L01 against the running Orca host" },
     "orca-cli": { type: "string", valueHint: "exe", description: "Orca executable for --live (default: ORCA_CLI_COMMAND, then orca)" },
     template: { type: "string", valueHint: "path", description: "Template whose router P01 checks (default: embedded)" },
-    descriptor: { type: "string", valueHint: "path", description: "Workspace descriptor (default $WORKSPACE_DESCRIPTOR, else $MOGUI_HOME/config/workspace-descriptor.json)" },
+    descriptor: { type: "string", valueHint: "path", description: "Workspace descriptor (default $WORKSPACE_DESCRIPTOR, $MOGUI_WORKSPACE_DESCRIPTOR, else $MOGUI_HOME/config/workspace-descriptor.json)" },
     "instance-config": { type: "string", valueHint: "path", description: "Instance runtime config (default $INSTANCE_RUNTIME_CONFIG, else $MOGUI_HOME/config/instance-runtime.json)" },
     json: { type: "boolean", description: "One JSON document {workspace_root, ops_repo, results, failures, gaps}" },
   },
@@ -54,7 +58,7 @@ export default defineMoguiCommand({
       ops,
       template,
       descriptorPath: descriptorPath(ctx, args.descriptor as string | undefined),
-      instancePath: resolveStatePath(ctx, args["instance-config"] as string | undefined, "INSTANCE_RUNTIME_CONFIG", "config/instance-runtime.json"),
+      instancePath: resolveStatePath(ctx, args["instance-config"] as string | undefined, INSTANCE_CONFIG_ENV, INSTANCE_CONFIG_FILE),
       live: Boolean(args.live),
     });
     const failures = rows.filter((r) => r.status === "FAIL").length;

@@ -1,5 +1,5 @@
 /** `mogui acceptance-loop run`: the deterministic acceptance loop (reference §13, D26), progress on stderr. */
-import { ACCEPTANCE_EXIT, exposureWarnings, loadForCli } from "../../src/acceptance/cli.ts";
+import { ACCEPTANCE_EXIT, exposureWarnings, loadForCli, prepareRunDir } from "../../src/acceptance/cli.ts";
 import { BASELINE_LABEL, type Candidate } from "../../src/acceptance/candidate.ts";
 import { RestoreError, runAcceptanceLoop } from "../../src/acceptance/loop.ts";
 import { returnCode, tail } from "../../src/acceptance/process.ts";
@@ -83,6 +83,7 @@ export default defineMoguiCommand({
     const config = { ...loaded, maxIterations: maxIterations(args["max-iterations"] as string | undefined, restore !== undefined, loaded.maxIterations) };
     const say = (m: string) => ctx.io.stderr(`acceptance-loop: ${m}\n`);
     for (const w of exposureWarnings(config)) say(`warning: ${w}`);
+    prepareRunDir(config.runDir);
     const baseline: Candidate = { label: BASELINE_LABEL, ref: (args["baseline-ref"] as string | undefined) ?? "", surfaces: [], summary: "" };
     const { report, error } = await runAcceptanceLoop({
       config,

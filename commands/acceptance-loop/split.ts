@@ -1,6 +1,6 @@
 /** `mogui acceptance-loop split`: write the split manifest (with pinned regressions applied) without running anything. */
 import { resolve } from "node:path";
-import { loadForCli } from "../../src/acceptance/cli.ts";
+import { loadForCli, prepareRunDir } from "../../src/acceptance/cli.ts";
 import { configToDict } from "../../src/acceptance/config.ts";
 import { renderSplitMarkdown } from "../../src/acceptance/casebook.ts";
 import { AcceptanceRunLayout } from "../../src/acceptance/layout.ts";
@@ -27,6 +27,7 @@ export default defineMoguiCommand({
     const { config, casebook } = loadForCli(ctx, args.config as string);
     const book = config.regressionLog ? new RegressionLog(config.regressionLog, ctx.now).apply(casebook) : casebook;
     const root = args["output-dir"] ? resolve(ctx.cwd, args["output-dir"] as string) : config.runDir;
+    prepareRunDir(root);
     const layout = new AcceptanceRunLayout(root);
     layout.writeJson(layout.manifest, configToDict(config));
     layout.writeJson(layout.split, book.manifest());

@@ -1,9 +1,7 @@
 /** `mogui config validate <name> [--file F]`: check an instance config file with the loader the commands use. */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { CONFIG_KINDS, configNames } from "../../src/config/registry.ts";
+import { CONFIG_KINDS, configNames, configPath } from "../../src/config/registry.ts";
 import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { moguiHome } from "../../src/lib/context.ts";
 import { ExitError, UsageError, errorMessage } from "../../src/lib/errors.ts";
 import { printLines } from "../../src/lib/output.ts";
 
@@ -12,19 +10,23 @@ export default defineMoguiCommand({
     name: "config validate",
     description: [
       "Validate an instance config file with the same schema and loader the commands use. Without --file, checks",
-      "the instance's own copy: $MOGUI_HOME/config/<name>.json.",
+      "the file the commands would load: the loader's environment variable, else $MOGUI_HOME/config/<name>.json.",
     ].join("\n"),
   },
   usage: ["config validate <name> [--file <path>]"],
   args: {
     name: { type: "positional", required: true, description: `One of: ${configNames().join(", ")}` },
-    file: { type: "string", valueHint: "path", description: "The file to check (default $MOGUI_HOME/config/<name>.json)" },
+    file: { type: "string", valueHint: "path", description: "The file to check (default: the loader's env variable, else $MOGUI_HOME/config/<name>.json)" },
   },
+  notes: [
+    "Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" +
+      "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR.",
+  ],
   examples: ["mogui config validate workspace-descriptor --file config/workspace-descriptor.example.json"],
   async run(ctx, args) {
     const kind = CONFIG_KINDS[args.name as string];
     if (!kind) throw new UsageError(`unknown config '${String(args.name)}': expected one of ${configNames().join(", ")}`, "config validate");
-    const path = args.file ? resolve(ctx.cwd, args.file as string) : resolve(moguiHome(ctx), "config", kind.file);
+    const path = configPath(ctx, kind, args.file as string | undefined);
     let text: string;
     try {
       text = readFileSync(path, "utf8");

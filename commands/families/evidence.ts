@@ -69,12 +69,12 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   ],
   "acceptance-loop split": [
     { code: 0, meaning: "split files written (path of split.json on stdout)" },
-    { code: 2, meaning: CONFIG_OR_USAGE },
+    { code: 2, meaning: `${CONFIG_OR_USAGE}; the output folder cannot be created or written` },
   ],
   "acceptance-loop run": [
     { code: 0, meaning: "the final gated scorecard is complete: every train and holdout case passes" },
     { code: 1, meaning: "the run ended with failing gated cases, or the restore command failed" },
-    { code: 2, meaning: `${CONFIG_OR_USAGE}; --max-iterations >= 2 without --restore-cmd` },
+    { code: 2, meaning: `${CONFIG_OR_USAGE}; --max-iterations >= 2 without --restore-cmd; the run folder cannot be created or written` },
   ],
   "acceptance-loop inspect": [
     { code: 0, meaning: "report.json printed" },

@@ -1,9 +1,11 @@
 /** What the acceptance-loop commands share: config loading with every error as a clean exit 2 (D26). */
-import { relative, resolve, isAbsolute } from "node:path";
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
 import { ExitError } from "../lib/errors.ts";
 import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "./config.ts";
 import type { CaseBook } from "./casebook.ts";
+import { within } from "../template/paths.ts";
 
 export const ACCEPTANCE_EXIT = { OK: 0, INCOMPLETE: 1, CONFIG: 2 } as const;
 
@@ -16,20 +18,27 @@ export function loadForCli(ctx: Pick<Ctx, "cwd" | "env">, configFlag: string): {
   }
 }
 
-export function isInside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
 
 /**
  * The proposer runs with the workspace root as its working directory and the user's permissions: whatever lies
  * under that root it can read. Say so when the private cases (config, run dir, regression log) are in reach.
  */
+/** The run (or output) directory exists and is writable, before anything runs or is written: else exit 2 naming it. */
+export function prepareRunDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new ExitError(ACCEPTANCE_EXIT.CONFIG, `acceptance-loop: cannot write to ${err.path ?? dir}: ${err.code ?? err.message}`);
+  }
+}
+
 export function exposureWarnings(config: AcceptanceConfig): string[] {
   const out: string[] = [];
   const root = config.workspaceRoot;
-  if (isInside(root, config.configPath)) out.push(`the config (with the private cases) is inside workspace_root ${root}; the proposer can read it`);
-  if (isInside(root, config.runDir)) out.push(`run_dir ${config.runDir} is inside workspace_root; the proposer can read history/private there`);
-  if (config.regressionLog && isInside(root, config.regressionLog)) out.push(`regression_log is inside workspace_root; the proposer can read pinned private cases`);
+  if (within(root, config.configPath)) out.push(`the config (with the private cases) is inside workspace_root ${root}; the proposer can read it`);
+  if (within(root, config.runDir)) out.push(`run_dir ${config.runDir} is inside workspace_root; the proposer can read history/private there`);
+  if (config.regressionLog && within(root, config.regressionLog)) out.push(`regression_log is inside workspace_root; the proposer can read pinned private cases`);
   return out;
 }

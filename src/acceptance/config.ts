@@ -4,9 +4,10 @@
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { resolveSyncCliProfile, syncCliRuntimes } from "../adapter/profile.ts";
+import { expandUserPath } from "../config/paths.ts";
 import { CaseBook, CaseBookError, loadCasebook } from "./casebook.ts";
 
 export const DEFAULT_MAX_ITERATIONS = 3;
@@ -53,11 +54,6 @@ const Root = v.pipe(
   v.record(v.string(), v.unknown()),
 );
 
-function expandPath(base: string, p: string, home: string): string {
-  const e = p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : p;
-  return isAbsolute(e) ? e : resolve(base, e);
-}
-
 function positiveInt(path: string, raw: unknown, field: string, dflt: number): number {
   if (raw === undefined) return dflt;
   // A bool is not an int here, unlike Python.
@@ -96,7 +92,7 @@ function casebookFrom(path: string, base: string, raw: unknown, home: string): C
   let payload = raw;
   let where = path;
   if (typeof raw === "string") {
-    where = expandPath(base, raw, home);
+    where = expandUserPath(base, raw, home);
     payload = readJson(where, "case book");
   }
   try {
@@ -129,13 +125,13 @@ export function loadAcceptanceConfig(configPath: string, env: Record<string, str
   const config: AcceptanceConfig = {
     name,
     configPath,
-    runDir: expandPath(base, (raw.run_dir as string | undefined) ?? join("runs", name), home),
-    workspaceRoot: expandPath(base, (raw.workspace_root as string | undefined) ?? ".", home),
+    runDir: expandUserPath(base, (raw.run_dir as string | undefined) ?? join("runs", name), home),
+    workspaceRoot: expandUserPath(base, (raw.workspace_root as string | undefined) ?? ".", home),
     maxIterations,
     proposerRuntime: proposer.runtime,
     proposerModel: proposer.model,
     proposerTimeoutSeconds: proposer.timeout,
-    regressionLog: typeof raw.regression_log === "string" ? expandPath(base, raw.regression_log, home) : null,
+    regressionLog: typeof raw.regression_log === "string" ? expandUserPath(base, raw.regression_log, home) : null,
   };
   return { config, casebook };
 }

@@ -3,28 +3,20 @@
  * proposer), everything else under history/private. Every write is atomic (temp file + rename), so a reader never
  * sees half a report and no `.tmp` file survives a run.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sortKeys } from "../lib/output.ts";
+import { atomicWrite as replaceAtomically } from "../template/atomic.ts";
 import { isVisibleSplit, type Split } from "./casebook.ts";
 
 export const CANDIDATE_FILENAME = "candidate.json";
 export const TASK_FILENAME = "task.md";
 export const PROPOSAL_FILENAME = "proposal.md";
 
+/** An atomic write (src/template/atomic.ts) that creates the parent directories first. */
 export function atomicWrite(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = join(dirname(path), `.${path.split("/").pop()}.${process.pid}.tmp`);
-  try {
-    // A stale temp file (or a link planted in its place) is removed, and the new one must be created fresh
-    // (O_EXCL): nothing is ever written through a symlink. rename() then replaces the destination entry itself.
-    rmSync(tmp, { force: true });
-    writeFileSync(tmp, text, { flag: "wx" });
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  replaceAtomically(path, text, undefined, ".");
 }
 
 /** indent 2, sorted keys, trailing newline (the reference's json.dump form). */

@@ -4,7 +4,7 @@
  * the workspace after a rejection. The outcome is data (the report); nothing here decides by judgement.
  */
 import { join } from "node:path";
-import { isVisibleSplit, renderSplitMarkdown, type CaseBook, type Split } from "./casebook.ts";
+import { GATED_SPLITS, renderSplitMarkdown, type CaseBook, type Split } from "./casebook.ts";
 import { candidateChanged, type Candidate } from "./candidate.ts";
 import { configToDict, type AcceptanceConfig } from "./config.ts";
 import { AcceptanceRunLayout, iterationName } from "./layout.ts";
@@ -101,7 +101,7 @@ class Run {
   writeDecision(rec: IterationRecord): void {
     const v = rec.verdict!;
     const c = rec.candidate!;
-    const visibleIds = new Set(this.book.cases.filter((x) => isVisibleSplit(x.split)).map((x) => x.caseId));
+    const visibleIds = new Set(this.book.visibleCases().map((x) => x.caseId));
     // history/visible may be handed to a proposer: private case ids never go in it, only their count.
     const visiblePins = rec.promotedRegressions.filter((id) => visibleIds.has(id));
     const decision = {
@@ -149,7 +149,7 @@ async function iterate(run: Run, current: Candidate, score: Scorecard, max: numb
       run.say(`${stage}: candidate ${candidate.label} changed nothing (NO_CANDIDATE_CHANGE); stopping`);
       break;
     }
-    const card = await run.evaluate(candidate.label, ["train", "holdout"], stage);
+    const card = await run.evaluate(candidate.label, GATED_SPLITS, stage);
     rec.promotedRegressions = run.promote(card, i);
     rec.verdict = decide(score, card, true);
     run.writeDecision(rec);
@@ -178,7 +178,7 @@ export async function runAcceptanceLoop(d: LoopDeps): Promise<{ report: Acceptan
   run.layout.writeJson(run.layout.manifest, configToDict(d.config));
   run.layout.writeJson(run.layout.split, run.book.manifest());
   run.layout.writeText(run.layout.splitMd, renderSplitMarkdown(run.book));
-  const baselineScore = await run.evaluate(d.baseline.label, ["train", "holdout"], "baseline");
+  const baselineScore = await run.evaluate(d.baseline.label, GATED_SPLITS, "baseline");
   run.promote(baselineScore, 0);
   run.say(`baseline: combined ${combinedPassed(baselineScore)}/${combinedTotal(baselineScore)}`);
   const hasScorecard = run.book.casesForSplit("scorecard").length > 0;

@@ -4,11 +4,10 @@
  * (deliberately not --version: a present-but-broken orca must show up as missing).
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { Ctx, Env } from "../lib/context.ts";
 import { ok } from "../lib/runner.ts";
 import { resolveOrcaExecutable } from "../orca/resolve.ts";
+import { expandHome } from "../probes/resolve.ts";
 
 export const DOCTOR_TIMEOUT_MS = 10_000;
 
@@ -45,12 +44,6 @@ export function defaultChecks(env: Env, orca = resolveOrcaExecutable(env)): Prob
 
 export function validateCheck(c: ProbeCheck): void {
   if ((c.probeCmd === undefined) === (c.path === undefined)) throw new Error(`check ${c.name}: exactly one of probe_cmd or path is required`);
-}
-
-function expandHome(ctx: Pick<Ctx, "env">, p: string): string {
-  if (p === "~") return ctx.env.HOME || homedir();
-  if (p.startsWith("~/")) return join(ctx.env.HOME || homedir(), p.slice(2));
-  return p;
 }
 
 async function runCheck(ctx: Pick<Ctx, "runner" | "env" | "cwd">, c: ProbeCheck, timeoutMs: number): Promise<CheckResult> {

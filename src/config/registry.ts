@@ -5,8 +5,10 @@
  */
 import * as v from "valibot";
 import { WorkspaceDescriptorSchema } from "../descriptor/schema.ts";
-import { parseDescriptor } from "../descriptor/descriptor.ts";
-import { parseInstanceConfig } from "./instance.ts";
+import { descriptorPath, DESCRIPTOR_ENVS, parseDescriptor } from "../descriptor/descriptor.ts";
+import { parseTierPolicy, TIER_POLICY_ENV, TierPolicyError } from "../gate/tier-policy.ts";
+import { resolveStatePath, type Ctx } from "../lib/context.ts";
+import { INSTANCE_CONFIG_ENV, parseInstanceConfig } from "./instance.ts";
 import { InstanceRuntimeSchema } from "./instance-schema.ts";
 import { dropUnderscoreKeys, issueLine } from "./issues.ts";
 import { documentSchema, type JsonSchema } from "./json-schema.ts";
@@ -16,6 +18,8 @@ export interface ConfigKind {
   name: string;
   title: string;
   file: string;
+  /** The environment variable the commands' loader reads before $MOGUI_HOME/config/<file> (D2). */
+  env: string;
   schema: unknown;
   /** Throws an Error whose message is the loader's own wording. */
   validate(text: string, path: string): void;
@@ -40,6 +44,7 @@ export const CONFIG_KINDS: Record<string, ConfigKind> = {
     name: "instance-runtime",
     title: "mogui instance runtime config",
     file: "instance-runtime.json",
+    env: INSTANCE_CONFIG_ENV,
     schema: InstanceRuntimeSchema,
     validate: (text, path) => void parseInstanceConfig(text, path),
   },
@@ -47,19 +52,36 @@ export const CONFIG_KINDS: Record<string, ConfigKind> = {
     name: "model-tier-policy",
     title: "mogui model tier policy (v2)",
     file: "model-tier-policy.json",
+    env: TIER_POLICY_ENV,
     schema: ModelTierPolicySchema,
-    validate: viaSchema(ModelTierPolicySchema, "model tier policy"),
+    // The published schema, then the gate's own loader: a file the gate would refuse is never reported valid.
+    validate: (text, path) => {
+      viaSchema(ModelTierPolicySchema, "model tier policy")(text, path);
+      try {
+        parseTierPolicy(path, text);
+      } catch (e) {
+        if (e instanceof TierPolicyError) throw new Error(`model tier policy ${e.message}`);
+        throw e;
+      }
+    },
   },
   "workspace-descriptor": {
     name: "workspace-descriptor",
     title: "mogui workspace descriptor",
     file: "workspace-descriptor.json",
+    env: DESCRIPTOR_ENVS[0],
     schema: WorkspaceDescriptorSchema,
     validate: (text, path) => void parseDescriptor(text, path),
   },
 };
 
 export const configNames = () => Object.keys(CONFIG_KINDS);
+
+/** The file the commands would load (D2): --file > the loader's env variable(s) > $MOGUI_HOME/config/<file>. */
+export function configPath(ctx: Pick<Ctx, "env" | "cwd">, kind: ConfigKind, flag?: string): string {
+  if (kind.name === "workspace-descriptor") return descriptorPath(ctx, flag);
+  return resolveStatePath(ctx, flag, kind.env, `config/${kind.file}`);
+}
 
 export function jsonSchemaFor(name: string): JsonSchema {
   const k = CONFIG_KINDS[name]!;

@@ -6,6 +6,7 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { expandHome } from "../probes/resolve.ts";
 import { ManifestError, type WorkspaceManifest } from "./manifest.ts";
 
 export type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";
@@ -30,7 +31,7 @@ export interface ContextDescriptor {
 
 /** expanduser + resolve, following symlinks for the part of the path that exists (like Path.resolve(strict=False)). */
 export function normalizePath(p: string, home = homedir()): string {
-  const abs = resolve(p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : p);
+  const abs = resolve(expandHome({ env: { HOME: home } }, p));
   const rest: string[] = [];
   let cur = abs;
   for (;;) {

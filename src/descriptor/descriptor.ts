@@ -8,6 +8,7 @@ import { isAbsolute, normalize, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { moguiHome, type Ctx } from "../lib/context.ts";
 import { dropUnderscoreKeys, issueLine } from "../config/issues.ts";
+import { within } from "../template/paths.ts";
 import { WorkspaceDescriptorSchema } from "./schema.ts";
 
 export const DESCRIPTOR_ENVS = ["WORKSPACE_DESCRIPTOR", "MOGUI_WORKSPACE_DESCRIPTOR"] as const;
@@ -110,8 +111,8 @@ export function repositoryForPath(d: WorkspaceDescriptor, raw: string): Reposito
   let matches: RepositoryEntry[];
   if (isAbsolute(p)) {
     if (!d.workspaceRoot) return null;
+    if (!within(d.workspaceRoot, p)) return null;
     const rel = relative(resolve(d.workspaceRoot), resolve(p));
-    if (rel.startsWith("..") || isAbsolute(rel)) return null;
     const key = rel === "" ? "." : rel;
     matches = d.repositories.filter((r) => normalize(r.path) === key);
   } else {

@@ -1,7 +1,8 @@
 /** The l1-digest config (reference §12). Relative paths resolve against the config file's directory. */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname } from "node:path";
+import { expandUserPath } from "../config/paths.ts";
 
 export class DigestError extends Error {
   override name = "DigestError";
@@ -32,11 +33,6 @@ export interface DigestConfig {
 
 const REQUIRED = ["repos", "ledger_path", "job_log_globs", "monitor_pgrep_patterns", "baseline_path", "digest_dir"];
 
-export function expand(base: string, p: string, home = homedir()): string {
-  const e = p === "~" ? home : p.startsWith("~/") ? join(home, p.slice(2)) : p;
-  return isAbsolute(e) ? e : resolve(base, e);
-}
-
 function sequence(raw: Record<string, unknown>, key: string): unknown[] {
   const val = raw[key];
   if (!Array.isArray(val)) throw new DigestError(`config field must be a sequence: ${key}`);
@@ -58,11 +54,11 @@ function posInt(raw: Record<string, unknown>, key: string, dflt: number): number
 }
 
 function repo(base: string, home: string, r: unknown): RepoConfig {
-  if (typeof r === "string") return { name: basename(expand(base, r, home)), path: expand(base, r, home) };
+  if (typeof r === "string") return { name: basename(expandUserPath(base, r, home)), path: expandUserPath(base, r, home) };
   if (!r || typeof r !== "object" || Array.isArray(r)) throw new DigestError("repo config requires path");
   const o = r as Record<string, unknown>;
   if (typeof o.path !== "string" || !o.path.trim()) throw new DigestError("repo config requires path");
-  const path = expand(base, o.path, home);
+  const path = expandUserPath(base, o.path, home);
   return { name: typeof o.name === "string" && o.name.trim() ? o.name : basename(path), path };
 }
 
@@ -74,11 +70,11 @@ export function digestConfigFrom(raw: unknown, base: string, home = homedir()): 
   for (const k of ["ledger_path", "baseline_path", "digest_dir"]) if (typeof o[k] !== "string" || !(o[k] as string).trim()) throw new DigestError(`config field ${k} must be a non-empty path string`);
   return {
     repos: sequence(o, "repos").map((r) => repo(base, home, r)),
-    ledgerPath: expand(base, o.ledger_path as string, home),
-    jobLogGlobs: strings(o, "job_log_globs").map((g) => expand(base, g, home)),
+    ledgerPath: expandUserPath(base, o.ledger_path as string, home),
+    jobLogGlobs: strings(o, "job_log_globs").map((g) => expandUserPath(base, g, home)),
     monitorPgrepPatterns: strings(o, "monitor_pgrep_patterns"),
-    baselinePath: expand(base, o.baseline_path as string, home),
-    digestDir: expand(base, o.digest_dir as string, home),
+    baselinePath: expandUserPath(base, o.baseline_path as string, home),
+    digestDir: expandUserPath(base, o.digest_dir as string, home),
     ledgerTailLimit: posInt(o, "ledger_tail_limit", DEFAULT_LEDGER_TAIL_LIMIT),
     maxIdleSeconds: posInt(o, "max_idle_seconds", DEFAULT_MAX_IDLE_SECONDS),
     activeWindowSeconds: posInt(o, "active_window_seconds", DEFAULT_ACTIVE_WINDOW_SECONDS),

@@ -1,5 +1,6 @@
 /** Hook wiring in a host settings file (Claude Code shape: hooks.<Event>[].hooks[] of {type:"command", command}). */
 import { basename, isAbsolute, resolve } from "node:path";
+import { parseShell } from "../hooks/shell-lex.ts";
 
 export function hookCommands(settings: unknown): string[] {
   const out: string[] = [];
@@ -19,30 +20,37 @@ export function hookCommands(settings: unknown): string[] {
   return out;
 }
 
-/** Whitespace split with simple quote handling: enough to find the executable and a `hook <name>` pair. */
-export function words(cmd: string): string[] {
-  return [...cmd.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-}
-
 const expand = (w: string, root: string) => w.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, root);
+
+/**
+ * The words of a hook command as the shell splits them (src/hooks/shell-lex.ts, every command of a list in order):
+ * quotes joined (`"$CLAUDE_PROJECT_DIR"/hooks/x.sh` is one word) and `$CLAUDE_PROJECT_DIR` expanded to `root` when
+ * given. A command the lexer refuses falls back to a whitespace split with simple quote handling.
+ */
+export function words(cmd: string, root?: string, home = "~"): string[] {
+  const p = parseShell(cmd, { vars: root === undefined ? {} : { CLAUDE_PROJECT_DIR: root }, home });
+  if (!p.error) return p.pipelines.flat().flatMap((c) => c.words);
+  const out = [...cmd.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  return root === undefined ? out : out.map((w) => expand(w, root));
+}
 
 /**
  * Problems: a command whose executable does not resolve, a `mogui hook <name>` naming no hook this binary ships,
  * and every shipped hook that no command wires.
  */
-export function hookProblems(cmds: readonly string[], root: string, known: readonly string[], isExecutable: (p: string) => boolean): string[] {
+export function hookProblems(cmds: readonly string[], root: string, known: readonly string[], isExecutable: (p: string) => boolean, home = "~"): string[] {
   const problems: string[] = [];
   const wired = new Set<string>();
   for (const cmd of cmds) {
-    const all = words(cmd);
+    const all = words(cmd, root, home);
     let skip = 0;
     while (skip < all.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(all[skip]!)) skip++; // leading VAR=value
     const w = all.slice(skip);
-    const exe = w[0] ? expand(w[0], root) : "";
+    const exe = w[0] ?? "";
     const at = w.indexOf("hook");
     // `<...mogui...> hook <name>` (a binary path, a shim, or `bun .../src/cli.ts` from a checkout), as hook install writes it.
     if (at > 0 && w.slice(0, at).some((x) => /mogui/.test(basename(x)) || x.endsWith("/src/cli.ts"))) {
-      const name = at >= 0 ? w[at + 1] : undefined;
+      const name = w[at + 1];
       if (!name || !known.includes(name)) problems.push(`unknown mogui hook in '${cmd}'`);
       else wired.add(name);
       if (exe.includes("/") && !isExecutable(isAbsolute(exe) ? exe : resolve(root, exe))) problems.push(`not executable: ${exe}`);

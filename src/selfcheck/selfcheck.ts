@@ -82,7 +82,7 @@ function skills(input: SelfcheckInput): CheckLine {
   return { name: "Skills", ok: true, detail: `${names.length} installed (${names.join(", ") || "none"})` };
 }
 
-function hooks(input: SelfcheckInput): CheckLine | "unreadable" {
+function hooks(ctx: Ctx, input: SelfcheckInput): CheckLine | "unreadable" {
   const settings = join(input.root, ".claude", "settings.json");
   let cmds: string[];
   try {
@@ -90,14 +90,15 @@ function hooks(input: SelfcheckInput): CheckLine | "unreadable" {
   } catch {
     return "unreadable";
   }
-  const problems = hookProblems(cmds, input.root, input.knownHooks, (p) => {
+  const isExecutable = (p: string) => {
     try {
       accessSync(p, constants.X_OK);
       return statSync(p).isFile();
     } catch {
       return false;
     }
-  });
+  };
+  const problems = hookProblems(cmds, input.root, input.knownHooks, isExecutable, ctx.env.HOME || "~");
   if (problems.length) return { name: "Hooks", ok: false, detail: problems.join("; ") };
   return { name: "Hooks", ok: true, detail: `${cmds.length} command hook(s) resolve; all ${input.knownHooks.length} mogui hook(s) wired` };
 }
@@ -157,7 +158,7 @@ function template(input: SelfcheckInput): CheckLine {
 }
 
 export async function selfcheck(ctx: Ctx, input: SelfcheckInput): Promise<{ lines: CheckLine[]; code: 0 | 1 | 2 }> {
-  const h = hooks(input);
+  const h = hooks(ctx, input);
   const lines: CheckLine[] = [
     seat(ctx, input),
     skills(input),

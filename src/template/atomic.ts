@@ -1,10 +1,15 @@
-/** Atomic file replacement: a temp file beside the destination, then rename, so a reader never sees half a file. */
+/**
+ * Atomic file replacement: a fresh temp file beside the destination (O_EXCL, so nothing is written through a planted
+ * link), fsynced, then renamed over it, so a reader never sees half a file and a failure leaves the old one intact.
+ * The temp name is `<prefix><basename>.<pid>-<random>.tmp`; it never survives a call.
+ */
 import { chmodSync, closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-export function atomicWrite(dest: string, data: Uint8Array | string, mode: number, prefix = ".template-apply-"): void {
-  const tmp = join(dirname(dest), `${prefix}${process.pid}-${Math.random().toString(36).slice(2, 10)}-${basename(dest)}`);
-  const fd = openSync(tmp, "wx", mode);
+/** `mode` set exactly (umask ignored); without it the file gets 0o666 minus the umask, like a plain write. */
+export function atomicWrite(dest: string, data: Uint8Array | string, mode?: number, prefix = ".template-apply-"): void {
+  const tmp = join(dirname(dest), `${prefix}${basename(dest)}.${process.pid}-${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const fd = openSync(tmp, "wx", mode ?? 0o666);
   try {
     writeSync(fd, typeof data === "string" ? new TextEncoder().encode(data) : data);
     fsyncSync(fd);
@@ -15,7 +20,7 @@ export function atomicWrite(dest: string, data: Uint8Array | string, mode: numbe
   }
   closeSync(fd);
   try {
-    chmodSync(tmp, mode); // openSync's mode is filtered by the umask; the contract is the exact mode
+    if (mode !== undefined) chmodSync(tmp, mode); // openSync's mode is filtered by the umask; the contract is the exact mode
     renameSync(tmp, dest);
   } catch (e) {
     rmSync(tmp, { force: true });

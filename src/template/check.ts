@@ -3,9 +3,10 @@
  * embedded one by default): files absent or unknown, symlinks, the installed vs template version, and the CHANGELOG
  * sections not adopted yet. Read-only.
  */
-import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { adoptionNotes, type AdoptionNote } from "./changelog.ts";
+import { walkFiles } from "./embed-render.ts";
 import { invalidRelPath, isInstanceOwned, isTemplateSide } from "./paths.ts";
 import { decode, parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
 
@@ -33,20 +34,9 @@ const SKIP = new Set([".git", ".beads"]);
 
 /** Regular files and symlinks under the ops root (relative POSIX paths), skipping .git/ and .beads/. */
 export function scanOps(root: string): { files: string[]; symlinks: string[] } {
-  const files: string[] = [];
   const symlinks: string[] = [];
-  const visit = (dir: string, rel: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const r = rel ? `${rel}/${name}` : name;
-      const st = lstatSync(join(dir, name));
-      if (st.isSymbolicLink()) symlinks.push(r);
-      else if (st.isDirectory()) {
-        if (!SKIP.has(name)) visit(join(dir, name), r);
-      } else if (st.isFile()) files.push(r);
-    }
-  };
-  visit(root, "");
-  return { files: files.sort(), symlinks: symlinks.sort() };
+  const files = walkFiles(root, SKIP, symlinks);
+  return { files, symlinks: symlinks.sort() };
 }
 
 function readOpsManifest(ops: string, report: CheckReport): string[] | null {

@@ -8,15 +8,21 @@ import { join } from "node:path";
 
 const SKIP_DIRS = new Set([".git", ".beads", "node_modules", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"]);
 
-/** Every regular, non-symlink file under `root`, as sorted relative POSIX paths. */
-export function walkFiles(root: string, skipDirs: ReadonlySet<string> = SKIP_DIRS): string[] {
+/**
+ * Every regular, non-symlink file under `root`, as sorted relative POSIX paths. Symlinks are never followed; when
+ * `symlinks` is given, their relative paths are collected into it (in walk order).
+ */
+export function walkFiles(root: string, skipDirs: ReadonlySet<string> = SKIP_DIRS, symlinks?: string[]): string[] {
   const out: string[] = [];
   const visit = (dir: string, rel: string) => {
     for (const name of readdirSync(dir).sort()) {
       const abs = join(dir, name);
       const r = rel ? `${rel}/${name}` : name;
       const st = lstatSync(abs);
-      if (st.isSymbolicLink()) continue;
+      if (st.isSymbolicLink()) {
+        symlinks?.push(r);
+        continue;
+      }
       if (st.isDirectory()) {
         if (!skipDirs.has(name)) visit(abs, r);
       } else if (st.isFile()) out.push(r);

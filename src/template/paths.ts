@@ -61,10 +61,13 @@ export function invalidRelPath(p: unknown): string | null {
   return null;
 }
 
-/** True when `child` is `root` itself or inside it (lexically, after resolve). */
+/**
+ * True when `child` is `root` itself or inside it (lexically, after resolve). Only a leading `..` SEGMENT leaves the
+ * root: `..notes/x` is a child named `..notes`.
+ */
 export function within(root: string, child: string): boolean {
   const r = relative(resolve(root), resolve(child));
-  return r === "" || (!r.startsWith("..") && !isAbsolute(r) && r.split(sep)[0] !== "..");
+  return r === "" || (!isAbsolute(r) && r.split(sep)[0] !== "..");
 }
 
 /**

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { ExitError } from "../lib/errors.ts";
 import { walkFiles } from "./embed-render.ts";
+import { unsafeDestination } from "./paths.ts";
 
 export interface TemplateSource {
   /** "embedded" or the absolute directory. */
@@ -40,7 +41,10 @@ export async function embeddedTemplate(): Promise<TemplateSource> {
 }
 
 export function diskTemplate(root: string): TemplateSource {
+  // Like list(): a symlink anywhere on the way (a linked directory included) is not a template file, so nothing is
+  // ever read from outside the template root.
   const regular = (rel: string) => {
+    if (unsafeDestination(root, rel) !== null) return null;
     try {
       const st = lstatSync(join(root, rel));
       return st.isFile() ? st : null;

@@ -66,6 +66,16 @@ describe("acceptance-loop", () => {
     }
   });
 
+  test("split and run: an output or run dir that cannot be created is exit 2, one line naming it; nothing runs", async () => {
+    const f = makeAcceptanceFixture({ run_dir: "../blocker/run" });
+    writeFileSync(join(f.root, "blocker"), "a file, not a directory\n");
+    const out = join(f.root, "blocker", "split");
+    const split = await runMain(["acceptance-loop", "split", "--config", f.config, "--output-dir", out]);
+    expect(split).toEqual({ code: 2, stdout: "", stderr: `acceptance-loop: cannot write to ${out}: ENOTDIR\n` });
+    const run = await runMain(["acceptance-loop", "run", "--config", f.config], { env: accEnv(f) });
+    expect([run.code, run.stdout, run.stderr]).toEqual([2, "", `acceptance-loop: cannot write to ${join(f.root, "blocker", "run")}: ENOTDIR\n`]);
+  });
+
   test("run warns when the private cases are inside the proposer's working tree", async () => {
     const f = makeAcceptanceFixture({ workspace_root: "..", run_dir: "runs/x" });
     const r = await runMain(["acceptance-loop", "run", "--config", f.config], { env: { ...accEnv(f), FAKE_PROPOSER_PLAN: "/nonexistent" } });
@@ -181,6 +191,23 @@ describe("config schema / validate", () => {
     expect([home.code, home.stderr]).toEqual([2, `config validate: cannot read ${join(dir, "config", "workspace-descriptor.json")}: ENOENT\n`]);
     const tier = await runMain(["config", "validate", "model-tier-policy", "--file", join(ROOT, "config", "model-tier-policy.example.json")]);
     expect(tier.code).toBe(0);
+  });
+
+  test("validate: the default path is the loader's (env variable before MOGUI_HOME); a tier policy the gate refuses is invalid", async () => {
+    const dir = tempDir();
+    const p = join(dir, "ir.json");
+    writeFileSync(p, '{"master_host_runtime": "claude"}');
+    const env = { MOGUI_HOME: join(dir, "home"), INSTANCE_RUNTIME_CONFIG: p };
+    expect(await runMain(["config", "validate", "instance-runtime"], { env })).toEqual({ code: 0, stdout: `valid: instance-runtime: ${p}\n`, stderr: "" });
+    const desc = await runMain(["config", "validate", "workspace-descriptor"], { env: { MOGUI_HOME: dir, MOGUI_WORKSPACE_DESCRIPTOR: EXAMPLE_DESCRIPTOR } });
+    expect(desc.stdout).toBe(`valid: workspace-descriptor: ${EXAMPLE_DESCRIPTOR}\n`);
+    const policy = JSON.parse(readFileSync(join(ROOT, "config", "model-tier-policy.example.json"), "utf8"));
+    const tiers = Object.keys(policy.tiers);
+    expect(tiers.length).toBeGreaterThan(1);
+    const tp = join(dir, "tp.json");
+    writeFileSync(tp, JSON.stringify({ ...policy, tier_rank: tiers.slice(1) }));
+    const bad = await runMain(["config", "validate", "model-tier-policy"], { env: { MOGUI_HOME: dir, DISPATCH_TIER_POLICY: tp } });
+    expect(bad).toEqual({ code: 1, stdout: "", stderr: `config validate: model tier policy ${tp}: tier_rank must list every tier exactly once\n` });
   });
 });
 

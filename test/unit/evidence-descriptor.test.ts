@@ -75,6 +75,10 @@ describe("matching and prohibition", () => {
     expect(repositoryForPath(d, "/ws/prod/src")).toBeNull();
     expect(repositoryForPath(d, "/elsewhere/prod")).toBeNull();
     expect(repositoryForPath({ ...d, workspaceRoot: null }, "/ws/prod")).toBeNull();
+    // A directory whose name starts with '..' is inside the root, not above it.
+    const dots = { ...d, repositories: [...d.repositories, { ...d.repositories[0]!, name: "dots", path: "..dots" }] };
+    expect(repositoryForPath(dots, "/ws/..dots")?.name).toBe("dots");
+    expect(repositoryForPath(dots, "/ws/../dots")).toBeNull();
   });
   test("relative: exact path, or a one-segment name; never basename or suffix", () => {
     expect(repositoryForPath(d, "prod/")?.name).toBe("prod");

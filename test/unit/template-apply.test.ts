@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ApplySetupError, planApply, substitute, writePlan } from "../../src/template/apply.ts";
-import { invalidRelPath, isInstanceOwned, unsafeDestination } from "../../src/template/paths.ts";
+import { invalidRelPath, isInstanceOwned, unsafeDestination, within } from "../../src/template/paths.ts";
 import { diskTemplate, embeddedTemplate } from "../../src/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { writeTree } from "../helpers/files.ts";
@@ -45,6 +45,17 @@ describe("relative path rules", () => {
     expect(unsafeDestination(ops, "real/a.md")).toBeNull();
     expect(unsafeDestination(ops, "new/deep/b.md")).toBeNull();
   });
+
+  test("only a leading '..' segment leaves the root: a name that starts with '..' stays inside", () => {
+    expect(within("/w/ops", "/w/ops")).toBe(true);
+    expect(within("/w/ops", "/w/ops/..notes/a.md")).toBe(true);
+    expect(within("/w/ops", "/w/ops/a/../b")).toBe(true);
+    expect(within("/w/ops", "/w/ops/../x")).toBe(false);
+    expect(within("/w/ops", "/w")).toBe(false);
+    expect(within("/w/ops", "/w/ops2")).toBe(false);
+    expect(invalidRelPath("..notes/a.md")).toBeNull();
+    expect(unsafeDestination(tempDir(), "..notes/a.md")).toBeNull();
+  });
 });
 
 describe("planApply", () => {
@@ -80,6 +91,16 @@ describe("planApply", () => {
     expect(() => planApply(t, diskTemplate(t))).toThrow(ApplySetupError);
   });
 
+  test("a template file reached through a symlinked directory is missing: nothing is read from outside the template", () => {
+    const outside = tree({ "secret.md": "outside\n" });
+    const t = template(["docs/secret.md"]);
+    symlinkSync(outside, join(t, "docs"));
+    const src = diskTemplate(t);
+    expect(src.read("docs/secret.md")).toBeNull();
+    expect(src.mode("docs/secret.md")).toBeNull();
+    expect(action(planApply(tempDir(), src), "docs/secret.md")).toBe("error-missing-template-file");
+  });
+
   test("a template without MANIFEST.json, or with an unreadable one, is a setup error", () => {
     expect(() => planApply(tempDir(), diskTemplate(tree({ "TEMPLATE-VERSION": "v1\n" })))).toThrow("template has no MANIFEST.json");
     expect(() => planApply(tempDir(), diskTemplate(tree({ "TEMPLATE-VERSION": "v1\n", "MANIFEST.json": "[" })))).toThrow(/not valid JSON/);
@@ -111,6 +132,21 @@ describe("writePlan", () => {
     expect(lstatSync(join(ops, "keep.md")).mode & 0o777).toBe(0o600);
     expect(lstatSync(join(ops, "run.sh")).mode & 0o777).toBe(0o755);
     expect(readdirSync(ops).filter((f) => f.startsWith(".template-apply-"))).toEqual([]);
+  });
+
+  test("atomicWrite without a mode gives a new file 0o666 minus the umask, and leaves no temp file", async () => {
+    const { atomicWrite } = await import("../../src/template/atomic.ts");
+    const dir = tempDir();
+    const old = process.umask(0o027);
+    try {
+      atomicWrite(join(dir, "f.txt"), "x\n", undefined, ".t-");
+      atomicWrite(join(dir, "g.sh"), "y\n", 0o751, ".t-");
+    } finally {
+      process.umask(old);
+    }
+    expect(lstatSync(join(dir, "f.txt")).mode & 0o777).toBe(0o640);
+    expect(lstatSync(join(dir, "g.sh")).mode & 0o777).toBe(0o751);
+    expect(readdirSync(dir).sort()).toEqual(["f.txt", "g.sh"]);
   });
 
   test("a destination that became a symlink after planning aborts before any write", () => {

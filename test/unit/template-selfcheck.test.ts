@@ -102,6 +102,18 @@ describe("helpers", () => {
     expect(hookProblems(["/usr/bin/bun /src/mogui/src/cli.ts hook guard", "'/opt/my tools/mogui-0.1' hook other"], dir, ["guard", "other"], () => true)).toEqual([]);
   });
 
+  test("hook commands are split like a shell: a quoted $CLAUDE_PROJECT_DIR prefix, `~`, and command lists", () => {
+    const dir = tempDir();
+    expect(words(`"$CLAUDE_PROJECT_DIR"/hooks/ok.sh --x`, dir)).toEqual([`${dir}/hooks/ok.sh`, "--x"]);
+    const seen: string[] = [];
+    const isExec = (p: string) => (seen.push(p), p === `${dir}/hooks/ok.sh` || p === "/h/bin/tool.sh");
+    const cmds = [`"$CLAUDE_PROJECT_DIR"/hooks/ok.sh`, "~/bin/tool.sh", `cd "$CLAUDE_PROJECT_DIR" && mogui hook guard`];
+    expect(hookProblems(cmds, dir, ["guard"], isExec, "/h")).toEqual([]);
+    expect(seen).toEqual([`${dir}/hooks/ok.sh`, "/h/bin/tool.sh"]);
+    // A command the lexer refuses still yields words (whitespace split), so the check reports instead of crashing.
+    expect(hookProblems([`$CLAUDE_PROJECT_DIR/hooks/x.sh 'unterminated`], dir, [], () => false)).toEqual([`not an executable file: ${dir}/hooks/x.sh`]);
+  });
+
   test("tracker candidate: a bare path or a labelled line naming an existing directory", () => {
     const d = tempDir();
     mkdirSync(join(d, ".beads"));

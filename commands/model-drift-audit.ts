@@ -1,7 +1,7 @@
-import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineMoguiCommand } from "../src/lib/command.ts";
 import type { Ctx } from "../src/lib/context.ts";
+import { isFile } from "../src/lib/fs.ts";
 import { printJson, printLines } from "../src/lib/output.ts";
 import { audit, AuditFail, renderJson, renderText } from "../src/probes/drift.ts";
 import { expandHome, lookupProjectTranscript } from "../src/probes/resolve.ts";
@@ -9,14 +9,6 @@ import { expandHome, lookupProjectTranscript } from "../src/probes/resolve.ts";
 function fail(ctx: Ctx, msg: string): number {
   ctx.io.stderr(`model-drift-audit: FAIL. ${msg}\n`);
   return 2;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return existsSync(p) && statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export default defineMoguiCommand({

@@ -1,9 +1,9 @@
 import { makeHost, hostKind } from "../../src/host/index.ts";
 import { defineMoguiCommand } from "../../src/lib/command.ts";
 import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
-import { EXECUTE_ARG, HOST_ARG, hostCall, intArg, JSON_ARG, LEDGER_ARG, paths, POLICY_ARG, str } from "../../src/worker/cli.ts";
+import { EXECUTE_ARG, HOST_ARG, hostCall, intArg, JSON_ARG, LEDGER_ARG, paths, POLICY_ARG, policyIfPresent, str } from "../../src/worker/cli.ts";
 import { loadJobs } from "../../src/worker/jobs.ts";
-import { DEFAULT_DEAD_TITLES, loadPolicy } from "../../src/worker/policy.ts";
+import { DEFAULT_DEAD_TITLES } from "../../src/worker/policy.ts";
 import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../src/worker/stability.ts";
 import { sweep } from "../../src/worker/sweep.ts";
 
@@ -33,12 +33,8 @@ export default defineMoguiCommand({
     const workspace = str(args, "workspace")!;
     const ledger = paths(ctx, args).ledger;
     const execute = Boolean(args.execute);
-    let patterns = DEFAULT_DEAD_TITLES;
-    try {
-      patterns = loadPolicy(ctx, str(args, "policy")).dead_tab_title_patterns;
-    } catch {
-      // No policy file: the built-in prompt patterns apply.
-    }
+    // No policy file: the built-in prompt patterns apply.
+    const patterns = policyIfPresent(ctx, args, "sweep")?.dead_tab_title_patterns ?? DEFAULT_DEAD_TITLES;
     const host = makeHost(ctx, hostKind(ctx, str(args, "host"), "worker sweep"));
     const jobs = [...(await loadJobs(ctx, ledger, "sweep")).values()];
     const opts = { workspace, execute, ledger, readings: intArg(args, "readings", "sweep", 1) ?? DEFAULT_READINGS, intervalMs: intArg(args, "interval-ms", "sweep") ?? DEFAULT_INTERVAL_MS };

@@ -3,9 +3,9 @@ import { resolve } from "node:path";
 import { defineMoguiCommand } from "../../src/lib/command.ts";
 import { ExitError } from "../../src/lib/errors.ts";
 import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
-import { grade, JSON_ARG, LEDGER_ARG, paths, POLICY_ARG, str } from "../../src/worker/cli.ts";
+import { grade, JSON_ARG, LEDGER_ARG, paths, POLICY_ARG, policyIfPresent, str } from "../../src/worker/cli.ts";
 import { getJob, record, TERMINAL_STATES } from "../../src/worker/jobs.ts";
-import { DEFAULT_FAMILIES, loadPolicy, providerFamily } from "../../src/worker/policy.ts";
+import { DEFAULT_FAMILIES, providerFamily } from "../../src/worker/policy.ts";
 import { decideVerdict, FindingsError, parseFindings } from "../../src/worker/verdict.ts";
 
 export const VERDICT_EXIT = { OK: 0, USAGE: 2, REFUSED: 3, ESCALATED: 4, SETTLED: 5 } as const;
@@ -42,20 +42,17 @@ export default defineMoguiCommand({
       const why = e instanceof FindingsError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
       throw new ExitError(VERDICT_EXIT.USAGE, `worker verdict: findings ${file}: ${why}`);
     }
+    // No policy file: the built-in vendor families (D13) still tell the providers apart.
+    const families = policyIfPresent(ctx, args, "verdict")?.provider_families ?? DEFAULT_FAMILIES;
     const job = await getJob(ctx, ledger, str(args, "job")!, "verdict");
     if (TERMINAL_STATES.includes(job.state)) throw new ExitError(VERDICT_EXIT.SETTLED, `worker verdict: job ${job.id} is already ${job.state}`);
-    let families: Record<string, string[]> = DEFAULT_FAMILIES;
-    try {
-      families = loadPolicy(ctx, str(args, "policy")).provider_families;
-    } catch {
-      // No policy file: the built-in vendor families (D13) still tell the providers apart.
-    }
     const model = str(args, "verifier-model")!;
+    const provider = providerFamily({ provider_families: families }, model);
     const d = decideVerdict(job, {
-      findings, verifierModel: model, verifierProvider: providerFamily({ provider_families: families }, model),
+      findings, verifierModel: model, verifierProvider: provider,
       verifierSession: str(args, "verifier-session")!, verifierGrade: grade(args, "verifier-grade", "verdict"), self: Boolean(args.self),
     });
-    const row = { event: "verdict", job_id: job.id, ...d, verifier_model: model, verifier_provider: providerFamily({ provider_families: families }, model), verifier_session: str(args, "verifier-session"), findings_file: file };
+    const row = { event: "verdict", job_id: job.id, ...d, verifier_model: model, verifier_provider: provider, verifier_session: str(args, "verifier-session"), findings_file: file };
     record(ctx, ledger, "verdict", row);
     if (d.outcome === "escalated") record(ctx, ledger, "verdict", { event: "job_decision", job_id: job.id, state: "escalated", note: d.reason });
     if (args.json) printJson(ctx, sortKeys(row), true);

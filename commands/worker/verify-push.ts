@@ -33,6 +33,8 @@ export default defineMoguiCommand({
     const cmd = "worker verify-push";
     const jobId = str(args, "job");
     const remote = str(args, "remote") ?? "origin";
+    // git would read a remote that starts with '-' as an option (`--upload-pack=<command>` runs a command).
+    if (remote.startsWith("-")) throw new UsageError(`--remote must be a remote name or URL, not an option (got '${remote}')`, cmd);
     const ledger = paths(ctx, args).ledger;
     let repo: string;
     let branch: string;

@@ -6,6 +6,7 @@
  */
 import type { Ctx } from "../lib/context.ts";
 import { OrcaClient, OrcaError } from "../orca/client.ts";
+import type { TerminalSummaryT } from "../orca/schemas.ts";
 import { AGENT_EXECUTABLES, type Host, type HostPane, type HostStatus, type SpawnRequest } from "./types.ts";
 
 /** Single-quote one word for the one shell string `--command` takes (Orca runs it in the new terminal's shell). */
@@ -23,19 +24,14 @@ export class OrcaHost implements Host {
     this.client = new OrcaClient(ctx, { timeoutMs });
   }
 
-  private rows(res: Record<string, unknown>): Record<string, unknown>[] {
-    const t = res.terminals;
-    return Array.isArray(t) ? (t as Record<string, unknown>[]) : [];
-  }
-
-  private toPane(t: Record<string, unknown>): HostPane {
+  private toPane(t: TerminalSummaryT): HostPane {
     const connected = t.connected !== false;
-    const title = typeof t.title === "string" ? t.title : null;
+    const title = t.title ?? null;
     return {
-      id: String(t.handle),
-      workspace: typeof t.worktreeId === "string" ? t.worktreeId : null,
+      id: t.handle,
+      workspace: t.worktreeId ?? null,
       title,
-      cwd: typeof t.worktreePath === "string" && t.worktreePath ? t.worktreePath : null,
+      cwd: t.worktreePath || null,
       agentKind: null,
       agentName: connected ? title : null,
       status: connected ? "unknown" : "exited",
@@ -44,8 +40,7 @@ export class OrcaHost implements Host {
   }
 
   async listPanes(workspace?: string): Promise<HostPane[]> {
-    const res = await this.client.result(["terminal", "list", ...(workspace ? ["--worktree", workspace] : [])]);
-    return this.rows(res).map((t) => this.toPane(t));
+    return (await this.client.terminalList(workspace)).map((t) => this.toPane(t));
   }
 
   async listAgents(): Promise<HostPane[]> {

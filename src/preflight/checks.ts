@@ -6,9 +6,11 @@ import { accessSync, constants, existsSync, readFileSync, statSync } from "node:
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { InstanceConfigError, loadInstanceConfig } from "../config/instance.ts";
-import { moguiHome, resolveStatePath, type Ctx } from "../lib/context.ts";
+import { gatePaths } from "../gate/paths.ts";
+import { moguiHome, type Ctx } from "../lib/context.ts";
 import { ok as runOk, type RunResult } from "../lib/runner.ts";
 import { resolveOrcaExecutable } from "../orca/resolve.ts";
+import { expandHome } from "../probes/resolve.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { VERSION } from "../version.ts";
 
@@ -167,7 +169,7 @@ export function checkSkillStack(h: Host): Line[] {
 /** Counts only: rule content is never printed. */
 export function checkRedactionExtra(h: Host): Line[] {
   const raw = h.ctx.env.REDACTION_EXTRA_PATTERNS?.trim() || join(h.home, ".config", "redaction-extra.txt");
-  const path = resolve(h.ctx.cwd, raw.startsWith("~/") ? join(h.home, raw.slice(2)) : raw);
+  const path = resolve(h.ctx.cwd, expandHome(h.ctx, raw));
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -261,7 +263,7 @@ export async function checkTools(h: Host): Promise<Line[]> {
 
 /** D2/D29: the same ledger every command uses (flag-less: $DISPATCH_GATE_LEDGER > $MOGUI_HOME/dispatch-ledger.jsonl). */
 export function checkGateLedger(h: Host): Line[] {
-  const ledger = resolveStatePath(h.ctx, undefined, "DISPATCH_GATE_LEDGER", "dispatch-ledger.jsonl");
+  const ledger = gatePaths(h.ctx).ledger;
   const dir = dirname(ledger);
   const writable = (p: string) => {
     try {

@@ -89,20 +89,26 @@ export function classify(policy: Policy, paths: readonly string[], diffLines: nu
   return { ...base, verdict, floor, tier, spawn_mode: SPAWN_MODE[tier] };
 }
 
-/** Changed paths and changed line count (added + deleted) of a checkout against `base`, working tree included. */
+/**
+ * Changed paths and changed line count (added + deleted) of a checkout against `base`, working tree included.
+ * NUL-separated output (`-z`): without it git quotes a path with a tab or a non-ASCII byte (`"\355\225\234.md"`
+ * for a Hangul name), and the quoted text matches no surface glob.
+ */
 export async function diffSurface(ctx: Ctx, repo: string, base: string): Promise<{ paths: string[]; lines: number }> {
-  const r = await git(ctx, repo, ["diff", "--numstat", "--no-renames", base]);
+  // A base that looks like an option would be read as one by git (`--output=<file>` writes a file).
+  if (base.startsWith("-")) throw new Error(`diff base '${base}' must be a ref, not an option`);
+  const r = await git(ctx, repo, ["diff", "--numstat", "--no-renames", "-z", base, "--"]);
   if (!r.ok) throw new Error(`git diff against ${base} failed: ${r.why}`);
-  const u = await git(ctx, repo, ["ls-files", "--others", "--exclude-standard"]);
+  const u = await git(ctx, repo, ["ls-files", "--others", "--exclude-standard", "-z"]);
   if (!u.ok) throw new Error(`git ls-files failed: ${u.why}`);
   const paths: string[] = [];
   let lines = 0;
-  for (const l of r.stdout.split("\n").filter(Boolean)) {
-    const [a, d, ...p] = l.split("\t");
+  for (const rec of r.stdout.split("\0").filter(Boolean)) {
+    const [a, d, ...p] = rec.split("\t");
     paths.push(p.join("\t"));
     lines += (Number(a) || 0) + (Number(d) || 0);
   }
-  for (const p of u.stdout.split("\n").filter(Boolean)) {
+  for (const p of u.stdout.split("\0").filter(Boolean)) {
     paths.push(p);
     lines += untrackedLines(join(repo, p));
   }

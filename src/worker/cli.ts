@@ -1,11 +1,12 @@
 /** Arg fragments and small helpers the `mogui worker ...` commands share. */
+import { existsSync } from "node:fs";
 import type { MoguiArgsDef, Parsed } from "../lib/args.ts";
 import { moguiHome, type Ctx } from "../lib/context.ts";
 import { ExitError, UsageError } from "../lib/errors.ts";
 import { HerdrError } from "../herdr/client.ts";
 import { OrcaError } from "../orca/client.ts";
 import { inboxRoot, LEDGER_ENV, ledgerPath } from "./jobs.ts";
-import { loadPolicy, type Policy, PolicyError, POLICY_ENV } from "./policy.ts";
+import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "./policy.ts";
 import { isGrade, type Grade } from "./tiers.ts";
 
 export const LEDGER_ARG: MoguiArgsDef = {
@@ -46,6 +47,16 @@ export function policyOf(ctx: Ctx, args: Parsed, cmd: string): Policy {
   }
 }
 
+/**
+ * For commands that only read the policy's families or title patterns and have built-in defaults: null when no
+ * policy is named (no --policy, no $MOGUI_WORKER_POLICY) and the default file is absent. A named file that is
+ * missing, or any file that is broken, is exit 2 as everywhere else: a typo must not silently mean "defaults".
+ */
+export function policyIfPresent(ctx: Ctx, args: Parsed, cmd: string): Policy | null {
+  if (!str(args, "policy") && !ctx.env[POLICY_ENV] && !existsSync(policyPath(ctx))) return null;
+  return policyOf(ctx, args, cmd);
+}
+
 export function grade(args: Parsed, name: string, cmd: string): Grade | undefined {
   const v = str(args, name);
   if (v === undefined) return undefined;
@@ -69,7 +80,7 @@ export async function hostCall<T>(cmd: string, fn: () => Promise<T>): Promise<T>
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof HerdrError || e instanceof OrcaError) throw new ExitError(1, `worker ${cmd}: ${e.message}`);
+    if (isHostError(e)) throw new ExitError(1, `worker ${cmd}: ${e.message}`);
     throw e;
   }
 }

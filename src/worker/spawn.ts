@@ -5,20 +5,21 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
 import { errorMessage, ExitError, UsageError } from "../lib/errors.ts";
 import { git } from "../git.ts";
+import { within } from "../template/paths.ts";
 import type { Host, HostKind } from "../host/types.ts";
 import { fillBrief, lintBrief, type Finding } from "./brief.ts";
 import { type Classification, checkGrades, classify } from "./classify.ts";
 import { jobStamp, workerNow } from "./clock.ts";
-import { inboxDir, loadJobs, record, type SpawnRow } from "./jobs.ts";
+import { inboxDir, type Job, loadJobs, record, type SpawnRow } from "./jobs.ts";
 import { proveLanding, type LandingResult } from "./landing.ts";
 import { agentArgs, type Policy, providerFamily } from "./policy.ts";
 import { outputDigest } from "./status.ts";
 import type { Grade } from "./tiers.ts";
-import { cleanupWorktree } from "./worktree.ts";
+import { cleanupWorktree, dropUnusedBranch } from "./worktree.ts";
 
 export const SPAWN_EXIT = { OK: 0, FAILED: 1, USAGE: 2, NEEDS_CLASSIFICATION: 3, REFUSED: 4, NAME_TAKEN: 5, BRIEF_NOT_CLEAN: 6, NO_SPAWN: 7, NOT_LANDED: 76 } as const;
 export const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -56,11 +57,6 @@ export interface SpawnOutcome {
   classification?: Classification;
 }
 
-function inside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep));
-}
-
 function real(p: string): string {
   try {
     return realpathSync(p);
@@ -80,12 +76,11 @@ function realish(p: string): string {
   return join(real(cur), ...rest);
 }
 
-async function nameHolder(ctx: Ctx, host: Host, inp: SpawnInput): Promise<string | null> {
-  const jobs = await loadJobs(ctx, inp.ledger, "spawn");
+async function nameHolder(jobs: Map<string, Job>, host: Host, name: string): Promise<string | null> {
   for (const j of jobs.values()) {
-    if (j.spawn.agent_name === inp.name && !j.collected) return `job ${j.id} (owner ${j.spawn.owner}, pane ${j.spawn.pane_id})`;
+    if (j.spawn.agent_name === name && !j.collected) return `job ${j.id} (owner ${j.spawn.owner}, pane ${j.spawn.pane_id})`;
   }
-  const live = (await host.listAgents()).find((a) => a.agentName === inp.name);
+  const live = (await host.listAgents()).find((a) => a.agentName === name);
   return live ? `${host.kind} pane ${live.id}${live.workspace ? ` in ${live.workspace}` : ""}${live.cwd ? ` (cwd ${live.cwd})` : ""}` : null;
 }
 
@@ -128,7 +123,7 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   const inbox = inboxDir(inp.inboxRoot, jobId);
   const branch = inp.branch ?? `${policy.branch_prefix}${jobId}`;
   const worktree = resolve(inp.worktree ?? join(inp.moguiHome, "worktrees", basename(inp.repo), jobId));
-  if (inside(realish(worktree), real(inp.repo))) throw new UsageError(`worktree ${worktree} is inside the canonical checkout ${inp.repo}: workers never work there`, "worker spawn");
+  if (within(real(inp.repo), realish(worktree))) throw new UsageError(`worktree ${worktree} is inside the canonical checkout ${inp.repo}: workers never work there`, "worker spawn");
   if (existsSync(worktree)) throw new UsageError(`worktree path ${worktree} already exists`, "worker spawn");
   // One argv element carries the brief (Linux caps an argument at 128 KiB).
   if (Buffer.byteLength(inp.briefText) > MAX_BRIEF_BYTES) throw new UsageError(`the brief is over ${MAX_BRIEF_BYTES / 1000} KB: too large to inject; move detail into files the brief names`, "worker spawn");
@@ -138,7 +133,7 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   if (c.tier === "T3" && !provider) throw new UsageError(`T3 needs the implementer's provider family (for the cross-family verifier): '${inp.model}' matches none in provider_families`, "worker spawn");
   const jobs = await loadJobs(ctx, inp.ledger, "spawn");
   if (jobs.has(jobId)) return refusal(SPAWN_EXIT.NAME_TAKEN, `job id ${jobId} is already in the ledger (owner ${jobs.get(jobId)!.spawn.owner})`);
-  const holder = await nameHolder(ctx, host, inp);
+  const holder = await nameHolder(jobs, host, inp.name);
   if (holder) return refusal(SPAWN_EXIT.NAME_TAKEN, `agent name ${inp.name} is taken by ${holder}`, { holder });
 
   // The inbox is where the brief is written and the report is trusted from: never through a planted symlink.
@@ -151,6 +146,7 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
     pane = await host.spawnAgent({ repo: inp.repo, cwd: worktree, workspace: inp.workspace, name: inp.name, kind, args });
   } catch (e) {
     const left = await cleanupWorktree(ctx, worktree);
+    if (left === "removed") await dropUnusedBranch(ctx, inp.repo, branch, baseSha);
     throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: ${host.kind} could not start the agent: ${errorMessage(e)} (worktree ${left})`);
   }
   const marker = `mogui-brief:${jobId}:${randomBytes(4).toString("hex")}`;

@@ -100,6 +100,28 @@ describe("ledger-backed commands", () => {
     expect((await s.run("worker", "decide", "--job", "j", "--state", "done")).code).toBe(2);
     expect((await s.run("worker", "verify-push", "--repo", ".", "--branch", "b", "--sha", "XYZ")).code).toBe(2);
     expect((await s.run("worker", "verify-push", "--repo", ".", "--branch", "b")).code).toBe(2);
+    // An option-shaped remote or diff base is refused before git runs (the stub runner refuses every call).
+    const opt = await s.run("worker", "verify-push", "--repo", ".", "--branch", "b", "--sha", "1a2b3c4d", "--remote=--upload-pack=touch /tmp/x");
+    expect(opt.code).toBe(2);
+    expect(opt.stderr).toContain("--remote must be a remote name or URL, not an option");
+    const base = await s.run("worker", "classify", "--repo", ".", "--base=--output=/tmp/x");
+    expect(base.code).toBe(2);
+    expect(base.stderr).toContain("diff base '--output=/tmp/x' must be a ref, not an option");
+  });
+
+  test("sweep and verdict: a broken policy file is exit 2, never a silent fall back to the defaults", async () => {
+    const s = setup(false);
+    const broken = join(s.home, "policy.json");
+    writeFileSync(broken, "{ not json");
+    const sw = await s.run("worker", "sweep", "--workspace", "w1", "--policy", broken);
+    expect(sw.code).toBe(2);
+    expect(sw.stderr).toContain("worker sweep: surface policy is not JSON");
+    const vd = await s.run("worker", "verdict", "--job", "j", "--findings", FINDINGS, "--verifier-model", "gpt-5", "--verifier-session", "v", "--policy", broken);
+    expect(vd.code).toBe(2);
+    expect(vd.stderr).toContain("worker verdict: surface policy is not JSON");
+    const named = await s.run("worker", "sweep", "--workspace", "w1", "--policy", join(s.home, "typo.json"));
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain("surface policy unreadable");
   });
 
   test("a corrupt ledger line is LEDGER_UNAVAILABLE with its line number (exit 2)", async () => {

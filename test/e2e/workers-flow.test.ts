@@ -107,3 +107,17 @@ test("herdr: codex gets the longer landing window (policy: 2 s default, 4 s code
   expect(claude.landing.reads).toBe(6);
   expect(codex.landing.reads).toBe(8);
 });
+
+test("herdr: an agent that fails to start leaves no pane, worktree, branch or job behind; a retry succeeds", async () => {
+  const w = await world("herdr", { MOGUI_WORKER_NOW: String(Date.UTC(2026, 7, 1, 9, 30)) });
+  const fail = await w.run(spawnArgs(w, { name: "nostart" }), { HERDR_SIM_FAULT: "agent start=error:agent_start_failed" });
+  expect(fail.code).toBe(1);
+  expect(fail.stderr).toMatch(/^worker spawn: herdr could not start the agent: .*agent_start_failed.* \(worktree removed\)\n$/);
+  expect(w.ledger()).toEqual([]);
+  const panes = JSON.parse((await w.herdr("pane", "list")).stdout).result.panes.map((p: { pane_id: string }) => p.pane_id);
+  expect(panes).toEqual(["w1:p1"]);
+  expect(sh(w.f.repo, "branch", "--list", "worker/*")).toBe("");
+  // Same minute, same job id, same branch: the retry must be able to create it again.
+  const ok = await spawnOk(w, { name: "nostart" });
+  expect(ok.branch).toBe("worker/nostart-impl-20260801-0930");
+});

@@ -2,7 +2,7 @@
 // triggers collection (herdr's `fake flap`, the Orca simulator's agentStatusCycle), dead tabs are swept, a 4th
 // verdict round is escalated, a T3 job refuses a same-family verifier, a downgrade is refused.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sh } from "../helpers/git.ts";
 import { spawnArgs, spawnOk, world } from "./cases/workers.ts";
@@ -192,4 +192,21 @@ test("herdr: status records observations, detects stuck, and holds not-working f
   expect(await st(10)).toMatchObject({ status: "working", held: false });
   await w.herdr("pane", "report-agent", s.pane_id, "--source", "t", "--agent", "claude", "--state", "idle");
   expect(await st(11)).toMatchObject({ held: false });
+});
+
+test("classify --repo: paths with Hangul or a tab are read verbatim from the diff (git would quote them otherwise)", async () => {
+  const w = await world("herdr");
+  const repo = w.f.repo;
+  mkdirSync(join(repo, "docs"), { recursive: true });
+  writeFileSync(join(repo, "docs", "한글 노트.md"), "one\ntwo\n");
+  writeFileSync(join(repo, "docs", "a\tb.md"), "x\n");
+  sh(repo, "add", ".");
+  sh(repo, "commit", "-q", "-m", "docs");
+  writeFileSync(join(repo, "docs", "새.txt"), "new\n");
+  const r = await w.run(["worker", "classify", "--repo", repo, "--json"]);
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const c = JSON.parse(r.stdout);
+  expect(c.paths.map((p: { path: string }) => p.path).sort()).toEqual(["docs/a\tb.md", "docs/새.txt", "docs/한글 노트.md"].sort());
+  expect(c).toMatchObject({ verdict: "CLASSIFIED", tier: "T1", diff_lines: 4, unmatched: [] });
 });

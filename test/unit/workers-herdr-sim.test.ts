@@ -1,5 +1,6 @@
 // The fake herdr, in process: 0.8.x output shapes (herdr-cli.md §2-§3), ids, statuses, faults.
 import { describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
@@ -74,6 +75,13 @@ describe("herdr simulator", () => {
     expect(JSON.parse(w.stdout).result).toMatchObject({ matched_line: "marker-XYZ", type: "output_matched" });
     const t = await h("pane", "wait-output", "w1:p1", "--match", "never", "--timeout", "60");
     expect(JSON.parse(t.stderr)).toEqual({ error: { code: "timeout", message: "timed out waiting for output match" }, id: "cli:pane:wait-output" });
+    await h("pane", "report-agent", "w1:p1", "--source", "t", "--agent", "claude", "--state", "working");
+    const aw = await h("agent", "wait", "a1", "--until", "idle", "--timeout", "60");
+    expect(JSON.parse(aw.stderr)).toEqual({ error: { code: "timeout", message: "timed out waiting for agent status" }, id: "cli:agent:wait" });
+    await h("pane", "report-agent", "w1:p1", "--source", "t", "--agent", "claude", "--state", "idle");
+    // Not yet seen, so `done`: the default --until (idle, done, blocked) takes it.
+    const ok = await h("agent", "wait", "a1", "--timeout", "60");
+    expect(JSON.parse(ok.stdout).result).toMatchObject({ type: "agent_info", agent: { name: "a1", agent_status: "done" } });
   });
 
   test("pane close closes one pane; the last pane takes its tab and workspace; ids are never reused", async () => {
@@ -105,6 +113,13 @@ describe("herdr simulator", () => {
     expect((await swallow("pane", "list")).code).toBe(1);
     expect((await swallow("agent", "list")).code).toBe(7);
     expect((await sim({ HERDR_SIM_FAULT: "pane list=bogus" })("pane", "list")).stderr).toContain("unknown mode 'bogus'");
+    const scenario = join(tempDir("herdr-scn-"), "s.json");
+    writeFileSync(scenario, JSON.stringify({ faults: [{ command: "pane list", mode: "swallo" }] }));
+    const typo = await sim({ HERDR_SIM_SCENARIO: scenario })("pane", "list");
+    expect(typo.code).toBe(1);
+    expect(JSON.parse(typo.stderr).error.message).toContain("scenario fault for 'pane list': unknown mode 'swallo'");
+    // A typo is an error, never a silently different fault (exit:1:2 used to inject exit 1).
+    expect((await sim({ HERDR_SIM_FAULT: "pane list=exit:1:2" })("pane", "list")).stderr).toContain("'pane list=exit:1:2' has more than one ':arg'");
     const off = await runMain(["sim", "herdr", "pane", "list"], { env: { HOME: "/h" } });
     expect(JSON.parse(off.stderr).error.code).toBe("server_not_running");
     expect(off.code).toBe(1);

@@ -56,6 +56,13 @@ export function readText(p: HPane, source: string, lines: number | undefined): s
 
 export const READ_SOURCES = ["visible", "recent", "recent-unwrapped", "recent_unwrapped", "detection"];
 
-export function sleep(ms: number): Promise<void> {
-  return Bun.sleep(ms);
+/** herdr's waits: try every 50 ms until `attempt` gives a value; past `timeoutMs` (none = forever) herdr's `timeout` error. */
+export async function pollUntil<T>(timeoutMs: number | undefined, what: string, attempt: () => T | undefined): Promise<T> {
+  const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+  for (;;) {
+    const hit = attempt();
+    if (hit !== undefined) return hit;
+    if (Date.now() >= deadline) throw new HerdrSimError("timeout", `timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
 }

@@ -1,6 +1,6 @@
 /** `herdr agent list|get|start|read|wait|send-keys|focus` (herdr-cli.md §3.1–3.5), 0.8.x shapes. */
 import { HerdrUsage, intFlag } from "./argv.ts";
-import { advanceFlaps, type Call, type CommandDef, findAgent, findPane, type Outcome, READ_SOURCES, readText, sleep } from "./call.ts";
+import { advanceFlaps, type Call, type CommandDef, findAgent, findPane, type Outcome, pollUntil, READ_SOURCES, readText } from "./call.ts";
 import { agentInfo, agentStatus } from "./info.ts";
 import { pressKeys, typeText } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
@@ -95,20 +95,17 @@ async function wait(call: Call): Promise<Outcome> {
   const timeout = intFlag(call.args, "timeout");
   const target = call.args.pos[0]!;
   const first = findAgent(call.store.read(), target);
-  const deadline = timeout === undefined ? Infinity : Date.now() + timeout;
-  for (;;) {
-    const hit = call.store.tx((s) => {
+  const hit = await pollUntil(timeout, "agent status", () =>
+    call.store.tx((s) => {
       const p = s.panes.find((x) => x.pane_id === first.pane_id);
       if (!p?.agent) throw new HerdrSimError("agent_not_running", "agent is no longer running in the target pane");
       const ok = until.includes(agentStatus(p));
       const agent = agentInfo(p);
       advanceFlaps([p]);
-      return ok ? agent : null;
-    });
-    if (hit) return { result: { agent: hit, type: "agent_info" } };
-    if (Date.now() >= deadline) throw new HerdrSimError("timeout", "timed out waiting for agent status");
-    await sleep(50);
-  }
+      return ok ? agent : undefined;
+    }),
+  );
+  return { result: { agent: hit, type: "agent_info" } };
 }
 
 /** `agent prompt <target> <text>`: text is always args[1]; types it and submits it; `--wait` waits like `agent wait`. */

@@ -1,6 +1,6 @@
 /** `herdr pane list|get|read|close|split|send-text|send-keys|run|wait-output|report-agent|focus` (§3.6–3.8). */
 import { HerdrUsage, intFlag } from "./argv.ts";
-import { advanceFlaps, type Call, type CommandDef, findPane, type Outcome, READ_SOURCES, readText, sleep } from "./call.ts";
+import { advanceFlaps, type Call, type CommandDef, findPane, type Outcome, pollUntil, READ_SOURCES, readText } from "./call.ts";
 import { paneInfo } from "./info.ts";
 import { pressKeys, setState, typeText } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
@@ -107,18 +107,14 @@ async function waitOutput(call: Call): Promise<Outcome> {
     }
   }
   const id = call.args.pos[0]!;
-  const deadline = timeout === undefined ? Infinity : Date.now() + timeout;
-  for (;;) {
+  return pollUntil(timeout, "output match", (): Outcome | undefined => {
     const p = findPane(call.store.read(), id);
     const text = readText(p, src === "recent" ? "recent-unwrapped" : src, lines);
     const line = text.split("\n").find((l) => (re ? re.test(l) : l.includes(match!)));
-    if (line !== undefined) {
-      const readRes = { format: "text", pane_id: id, revision: p.revision, source: src.replace("-", "_"), tab_id: p.tab_id, text, truncated: false, workspace_id: p.workspace_id };
-      return { result: { matched_line: line, pane_id: id, read: readRes, revision: p.revision, type: "output_matched" } };
-    }
-    if (Date.now() >= deadline) throw new HerdrSimError("timeout", "timed out waiting for output match");
-    await sleep(50);
-  }
+    if (line === undefined) return undefined;
+    const readRes = { format: "text", pane_id: id, revision: p.revision, source: src.replace("-", "_"), tab_id: p.tab_id, text, truncated: false, workspace_id: p.workspace_id };
+    return { result: { matched_line: line, pane_id: id, read: readRes, revision: p.revision, type: "output_matched" } };
+  });
 }
 
 function reportAgent(call: Call): Outcome {

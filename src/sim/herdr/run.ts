@@ -47,7 +47,7 @@ function logCall(ctx: Ctx, argv: readonly string[], exit: number | null): void {
   if (!path) return;
   const abs = resolve(ctx.cwd, path);
   mkdirSync(dirname(abs), { recursive: true });
-  appendFileSync(abs, `${JSON.stringify({ argv, exit, ts: Date.now() })}\n`);
+  appendFileSync(abs, `${JSON.stringify({ argv, exit, ts: ctx.now() })}\n`);
 }
 
 function printError(ctx: Ctx, id: string, e: HerdrSimError): number {

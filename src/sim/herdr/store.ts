@@ -96,7 +96,8 @@ export function normalizeState(raw: unknown, nowMs: number, root: string): HStat
   }
   fixCounters(s);
   for (const f of arr(r.faults)) {
-    if (!(FAULT_MODES as readonly string[]).includes(f.mode)) continue;
+    // A typo is an error, never a fault that silently does nothing (as HERDR_SIM_FAULT).
+    if (!(FAULT_MODES as readonly string[]).includes(f.mode)) throw new HerdrSimError("internal_error", `herdr simulator: scenario fault for '${String(f.command)}': unknown mode '${String(f.mode)}' (known: ${FAULT_MODES.join(", ")})`);
     s.faults.push({ command: String(f.command), mode: f.mode, ...(f.arg !== undefined ? { arg: String(f.arg) } : {}), ...(f.times !== undefined ? { times: Number(f.times) } : {}) } as HFault);
   }
   return s;
@@ -140,11 +141,13 @@ export class Store {
     } catch (e) {
       throw new HerdrSimError("internal_error", `herdr simulator: cannot read scenario ${spec}: ${(e as Error).message}`);
     }
+    let raw: unknown;
     try {
-      return normalizeState(JSON.parse(text), this.now(), root);
+      raw = JSON.parse(text);
     } catch (e) {
       throw new HerdrSimError("internal_error", `herdr simulator: scenario ${spec} is not JSON: ${(e as Error).message}`);
     }
+    return normalizeState(raw, this.now(), root);
   }
 
   private load(): { state: HState; text: string | null } {

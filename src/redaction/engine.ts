@@ -5,6 +5,7 @@
  * stopwords, AND/OR) and inline `gitleaks:allow` decide what stays a finding.
  */
 import type { Allowlist, RegexTarget, Rule } from "./config.ts";
+import { Gate, prefilterOf } from "./literals.ts";
 import { maskLine } from "./mask.ts";
 
 export interface Finding {
@@ -25,6 +26,11 @@ export interface Compiled {
   gated: Rule[];
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
+  /**
+   * Per gated rule (and per direct rule without keywords or a leading literal): its keywords (one must occur, case-insensitively) and the literals every match of its regex
+   * contains (literals.ts). A text failing the gate is not searched: no finding can come from it.
+   */
+  gates: Map<Rule, Gate>;
 }
 
 /**
@@ -57,7 +63,14 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[]): Compiled {
     if (r.keywords.length === 0 || literalLed(r.regex)) direct.push(r);
     else gated.push(r);
   }
-  return { rules, allowlists, direct, gated, pathOnly };
+  // A rule without keywords whose regex does not start with a literal (an organisation rule, say) is searched over
+  // every text; the literals its matches must contain spare most of those searches.
+  const unled = direct.filter((r) => r.keywords.length === 0 && !literalLed(r.regex!));
+  return { rules, allowlists, direct, gated, pathOnly, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])) };
+}
+
+function gateOf(r: Rule): Gate {
+  return new Gate(r.keywords, prefilterOf(r.regex!));
 }
 
 function entropy(s: string): number {
@@ -98,12 +111,13 @@ export function pathAllowed(c: Compiled, path: string): boolean {
 
 /** gitleaks: a rule with keywords applies to a text only when one of them occurs, case-insensitively. */
 class Keywords {
-  private lower: string | null = null;
+  private low: string | null = null;
   constructor(private readonly text: string) {}
+  readonly lower = (): string => (this.low ??= this.text.toLowerCase());
   any(r: Rule): boolean {
     if (r.keywords.length === 0) return true;
-    this.lower ??= this.text.toLowerCase();
-    return r.keywords.some((k) => this.lower!.includes(k));
+    const low = this.lower();
+    return r.keywords.some((k) => low.includes(k));
   }
 }
 
@@ -125,8 +139,14 @@ interface Raw {
 export function scanText(c: Compiled, path: string, text: string): Finding[] {
   const kw = new Keywords(text);
   const raws: Raw[] = [];
-  for (const rule of c.direct) matchRule(c, rule, path, text, raws, () => kw.any(rule));
-  for (const rule of c.gated) if (kw.any(rule)) matchRule(c, rule, path, text, raws, () => true);
+  for (const rule of c.direct) {
+    const gate = c.gates.get(rule);
+    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, raws, () => kw.any(rule));
+  }
+  for (const rule of c.gated) {
+    const gate = c.gates.get(rule);
+    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, raws, () => true);
+  }
   const found = raws.length ? render(text, path, raws) : [];
   for (const rule of c.pathOnly) {
     if (rule.path!.test(path)) found.push({ file: path, line: 1, rule: rule.id, description: rule.description, snippet: "(the file name matches)" });

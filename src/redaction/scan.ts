@@ -6,10 +6,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../lib/context.ts";
 import { compileRules, pathAllowed, scanText, type Compiled, type Finding } from "./engine.ts";
-import { jobCount, scanShard, scanSharded } from "./shard.ts";
+import { jobCount, scanShard, scanSharded, type FileRef } from "./shard.ts";
 import type { LoadedRules } from "./rules.ts";
 import { ScanFail } from "./rules.ts";
-import { blobsAt, blobTexts, commitMessages, displayPath, expandPaths, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
+import { blobsAt, blobTexts, commitMessages, displayPath, expandPathRefs, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
 
 export interface ScanRequest {
   mode: Mode;
@@ -54,8 +54,8 @@ export function findingLine(f: Finding): string {
   return `  ${f.file}:${f.line}  [${f.rule}] ${f.description}  :: ${f.snippet}`;
 }
 
-async function listFiles(ctx: Ctx, req: ScanRequest): Promise<Array<{ abs: string; shown: string }>> {
-  if (req.mode === "paths") return expandPaths(req.root, req.paths ?? []).map((abs) => ({ abs, shown: displayPath(req.root, abs) }));
+async function listFiles(ctx: Ctx, req: ScanRequest): Promise<FileRef[]> {
+  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? []).map((r) => ({ ...r, shown: displayPath(req.root, r.abs) }));
   const rels = req.mode === "tracked" ? await trackedFiles(ctx, req.root) : req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   return rels.map((rel) => ({ abs: join(req.root, rel), shown: rel }));
 }

@@ -17,6 +17,8 @@ import { readText } from "./sources.ts";
 export interface FileRef {
   abs: string;
   shown: string;
+  /** A directory walk saw a regular file (see readText). */
+  regular?: true;
 }
 
 export const SHARD_MIN_FILES = 2000;
@@ -43,7 +45,7 @@ export function scanShard(c: Compiled, files: readonly FileRef[], progress?: (do
     const f = files[i]!;
     if (progress && (i & 63) === 0) progress(i);
     if (pathAllowed(c, f.shown)) continue;
-    const t = readText(f.abs);
+    const t = readText(f.abs, f.regular === true);
     if (!t) continue;
     bytes += t.bytes;
     const found = scanText(c, f.shown, t.text);
@@ -52,7 +54,7 @@ export function scanShard(c: Compiled, files: readonly FileRef[], progress?: (do
   return { findings, bytes };
 }
 
-const ListSchema = v.array(v.object({ abs: v.string(), shown: v.string() }));
+const ListSchema = v.array(v.object({ abs: v.string(), shown: v.string(), regular: v.optional(v.literal(true)) }));
 const ResultSchema = v.object({
   bytes: v.number(),
   findings: v.array(v.object({ file: v.string(), line: v.number(), rule: v.string(), description: v.string(), snippet: v.string() })),

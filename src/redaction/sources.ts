@@ -62,7 +62,18 @@ export async function commitMessages(ctx: Ctx, root: string, range: string): Pro
 
 /** `--paths`: files as given, directories walked (no `.git`, symlinked directories not followed). */
 export function expandPaths(base: string, paths: readonly string[]): string[] {
-  const out: string[] = [];
+  return expandPathRefs(base, paths).map((r) => r.abs);
+}
+
+export interface PathRef {
+  abs: string;
+  /** The walk saw a regular file here (readText need not lstat it again). */
+  regular?: true;
+}
+
+/** expandPaths, keeping what the directory walk learnt about each entry. */
+export function expandPathRefs(base: string, paths: readonly string[]): PathRef[] {
+  const out: PathRef[] = [];
   const walk = (abs: string) => {
     let entries;
     try {
@@ -75,7 +86,8 @@ export function expandPaths(base: string, paths: readonly string[]): string[] {
       if (e.name === ".git") continue;
       const p = join(abs, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.isFile() || e.isSymbolicLink()) out.push(p);
+      else if (e.isFile()) out.push({ abs: p, regular: true });
+      else if (e.isSymbolicLink()) out.push({ abs: p });
     }
   };
   for (const p of paths) {
@@ -87,13 +99,20 @@ export function expandPaths(base: string, paths: readonly string[]): string[] {
       throw new SourceError(`no such path: ${p}`);
     }
     if (st.isDirectory()) walk(abs);
-    else out.push(abs);
+    else out.push({ abs });
   }
-  return [...new Set(out)];
+  const seen = new Set<string>();
+  return out.filter((r) => !seen.has(r.abs) && Boolean(seen.add(r.abs)));
 }
 
 /** How a path is shown in findings and matched by path allowlists: relative to the root when inside it. */
 export function displayPath(root: string, abs: string): string {
+  // Both are normalised absolute paths here; under the root the relative path is the rest of the string.
+  if (sep === "/" && root.length > 1 && !root.endsWith("/") && abs.startsWith(root) && abs[root.length] === "/" && isAbsolute(root)) {
+    const rest = abs.slice(root.length + 1);
+    // Only plain names: anything with a `.` or `/` where normalisation could matter takes path.relative.
+    if (rest !== "" && !/^[./]|\/[./]|\/$/.test(rest)) return rest;
+  }
   const rel = relative(root, abs);
   if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return abs;
   return sep === "/" ? rel : rel.split(sep).join("/");
@@ -106,7 +125,19 @@ const BINARY_PROBE = 8000;
  * the first 8000 bytes). A symlink is scanned as its target string (what git stores), never followed: a tracked
  * link must not make the scan read outside the repository.
  */
-export function readText(abs: string): { text: string; bytes: number } | null {
+export function readText(abs: string, regular = false): { text: string; bytes: number } | null {
+  if (regular) {
+    // Known to be a regular file (a directory walk just saw it): read without an lstat first. Any doubt (an error,
+    // a NUL near the start) is settled by the full path below, so the answer is the same.
+    let text: string | null = null;
+    try {
+      text = readFileSync(abs, "utf8");
+    } catch {
+      text = null;
+    }
+    if (text === null || text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0) return readText(abs);
+    return { text, bytes: Buffer.byteLength(text) };
+  }
   let st;
   try {
     st = lstatSync(abs);
@@ -118,16 +149,39 @@ export function readText(abs: string): { text: string; bytes: number } | null {
     return { text: target, bytes: target.length };
   }
   if (!st.isFile()) return null;
-  let buf: Buffer;
-  try {
-    buf = readFileSync(abs);
-  } catch (e) {
-    // Fail closed: a file that exists but cannot be read is not "clean".
-    throw new SourceError(`cannot read ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  // A large file is probed for NUL bytes before it is decoded (a big binary is never turned into a string).
+  if (st.size > DIRECT_DECODE_MAX) {
+    const buf = readBytes(abs);
+    if (buf.subarray(0, BINARY_PROBE).indexOf(0) >= 0) return null;
+    return { text: buf.toString("utf8"), bytes: buf.length };
   }
-  const probe = buf.length > BINARY_PROBE ? buf.subarray(0, BINARY_PROBE) : buf;
-  if (probe.indexOf(0) >= 0) return null;
-  return { text: buf.toString("utf8"), bytes: buf.length };
+  let text: string;
+  try {
+    // Decoding straight to a string (no intermediate Buffer) is the cheaper read; it decodes exactly as
+    // Buffer#toString("utf8") does (invalid bytes become U+FFFD, a BOM stays).
+    text = readFileSync(abs, "utf8");
+  } catch (e) {
+    throw unreadable(abs, e);
+  }
+  // Binary: a NUL byte in the first 8000 bytes. A NUL byte decodes to U+0000 and every character takes at least one
+  // byte, so a U+0000 past character 8000 lies past byte 8000; one before it is settled on the bytes.
+  if (text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0 && readBytes(abs).subarray(0, BINARY_PROBE).indexOf(0) >= 0) return null;
+  return { text, bytes: st.size };
+}
+
+const DIRECT_DECODE_MAX = 1 << 20;
+
+/** Fail closed: a file that exists but cannot be read is not "clean". */
+function unreadable(abs: string, e: unknown): SourceError {
+  return new SourceError(`cannot read ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+}
+
+function readBytes(abs: string): Buffer {
+  try {
+    return readFileSync(abs);
+  } catch (e) {
+    throw unreadable(abs, e);
+  }
 }
 
 export interface BlobRef {

@@ -3,6 +3,7 @@ import { defineMoguiCommand } from "../src/lib/command.ts";
 import { UsageError } from "../src/lib/errors.ts";
 import { printJson, printLines } from "../src/lib/output.ts";
 import { inventory, InventoryFail, inventoryJson, renderInventory } from "../src/redaction/inventory.ts";
+import { orgRulesPath } from "../src/redaction/rules.ts";
 
 const P = "redaction-inventory";
 const DEFAULT_DICT = "/usr/share/dict/words";
@@ -33,11 +34,10 @@ export default defineMoguiCommand({
     const raw = (args["min-count"] as string | undefined) ?? "1";
     if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`--min-count must be a whole number >= 1 (got '${raw}')`, P);
     const root = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
-    const rules = ctx.env.REDACTION_EXTRA_PATTERNS?.trim();
     try {
       const inv = await inventory(ctx, {
         root,
-        rulesPath: rules ? resolve(ctx.cwd, rules) : undefined,
+        rulesPath: orgRulesPath(ctx),
         baselinePath: resolve(root, (args.baseline as string | undefined) ?? ".redaction-inventory-baseline"),
         minCount: Number(raw),
         dictPath: ctx.env.REDACTION_INVENTORY_DICT?.trim() || DEFAULT_DICT,

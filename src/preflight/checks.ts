@@ -12,6 +12,7 @@ import { ok as runOk, type RunResult } from "../lib/runner.ts";
 import { resolveOrcaExecutable } from "../orca/resolve.ts";
 import { expandHome } from "../probes/resolve.ts";
 import { parseOrgRules } from "../redaction/config.ts";
+import { orgRulesPath } from "../redaction/rules.ts";
 import { VERSION } from "../version.ts";
 
 export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
@@ -168,8 +169,8 @@ export function checkSkillStack(h: Host): Line[] {
 
 /** Counts only: rule content is never printed. */
 export function checkRedactionExtra(h: Host): Line[] {
-  const raw = h.ctx.env.REDACTION_EXTRA_PATTERNS?.trim() || join(h.home, ".config", "redaction-extra.txt");
-  const path = resolve(h.ctx.cwd, expandHome(h.ctx, raw));
+  // The same resolution the scan uses; preflight alone falls back to the conventional location when unset.
+  const path = orgRulesPath(h.ctx) ?? join(h.home, ".config", "redaction-extra.txt");
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
+import { expandHome } from "../probes/resolve.ts";
 import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError, type Rule, type RuleSet } from "./config.ts";
 import embeddedConfig from "../../config/gitleaks.toml" with { type: "text" };
 
@@ -21,6 +22,12 @@ export class ScanFail extends Error {
 
 export const CONFIG_ENV = "GITLEAKS_CONFIG";
 export const EXTRA_ENV = "REDACTION_EXTRA_PATTERNS";
+
+/** The organisation rules file named by $REDACTION_EXTRA_PATTERNS (`~` expanded, relative to cwd); undefined when unset. */
+export function orgRulesPath(ctx: Pick<Ctx, "env" | "cwd">): string | undefined {
+  const raw = ctx.env[EXTRA_ENV]?.trim();
+  return raw ? resolve(ctx.cwd, expandHome(ctx, raw)) : undefined;
+}
 
 export interface LoadedRules {
   set: RuleSet;
@@ -76,9 +83,8 @@ export function loadRules(ctx: Ctx, root: string, opts: { config?: string; allow
   }
   if (!opts.skipLegacyCheck) checkLegacyAllowlist(ctx, root, opts.allowlist);
   let org = { considered: 0, rules: [] as Rule[], unusable: 0, re2Rejected: [] as string[] };
-  const extraPath = ctx.env[EXTRA_ENV]?.trim();
-  if (extraPath) {
-    const abs = resolve(ctx.cwd, extraPath);
+  const abs = orgRulesPath(ctx);
+  if (abs) {
     if (existsSync(abs)) {
       let text: string;
       try {

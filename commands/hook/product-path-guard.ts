@@ -36,7 +36,7 @@ export default defineMoguiCommand({
     const d: GuardDecision = call.inputError
       ? { block: true, reason: `unreadable hook input: ${call.inputError}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
       : decide(ctx, call.input, call.cwd);
-    recordDecision(ctx, d, call.cwd);
+    recordDecision(ctx, d, call.cwd, call.sessionKind);
     if (!d.block) return 0;
     ctx.io.stderr(`[product-path-guard] BLOCKED: ${d.reason}\n`);
     return 2;

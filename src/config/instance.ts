@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import * as v from "valibot";
 import { resolveStatePath, type Ctx } from "../lib/context.ts";
-import { InstanceRuntimeSchema } from "./instance-schema.ts";
+import type { InstanceRuntimeSchema as Schema } from "./instance-schema.ts";
 import { dropUnderscoreKeys, issueLine } from "./issues.ts";
 
 export const INSTANCE_CONFIG_ENV = "INSTANCE_RUNTIME_CONFIG";
@@ -35,8 +35,44 @@ function envValue(ctx: Pick<Ctx, "env">, name: string): string | null {
   return v === undefined || v.trim() === "" ? null : v;
 }
 
+type ParsedFields = Omit<InstanceRuntimeConfig, "sourcePath" | "configPath" | "transcriptGlobEnvOverride">;
+
+const NON_BLANK = /\S/;
+
+/**
+ * InstanceRuntimeSchema, loaded on first use (a synchronous require, which the bundler keeps lazy): building the
+ * valibot schema is start-up time that a hook, which only meets a valid file, never needs.
+ */
+function instanceRuntimeSchema(): typeof Schema {
+  return (require("./instance-schema.ts") as typeof import("./instance-schema.ts")).InstanceRuntimeSchema;
+}
+
+/**
+ * The same answer as InstanceRuntimeSchema for a config it accepts, without running valibot: hooks load this file
+ * on every tool call and the schema walk is a measurable part of their start-up. Anything this check does not
+ * accept (undefined) goes through the schema, which then produces the exact error message.
+ */
+function fastParse(raw: Record<string, unknown>): ParsedFields | undefined {
+  const master = raw.master_host_runtime;
+  const product = raw.product_repo;
+  const globsIn = raw.transcript_globs;
+  if (master !== undefined && master !== null && typeof master !== "string") return undefined;
+  if (product !== undefined && product !== null && typeof product !== "string") return undefined;
+  const globs: Record<string, string> = {};
+  if (globsIn !== undefined && globsIn !== null) {
+    if (typeof globsIn !== "object" || Array.isArray(globsIn)) return undefined;
+    for (const k of Object.keys(globsIn)) {
+      if (k.startsWith("_")) continue;
+      const val = (globsIn as Record<string, unknown>)[k];
+      if (k.trim() === "" || typeof val !== "string" || !NON_BLANK.test(val)) return undefined;
+      globs[k] = val;
+    }
+  }
+  return { masterHostRuntime: (master as string | null | undefined) ?? null, transcriptGlobs: globs, productRepo: (product as string | null | undefined) ?? null };
+}
+
 /** Parses the file's text; exported for tests and for `mogui config` validation. */
-export function parseInstanceConfig(text: string, path: string): Omit<InstanceRuntimeConfig, "sourcePath" | "configPath" | "transcriptGlobEnvOverride"> {
+export function parseInstanceConfig(text: string, path: string): ParsedFields {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -44,7 +80,9 @@ export function parseInstanceConfig(text: string, path: string): Omit<InstanceRu
     throw new InstanceConfigError(`instance runtime config is not valid JSON: ${path}: ${(e as Error).message}`);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InstanceConfigError(`instance runtime config root must be a JSON object: ${path}`);
-  const parsed = v.safeParse(InstanceRuntimeSchema, dropUnderscoreKeys(raw as Record<string, unknown>));
+  const fast = fastParse(raw as Record<string, unknown>);
+  if (fast) return fast;
+  const parsed = v.safeParse(instanceRuntimeSchema(), dropUnderscoreKeys(raw as Record<string, unknown>));
   if (!parsed.success) throw new InstanceConfigError(issueLine(parsed.issues[0]));
   const obj = parsed.output;
   const globs = Object.fromEntries(Object.entries(obj.transcript_globs ?? {}).filter(([k]) => !k.startsWith("_"))) as Record<string, string>;

@@ -48,8 +48,9 @@ function appendQuietly(ctx: Ctx, path: string, row: LedgerRow, what: string): vo
   }
 }
 
-export function appendFire(ctx: Ctx, hook: string, event: string, cwd: string): void {
-  const row = { ts: isoSeconds(ctx.now()), hook, event, cwd, runtime_hint: runtimeHint(ctx), session_kind: sessionKind(ctx, cwd) };
+/** `kind`: the caller's sessionKind(ctx, cwd) when it already has it (one probe of the disk per hook call). */
+export function appendFire(ctx: Ctx, hook: string, event: string, cwd: string, kind?: SessionKind): void {
+  const row = { ts: isoSeconds(ctx.now()), hook, event, cwd, runtime_hint: runtimeHint(ctx), session_kind: kind ?? sessionKind(ctx, cwd) };
   appendQuietly(ctx, fireLogPath(ctx), row, "hook fire log");
 }
 

@@ -74,6 +74,12 @@ function argTouches(s: Scope, cwd: string, arg: string): boolean {
   return arg.charCodeAt(0) === 45 && /^-[A-Za-z][/~.]/.test(arg) && product.contains(resolveFrom(cwd, arg.slice(2)));
 }
 
+/** Does any of args touch the product? (A loop, not Array.prototype.some: see ProductRoots.lexicallyInside.) */
+function anyTouches(s: Scope, cwd: string, args: readonly string[]): boolean {
+  for (const a of args) if (argTouches(s, cwd, a)) return true;
+  return false;
+}
+
 function allowlisted(p: GuardPolicy, words: readonly string[]): boolean {
   return p.allowlist.some((e) => e.length > 0 && e.every((t, i) => words[i] === t));
 }
@@ -186,7 +192,7 @@ function gitRule(s: Scope, args: readonly string[], cwd: string): Verdict | { to
     return deny("git --git-dir into the product repo without --work-tree (the working tree would be the current directory)", "git_dir_without_work_tree");
   }
   const touched =
-    product.contains(gcwd) || Boolean(gitDir && product.contains(gitDir)) || Boolean(workTree && product.contains(workTree)) || rest.some((a) => argTouches(s, gcwd, a));
+    product.contains(gcwd) || Boolean(gitDir && product.contains(gitDir)) || Boolean(workTree && product.contains(workTree)) || anyTouches(s, gcwd, rest);
   if (!touched || sub === undefined) return { touched };
   if (s.policy.failClosed) {
     return allowlisted(s.policy, ["git", sub, ...rest]) ? { touched } : deny(`git ${sub} is not in the fail-closed allowlist and touches the product repo`, "not_allowlisted");
@@ -234,7 +240,7 @@ function commandRule(s: Scope, cmd: SimpleCommand, cwdIn: string, pipeTouched: b
   }
   const opaque = inlineCode(name, args);
   const stdinProgram = readsStdinProgram(name, args);
-  let touched = product.contains(cwd) || writtenArgs(name, args).some((a) => argTouches(s, cwd, a));
+  let touched = product.contains(cwd) || anyTouches(s, cwd, writtenArgs(name, args));
   if (opaque && (product.mentionedIn(args.join(" ")) || s.mentions)) touched = true;
   if ((EXECUTORS.has(name) || stdinProgram) && pipeTouched) touched = true;
   // `bash <<EOF ... EOF` and `cat <<EOF | sh`: the program is a heredoc, which only the raw text can show.
@@ -291,6 +297,6 @@ function analyse(s: Scope, command: string, cwd: string, depth: number): Verdict
 }
 
 export function checkBash(policy: GuardPolicy, command: string, cwd: string): Verdict {
-  const { touched, ...v } = analyse({ policy, mentions: policy.product.mentionedIn(command) }, command, cwd, 0);
-  return v;
+  const r = analyse({ policy, mentions: policy.product.mentionedIn(command) }, command, cwd, 0);
+  return { block: r.block, reason: r.reason, commandClass: r.commandClass, targetScope: r.targetScope };
 }

@@ -9,7 +9,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { InstanceConfigError, loadInstanceConfig, requireProductRepo } from "../config/instance.ts";
 import { moguiHome, type Ctx } from "../lib/context.ts";
-import { appendEvent, isoSeconds, runtimeHint, sessionKind } from "./firelog.ts";
+import { appendEvent, isoSeconds, runtimeHint, sessionKind, type SessionKind } from "./firelog.ts";
 import { ProductRoots, resolveFrom } from "./guard-paths.ts";
 import { checkBash, type GuardPolicy, type Verdict } from "./guard-rules.ts";
 import { str, toolInput, type HookInput } from "./stdin.ts";
@@ -106,14 +106,14 @@ export function decide(ctx: Pick<Ctx, "env" | "cwd">, input: HookInput, cwd: str
   return { ...checkBash(policy, command, cwd), toolKind };
 }
 
-export function recordDecision(ctx: Ctx, d: GuardDecision, cwd: string): void {
+export function recordDecision(ctx: Ctx, d: GuardDecision, cwd: string, kind?: SessionKind): void {
   if (d.toolKind === "other") return;
   appendEvent(ctx, {
     ts: isoSeconds(ctx.now()),
     level: d.block ? "warn" : "info",
     event: "product_path_guard",
     component: "tool-impl",
-    session_kind: sessionKind(ctx, cwd),
+    session_kind: kind ?? sessionKind(ctx, cwd),
     runtime_hint: runtimeHint(ctx),
     outcome: d.block ? "block" : "allow",
     evidence: "observed",

@@ -1,7 +1,7 @@
 /** What every `mogui hook <name>` does first: read the host's JSON, work out cwd and event, append the fire row. */
 import type { MoguiArgsDef, Parsed } from "../lib/args.ts";
 import type { Ctx } from "../lib/context.ts";
-import { appendFire } from "./firelog.ts";
+import { appendFire, sessionKind, type SessionKind } from "./firelog.ts";
 import { readHookInput, str, type HookInput } from "./stdin.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -15,6 +15,8 @@ export interface HookCall {
   /** The host's cwd field when it names an existing absolute directory, else the process cwd. */
   cwd: string;
   event: string;
+  /** sessionKind(ctx, cwd), worked out once for the fire row and any later row of the same call. */
+  sessionKind: SessionKind;
   /** Set when the input could not be read or parsed. */
   inputError?: string;
 }
@@ -25,6 +27,7 @@ export function startHook(ctx: Ctx, args: Parsed, hook: string, defaultEvent: st
   const c = str(input, "cwd");
   const cwd = c && c.startsWith("/") && existsSync(c) ? resolve(c) : ctx.cwd;
   const event = str(input, "hook_event_name") ?? defaultEvent;
-  appendFire(ctx, hook, event, cwd);
-  return { input, cwd, event, ...(r.ok ? {} : { inputError: r.why }) };
+  const kind = sessionKind(ctx, cwd);
+  appendFire(ctx, hook, event, cwd, kind);
+  return { input, cwd, event, sessionKind: kind, ...(r.ok ? {} : { inputError: r.why }) };
 }

@@ -250,7 +250,13 @@ class Lexer {
     // `2>file`: a word of digits right before < or > is the fd number, part of the operator.
     if ((c === "<" || c === ">") && this.word !== null && !this.wordQuoted && /^\d+$/.test(this.word)) this.word = null;
     this.flush();
-    const op = OPS.find((o) => s.startsWith(o, i))!;
+    let op = "";
+    for (const o of OPS) {
+      if (s.startsWith(o, i)) {
+        op = o;
+        break;
+      }
+    }
     this.tokens.push({ t: "op", v: op });
     if (op === "<<" || op === "<<-") this.expectDelim = op === "<<-";
     if (op === "\n" && this.heredocs.length) return this.skipHeredocs(i + 1);

@@ -26,6 +26,12 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+let cachedHost: string | undefined;
+/** os.hostname(), asked once per process (every lock take and stale check needs it). */
+function thisHost(): string {
+  return (cachedHost ??= hostname());
+}
+
 function tryCreate(path: string): boolean {
   let fd: number;
   try {
@@ -35,7 +41,7 @@ function tryCreate(path: string): boolean {
     throw e;
   }
   try {
-    writeSync(fd, `${process.pid} ${hostname()} ${Date.now()}\n`);
+    writeSync(fd, `${process.pid} ${thisHost()} ${Date.now()}\n`);
   } finally {
     closeSync(fd);
   }
@@ -58,7 +64,7 @@ function isStale(holder: { text: string; ageMs: number }): boolean {
   if (!pidText) return holder.ageMs > EMPTY_LOCK_GRACE_MS;
   const pid = Number(pidText);
   if (!Number.isInteger(pid) || pid <= 0) return holder.ageMs > EMPTY_LOCK_GRACE_MS;
-  if (host && host !== hostname()) return false;
+  if (host && host !== thisHost()) return false;
   return !pidAlive(pid);
 }
 

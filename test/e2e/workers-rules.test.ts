@@ -13,14 +13,20 @@ function findings(dir: string, name: string, lines: string[]): string {
   return p;
 }
 
-test("herdr: flapping status never triggers collection", async () => {
-  const w = await world("herdr");
+/** A spawned job with unmerged work, its report filed and its decision recorded: only the pane's status decides. */
+async function decidedWithUnmergedWork(w: Awaited<ReturnType<typeof world>>): Promise<Awaited<ReturnType<typeof spawnOk>>> {
   const s = await spawnOk(w, { name: "flappy" });
   writeFileSync(join(s.worktree, "unmerged.txt"), "work\n");
   sh(s.worktree, "add", ".");
   sh(s.worktree, "commit", "-q", "-m", "unmerged work");
   writeFileSync(join(s.inbox, "report.md"), "done\n");
   expect((await w.run(["worker", "decide", "--job", s.job_id, "--state", "closed"])).code).toBe(0);
+  return s;
+}
+
+test("herdr: flapping status never triggers collection", async () => {
+  const w = await world("herdr");
+  const s = await decidedWithUnmergedWork(w);
   // idle, idle, working, ...: the first two readings say idle, the third says working.
   expect((await w.herdr("fake", "flap", s.pane_id, "idle,idle,working")).code).toBe(0);
   const r = await w.run(["worker", "collect", "--owner", "orch-a", "--execute", "--json"]);
@@ -42,12 +48,7 @@ test("herdr: flapping status never triggers collection", async () => {
 
 test("orca: flapping status never triggers collection", async () => {
   const w = await world("orca");
-  const s = await spawnOk(w, { name: "flappy" });
-  writeFileSync(join(s.worktree, "unmerged.txt"), "work\n");
-  sh(s.worktree, "add", ".");
-  sh(s.worktree, "commit", "-q", "-m", "unmerged work");
-  writeFileSync(join(s.inbox, "report.md"), "done\n");
-  expect((await w.run(["worker", "decide", "--job", s.job_id, "--state", "closed"])).code).toBe(0);
+  const s = await decidedWithUnmergedWork(w);
   // The simulated agent flaps: each `terminal wait --for tui-idle` takes the next reading (idle, idle, working).
   const setAgent = (fields: Record<string, unknown>) => {
     const file = w.env.ORCA_SIM_STATE!;

@@ -32,11 +32,12 @@ export function withLedger<T>(path: string, absent: T, read: (fd: number, size: 
  * line is corrupt: a LedgerError naming its line number. Returns the offset just after the last newline read and
  * the bytes after it (a last line without its newline; the caller decides whether it is torn or still growing).
  */
-export function readLines(ledger: string, fd: number, from: number, size: number, onLine: (text: string) => boolean | void): { end: number; rest: Buffer } {
+export function readLines(ledger: string, fd: number, from: number, size: number, onLine: (text: string) => boolean | void, gcEveryChunks = 0): { end: number; rest: Buffer } {
   const buf = Buffer.alloc(CHUNK);
   let end = from; // bytes [end, pos) are read but not consumed: they are in `carry`
   let pos = from;
   let carry: Buffer = Buffer.alloc(0);
+  let chunks = 0;
   while (pos < size) {
     let n: number;
     try {
@@ -64,6 +65,9 @@ export function readLines(ledger: string, fd: number, from: number, size: number
     }
     end += last + 1;
     carry = Buffer.from(data.subarray(last + 1));
+    // Each chunk leaves a 1 MB string and its line slices behind; callers with a memory budget ask for a collection
+    // every few chunks so a whole-ledger pass does not pile them up.
+    if (gcEveryChunks > 0 && ++chunks % gcEveryChunks === 0) Bun.gc(true);
   }
   return { end, rest: carry };
 }

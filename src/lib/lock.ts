@@ -95,10 +95,19 @@ function loadFlock(): Flock | null {
   try {
     // Opened lazily: a command that never locks never pays for dlopen.
     const errnoSym = mac ? "__error" : "__errno_location";
-    const lib = dlopen(mac ? "libSystem.B.dylib" : "libc.so.6", {
-      flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-      [errnoSym]: { args: [], returns: FFIType.ptr },
-    });
+    const symbols = { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 }, [errnoSym]: { args: [], returns: FFIType.ptr } } as const;
+    // glibc is libc.so.6; musl's loader answers to the reserved name libc.so as itself.
+    const names = mac ? ["libSystem.B.dylib"] : ["libc.so.6", "libc.so"];
+    let lib: ReturnType<typeof dlopen<typeof symbols>> | undefined;
+    for (const name of names) {
+      try {
+        lib = dlopen(name, symbols);
+        break;
+      } catch {
+        /* the next name */
+      }
+    }
+    if (!lib) return flockApi;
     const flock = lib.symbols.flock as (fd: number, op: number) => number;
     const errnoPtr = lib.symbols[errnoSym] as () => number | null;
     flockApi = {

@@ -6,7 +6,7 @@
  * No test measures wall-clock time: "at once" is a lock taken with a timeout of 0 (one attempt).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, readlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
@@ -165,6 +165,31 @@ describe.if(flock)("acquireLock / withLock: kernel flock (D33)", () => {
       }
     } finally {
       await killed(sleeper);
+    }
+  });
+
+  test.if(process.platform === "linux")("a lock file removed while a waiter waits on it: the waiter locks the file that is there now", async () => {
+    const path = lockFile();
+    const holder = await mkHolder(path);
+    const waiter = Bun.spawn([BUN, HOLDER, path.replace(/\.lock$/, "")], { stdout: "pipe", stderr: "pipe" });
+    try {
+      // The waiter has the (old) file open: it is retrying on it.
+      const fds = () => {
+        try {
+          return readdirSync(`/proc/${waiter.pid}/fd`).map((fd) => readlinkSync(`/proc/${waiter.pid}/fd/${fd}`));
+        } catch {
+          return [];
+        }
+      };
+      while (!fds().includes(path)) await Bun.sleep(5);
+      unlinkSync(path);
+      await killed(holder);
+      await until(waiter, "ready\n");
+      // Its lock and its note are on the file at the path, not on the unlinked one.
+      expect(readFileSync(path, "utf8").split(" ")[0]).toBe(String(waiter.pid));
+      timeoutOf(() => acquireLock(path, 0));
+    } finally {
+      await killed(waiter);
     }
   });
 

@@ -13,7 +13,8 @@ export default defineMoguiCommand({
   notes: [
     "State: HERDR_SIM_STATE (JSON file; unset = no herdr server running). Seed: HERDR_SIM_SCENARIO (a JSON file), ${ROOT} -> HERDR_SIM_ROOT.",
     "Faults: HERDR_SIM_FAULT='<command path>=<exit[:code]|malformed|error[:code]|hang|swallow>,...' or the state's `faults` array (with `times`).",
-    "Call log: HERDR_SIM_CALL_LOG (one JSON line per call). Test-only `herdr fake output|agent-exit|flap|title` plays the agent's side.",
+    "Call log: HERDR_SIM_CALL_LOG (one JSON line per call). Test-only `herdr fake output|agent-exit|flap|title|prompts` plays the agent's side.",
+    "Input: raw `pane send-text` into an agent submits each line; `agent prompt` is one prompt. HERDR_SIM_SHELL_INIT=N: new panes answer `agent start` with agent_pane_busy N times.",
     "Details: fixtures/herdr/README.md.",
   ],
   examples: [

@@ -110,8 +110,18 @@ export class HerdrClient {
     return this.run(["pane", "read", id, "--source", source, "--lines", String(lines)]);
   }
 
+  /** Raw and non-submitting (herdr's own words): for plain shell panes only; agents get `agentPrompt`. */
   async sendText(id: string, text: string): Promise<void> {
     await this.run(["pane", "send-text", id, text]);
+  }
+
+  /**
+   * `agent prompt <target> <text>`: herdr pastes the text as one bracketed paste and submits it with a delayed Enter,
+   * so a multi-line brief reaches a TUI agent whole. The text is always args[1], even when it starts with `-`.
+   * herdr may wait (about 5 s) for the agent to react before answering (`agent_prompt_stalled` if it does not).
+   */
+  async agentPrompt(target: string, text: string): Promise<void> {
+    await this.result(["agent", "prompt", target, text], AgentOne, Math.max(this.timeoutMs, 15_000));
   }
 
   async sendKeys(id: string, ...keys: string[]): Promise<void> {

@@ -30,6 +30,12 @@ export interface SpawnRequest {
   args: readonly string[];
 }
 
+/** One read of a pane and the source it actually came from (`recent output (...)`, `visible screen (...)`). */
+export interface HostRead {
+  text: string;
+  source: string;
+}
+
 export interface Host {
   readonly kind: HostKind;
   listPanes(workspace?: string): Promise<HostPane[]>;
@@ -41,10 +47,12 @@ export interface Host {
   startAgent(pane: string, req: Pick<SpawnRequest, "name" | "kind" | "args">): Promise<void>;
   /** createPane + startAgent as one step; a failed start closes the pane it made. Returns the pane id. */
   spawnAgent(req: SpawnRequest): Promise<string>;
-  /** Type `text` into the pane, then submit it with Enter. */
+  /** Deliver `text` to the pane and submit it, whole (herdr: `agent prompt` for an agent, raw keys for a shell). */
   sendText(pane: string, text: string): Promise<void>;
   /** The pane's recent output with soft wraps joined (the landing-proof source). */
   readRecent(pane: string, lines: number): Promise<string>;
+  /** readRecent plus the source actually read (a host may fall back to another one); absent = "recent output". */
+  readEvidence?(pane: string, lines: number): Promise<HostRead>;
   waitOutput(pane: string, match: string, timeoutMs: number): Promise<boolean>;
   /** Close ONE pane; never its tab. */
   closePane(pane: string): Promise<void>;

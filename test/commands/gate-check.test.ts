@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkArgv, gateHome, T0, V2 } from "../helpers/gate.ts";
+import { acquireLock } from "../../src/lib/lock.ts";
 
 // Built at run time so the repo's own redaction gate does not read these test paths as personal home paths.
 const MAC_HOME = ["", "Users"].join("/");
@@ -313,11 +314,16 @@ describe("check: ledger faults (D18) are a clean exit 2", () => {
   test("a gate lock that cannot be taken: exit 2 after the timeout, nothing written", async () => {
     const h = gateHome();
     mkdirSync(h.tickets, { recursive: true });
-    writeFileSync(join(h.tickets, ".dispatch-gate.lock"), `${process.pid} ${require("node:os").hostname()} ${Date.now()}\n`);
-    const r = await h.run(checkArgv(h.contract()), T0, { DISPATCH_GATE_LOCK_TIMEOUT_MS: "200" });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^dispatch-gate: LEDGER_UNAVAILABLE: .*could not take lock/);
-    expect(existsSync(h.ledger)).toBe(false);
+    // Held through another open file (a kernel flock, D33): a pid note in the file alone would hold nobody up.
+    const release = acquireLock(join(h.tickets, ".dispatch-gate.lock"), 0);
+    try {
+      const r = await h.run(checkArgv(h.contract()), T0, { DISPATCH_GATE_LOCK_TIMEOUT_MS: "200" });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^dispatch-gate: LEDGER_UNAVAILABLE: .*could not take lock .* within 200 ms \(held by pid \d+ /);
+      expect(existsSync(h.ledger)).toBe(false);
+    } finally {
+      release();
+    }
   });
 
   test("an unreadable ticket dir is a ledger fault too", async () => {

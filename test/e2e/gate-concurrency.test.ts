@@ -39,7 +39,9 @@ describe("dispatch-gate check under concurrency", () => {
     const dir = join(s.home, "dispatch-tickets");
     const tickets = readdirSync(dir).filter((f) => f.endsWith(".json"));
     expect(tickets).toEqual([`codex-${(rows[0]!.contract_sha as string).slice(0, 12)}.json`]);
-    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp") || f.endsWith(".lock"))).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // The flock file stays (D33), emptied by its last holder.
+    expect(readFileSync(join(dir, ".dispatch-gate.lock"), "utf8")).toBe("");
     const ticket = JSON.parse(readFileSync(join(dir, tickets[0]!), "utf8"));
     expect(Object.keys(ticket)).toEqual(["contract_sha", "count", "issued_ts", "runtime"]);
     expect(ticket).toMatchObject({ contract_sha: rows[0]!.contract_sha, count: 1, runtime: "codex" });

@@ -68,7 +68,7 @@ for (const host of ["herdr", "orca"] as const) {
 
     test("a brief that never lands: exit 76 with --landing-strict, one re-injection, the job still recorded", async () => {
       // Both fakes accept the send, and the text never shows up in the pane.
-      const fault: Record<string, string> = host === "herdr" ? { HERDR_SIM_FAULT: "pane send-text=swallow" } : { ORCA_SIM_FAULT: "terminal send=swallow" };
+      const fault: Record<string, string> = host === "herdr" ? { HERDR_SIM_FAULT: "agent prompt=swallow" } : { ORCA_SIM_FAULT: "terminal send=swallow" };
       const w = await world(host, fault);
       const r = await w.run(spawnArgs(w, { name: "lost-brief", extra: ["--landing-strict"] }));
       expect(r.code).toBe(76);
@@ -93,14 +93,14 @@ test("herdr: a cold-start loss is re-injected once and then lands", async () => 
   // One swallowed send (state fault with times: 1), like a cold-start loss.
   const file = w.env.HERDR_SIM_STATE!;
   const s = JSON.parse(await Bun.file(file).text());
-  s.faults = [{ command: "pane send-text", mode: "swallow", times: 1 }];
+  s.faults = [{ command: "agent prompt", mode: "swallow", times: 1 }];
   await Bun.write(file, JSON.stringify(s));
   const out = await spawnOk(w, { name: "cold-start" });
   expect(out.landing).toMatchObject({ landed: true, attempts: 2, reinjected: true });
 });
 
 test("herdr: codex gets the longer landing window (policy: 2 s default, 4 s codex in these tests)", async () => {
-  const w = await world("herdr", { HERDR_SIM_FAULT: "pane send-text=swallow" });
+  const w = await world("herdr", { HERDR_SIM_FAULT: "agent prompt=swallow" });
   const claude = JSON.parse((await w.run(spawnArgs(w, { name: "w-claude" }))).stdout);
   const codex = JSON.parse((await w.run(spawnArgs(w, { name: "w-codex", issue: "cx", model: "gpt-5.4" }))).stdout);
   // Backoff 0.5, 1, then 2 s steps (the last one cut to the window): 2 s -> 3 reads, 4 s -> 4 reads, per injection.

@@ -1,13 +1,14 @@
 // The host adapter against stub runners: the exact argv each host gets, and how replies map to statuses.
 import { describe, expect, test } from "bun:test";
-import { HerdrHost } from "../../src/host/herdr.ts";
+import { AGENT_START_BUSY_RETRY_MS, HerdrHost } from "../../src/host/herdr.ts";
 import { OrcaHost, shellWord } from "../../src/host/orca.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
 
 function ctxWith(table: Parameters<typeof stubRunner>[0]) {
   const runner = stubRunner(table);
-  const ctx: Ctx = { io: { stdout() {}, stderr() {}, stdoutIsTTY: false, stderrIsTTY: false }, env: { ORCA_CLI_COMMAND: "orca" }, cwd: "/tmp", runner, now: () => 0, debug: false, self: [] };
+  // The time scale makes the agent_pane_busy backoff sleep microseconds (the same attempts, scaled waits).
+  const ctx: Ctx = { io: { stdout() {}, stderr() {}, stdoutIsTTY: false, stderrIsTTY: false }, env: { ORCA_CLI_COMMAND: "orca", MOGUI_WORKER_TIME_SCALE: "0.001" }, cwd: "/tmp", runner, now: () => 0, debug: false, self: [] };
   return { ctx, runner };
 }
 
@@ -51,16 +52,67 @@ describe("herdr host", () => {
     await expect(new HerdrHost(ctx).createPane({ cwd: "/wt", workspace: null, name: "x" })).rejects.toMatchObject({ failure: "usage" });
   });
 
-  test("send = send-text then send-keys enter; close is `pane close`, never `tab close`", async () => {
+  test("a named agent gets the whole text as ONE `agent prompt`; close is `pane close`, never `tab close`", async () => {
+    const brief = "Brief marker: M\n\n- step one\n- step two\n\nBrief marker: M";
     const { ctx, runner } = ctxWith([
-      [["herdr", "pane", "send-text", "w1:p2", "hello"], { stdout: "" }],
-      [["herdr", "pane", "send-keys", "w1:p2", "enter"], { stdout: "" }],
+      [["herdr", "agent", "get", "w1:p2"], ok({ agent: pane("w1:p2", { agent: "claude", name: "fix-1" }), type: "agent_info" })],
+      [["herdr", "agent", "prompt", "w1:p2", brief], ok({ agent: pane("w1:p2", { agent: "claude", name: "fix-1", agent_status: "working" }), type: "agent_prompted" })],
       [["herdr", "pane", "close", "w1:p2"], ok({ type: "ok" })],
     ]);
     const h = new HerdrHost(ctx);
-    await h.sendText("w1:p2", "hello");
+    await h.sendText("w1:p2", brief);
     await h.closePane("w1:p2");
-    expect(runner.calls.map((c) => c.argv.slice(1, 3).join(" "))).toEqual(["pane send-text", "pane send-keys", "pane close"]);
+    expect(runner.calls.map((c) => c.argv.slice(1, 3).join(" "))).toEqual(["agent get", "agent prompt", "pane close"]);
+    // agent prompt may wait ~5 s for the agent to react: its timeout leaves room for that.
+    expect(runner.calls[1]!.opts?.timeoutMs).toBeGreaterThanOrEqual(15_000);
+  });
+
+  test("raw send-text + send-keys enter only for a plain shell or an unnamed (detected) agent, which agent prompt refuses", async () => {
+    const { ctx, runner } = ctxWith([
+      [["herdr", "agent", "get", "s"], err("agent_not_found", "agent target s not found")],
+      [["herdr", "pane", "send-text", "s", "ls"], { stdout: "" }],
+      [["herdr", "pane", "send-keys", "s", "enter"], { stdout: "" }],
+      [["herdr", "agent", "get", "d"], ok({ agent: pane("d", { agent: "claude" }), type: "agent_info" })],
+      [["herdr", "pane", "send-text", "d", "hi"], { stdout: "" }],
+      [["herdr", "pane", "send-keys", "d", "enter"], { stdout: "" }],
+      [["herdr", "agent", "get", "x"], err("internal_error", "boom")],
+    ]);
+    const h = new HerdrHost(ctx);
+    await h.sendText("s", "ls");
+    await h.sendText("d", "hi");
+    // Any other failure to tell is a failed send, never a guess.
+    await expect(h.sendText("x", "hi")).rejects.toThrow(/internal_error/);
+    expect(runner.calls.map((c) => c.argv.slice(1, 3).join(" "))).toEqual(["agent get", "pane send-text", "pane send-keys", "agent get", "pane send-text", "pane send-keys", "agent get"]);
+  });
+
+  test("agent_pane_busy right after tab create is retried with a bounded backoff, then the agent starts", async () => {
+    const start = ["herdr", "agent", "start", "fix-1", "--kind", "claude", "--pane", "w1:p3"];
+    const busy = err("agent_pane_busy", "agent target pane w1:p3 is not an available shell");
+    const { ctx, runner } = ctxWith([
+      [["herdr", "tab", "create", "--workspace", "w1", "--cwd", "/wt", "--label", "fix-1", "--no-focus"], ok({ root_pane: pane("w1:p3"), type: "tab_created" })],
+      [start, busy],
+      [start, busy],
+      [start, ok({ agent: pane("w1:p3", { agent: "claude", name: "fix-1" }), argv: ["claude"], type: "agent_started" })],
+    ]);
+    const h = new HerdrHost(ctx);
+    expect(await h.spawnAgent({ repo: "/r", cwd: "/wt", workspace: "w1", name: "fix-1", kind: "claude", args: [] })).toBe("w1:p3");
+    expect(h.busyRetries).toBe(2);
+    expect(runner.calls.map((c) => c.argv[2])).toEqual(["create", "start", "start", "start"]);
+  });
+
+  test("agent_pane_busy past the bound: the error stands and the new pane is closed", async () => {
+    const start = ["herdr", "agent", "start", "fix-1", "--kind", "claude", "--pane", "w1:p3"];
+    const busy = err("agent_pane_busy", "agent target pane w1:p3 is not an available shell");
+    const n = AGENT_START_BUSY_RETRY_MS.length + 1;
+    const { ctx, runner } = ctxWith([
+      [["herdr", "tab", "create", "--workspace", "w1", "--cwd", "/wt", "--label", "fix-1", "--no-focus"], ok({ root_pane: pane("w1:p3"), type: "tab_created" })],
+      ...Array.from({ length: n }, (): [string[], StubReply] => [start, busy]),
+      [["herdr", "pane", "close", "w1:p3"], ok({ type: "ok" })],
+    ]);
+    const h = new HerdrHost(ctx);
+    await expect(h.spawnAgent({ repo: "/r", cwd: "/wt", workspace: "w1", name: "fix-1", kind: "claude", args: [] })).rejects.toThrow(/agent_pane_busy/);
+    expect(AGENT_START_BUSY_RETRY_MS.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(5_000);
+    expect(runner.calls.map((c) => c.argv[2])).toEqual(["create", ...Array(n).fill("start"), "close"]);
   });
 
   test("idle and done are both idle; a shell is exited; a vanished pane is gone", async () => {
@@ -89,6 +141,20 @@ describe("herdr host", () => {
     const h = new HerdrHost(ctx);
     expect(await h.readRecent("p", 200)).toBe("Brief marker: M\n");
     expect(await h.readRecent("q", 200)).toBe("$ \n");
+  });
+
+  test("readEvidence names the source actually read", async () => {
+    const { ctx } = ctxWith([
+      [["herdr", "agent", "read", "a", "--source", "recent-unwrapped", "--lines", "200"], { stdout: "x\n" }],
+      [["herdr", "agent", "read", "p", "--source", "recent-unwrapped", "--lines", "200"], err("agent_not_idle")],
+      [["herdr", "agent", "read", "p", "--source", "visible", "--lines", "200"], { stdout: "y\n" }],
+      [["herdr", "agent", "read", "q", "--source", "recent-unwrapped", "--lines", "200"], err("agent_not_found")],
+      [["herdr", "pane", "read", "q", "--source", "recent-unwrapped", "--lines", "200"], { stdout: "$ \n" }],
+    ]);
+    const h = new HerdrHost(ctx);
+    expect(await h.readEvidence("a", 200)).toEqual({ text: "x\n", source: "recent output (herdr agent read --source recent-unwrapped)" });
+    expect(await h.readEvidence("p", 200)).toEqual({ text: "y\n", source: "visible screen (herdr agent read --source visible: the working agent refused a history read)" });
+    expect((await h.readEvidence("q", 200)).source).toBe("recent output (herdr pane read --source recent-unwrapped: no agent in the pane)");
   });
 
   test("failures are named: usage (exit 2), missing executable, timeout, unparseable reply", async () => {

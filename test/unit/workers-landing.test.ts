@@ -39,7 +39,22 @@ describe("landing proof", () => {
     const h = fakeHost({ landOnRead: 3 });
     const r = await proveLanding(ctx, h, "w1:p2", "brief", "M-1", 30_000);
     expect(r).toMatchObject({ landed: true, attempts: 1, reinjected: false, reads: 3 });
+    expect(r.evidence).toBe("marker M-1 in the pane's recent output");
     expect(h.sends()).toBe(1);
+  });
+
+  test("the evidence names the source the host actually read (recent output, or the visible screen)", async () => {
+    const sources = ["recent output (herdr agent read --source recent-unwrapped)", "visible screen (herdr agent read --source visible: the working agent refused a history read)"];
+    let reads = 0;
+    const h = {
+      ...fakeHost(),
+      async readEvidence() {
+        reads++;
+        return { text: reads >= 2 ? "Brief marker: M-1\n" : "", source: sources[reads - 1]! };
+      },
+    } as unknown as Host;
+    const r = await proveLanding(ctx, h, "p", "brief", "M-1", 30_000);
+    expect(r).toMatchObject({ landed: true, reads: 2, evidence: `marker M-1 in the pane's ${sources[1]}` });
   });
 
   test("no evidence: exactly one re-injection; 30 s = 17 reads per window, 60 s (codex) = 32", async () => {

@@ -43,6 +43,12 @@ export function advanceFlaps(panes: HPane[]): void {
   for (const p of panes) if (p.flap && p.flap.length > 0) p.flap_i = ((p.flap_i ?? 0) + 1) % p.flap.length;
 }
 
+/** HERDR_SIM_SHELL_INIT=N: every new pane answers its first N `agent start` calls with `agent_pane_busy`. */
+export function shellInit(call: Call): number | undefined {
+  const raw = call.ctx.env.HERDR_SIM_SHELL_INIT;
+  return raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
+}
+
 export function bump(p: HPane): void {
   p.revision++;
 }

@@ -2,7 +2,7 @@
 import { HerdrUsage, intFlag } from "./argv.ts";
 import { advanceFlaps, type Call, type CommandDef, findAgent, findPane, type Outcome, pollUntil, READ_SOURCES, readText } from "./call.ts";
 import { agentInfo, agentStatus } from "./info.ts";
-import { pressKeys, typeText } from "./keys.ts";
+import { pasteText, pressKeys } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 
 /** Canonical kind -> executable (src/detect/mod.rs); aliases map to their canonical kind. */
@@ -46,7 +46,7 @@ function start(call: Call): Outcome {
   const kind = ALIASES[rawKind] ?? rawKind;
   if (!AGENT_KINDS[kind]) throw new HerdrUsage(`unsupported interactive agent kind: ${rawKind}`);
   const timeout = intFlag(call.args, "timeout");
-  return call.store.tx((s) => {
+  const out = call.store.tx((s): Outcome | "shell_starting" => {
     if (!NAME_RE.test(name)) {
       throw new HerdrSimError("invalid_agent_name", "agent name must start with a lowercase letter and contain only lowercase letters, digits, '-' or '_' (1-32 characters)");
     }
@@ -58,15 +58,24 @@ function start(call: Call): Outcome {
     }
     const p = findPane(s, paneArg, "agent_pane_not_found");
     if (p.agent || p.title_override) throw new HerdrSimError("agent_pane_busy", `agent target pane ${paneArg} is not an available shell`);
+    // A new pane's shell is still starting: herdr 0.8.0 answers busy (and does not retry); the countdown persists.
+    if (p.shell_init) {
+      p.shell_init--;
+      return "shell_starting";
+    }
     if (timeout !== undefined && (timeout <= 3000 || timeout > 300_000)) {
       throw new HerdrSimError("invalid_agent_timeout", "agent start timeout must be greater than 3000ms and at most 300000ms");
     }
     const argv = [AGENT_KINDS[kind]!, ...rest];
     p.agent = { kind, name, state: "idle", seen: true, state_change_seq: 1, interactive_ready: true, argv };
+    // HERDR_SIM_ALT_SCREEN=codex,...: agents of these kinds draw on the alternate screen (history refused while working).
+    if ((call.ctx.env.HERDR_SIM_ALT_SCREEN ?? "").split(",").includes(kind)) p.agent.alt_screen = true;
     p.output.push(`$ ${argv.join(" ")}`, `${kind} (herdr simulator) ready`);
     p.revision++;
     return { result: { agent: agentInfo(p), argv, type: "agent_started" } };
   });
+  if (out === "shell_starting") throw new HerdrSimError("agent_pane_busy", `agent target pane ${paneArg} is not an available shell`);
+  return out;
 }
 
 function sourceOf(call: Call): string {
@@ -120,7 +129,7 @@ async function prompt(call: Call): Promise<Outcome> {
     if (!p.agent?.name) throw new HerdrSimError("agent_not_ready", `agent ${target} is not an active named agent`);
     if (p.agent.state === "blocked") throw new HerdrSimError("agent_blocked", `agent ${target} is blocked and requires interactive input`);
     if (call.fault?.mode !== "swallow") {
-      typeText(p, text);
+      pasteText(p, text);
       pressKeys(p, ["enter"]);
     }
     return agentInfo(p);

@@ -1,8 +1,8 @@
 /** `herdr pane list|get|read|close|split|send-text|send-keys|run|wait-output|report-agent|focus` (§3.6–3.8). */
 import { HerdrUsage, intFlag } from "./argv.ts";
-import { advanceFlaps, type Call, type CommandDef, findPane, type Outcome, pollUntil, READ_SOURCES, readText } from "./call.ts";
+import { advanceFlaps, type Call, type CommandDef, findPane, type Outcome, pollUntil, READ_SOURCES, readText, shellInit } from "./call.ts";
 import { paneInfo } from "./info.ts";
-import { pressKeys, setState, typeText } from "./keys.ts";
+import { pasteText, pressKeys, setState, typeRaw, typeText } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 import { closePane, newPane } from "./topology.ts";
 import { INTERNAL_STATES, type InternalState } from "./types.ts";
@@ -54,7 +54,7 @@ function split(call: Call): Outcome {
   if (!target) throw new HerdrUsage("usage: herdr pane split [<pane_id>|--pane ID|--current] --direction right|down");
   return call.store.tx((s) => {
     const from = findPane(s, target);
-    const p = newPane(s, from.workspace_id, from.tab_id, call.args.values.get("cwd") ?? from.cwd, call.ctx.now());
+    const p = newPane(s, from.workspace_id, from.tab_id, call.args.values.get("cwd") ?? from.cwd, call.ctx.now(), shellInit(call));
     if (call.args.bools.has("focus")) for (const q of s.panes) q.focused = q === p;
     return { result: { pane: paneInfo(p), type: "pane_info" } };
   });
@@ -65,7 +65,7 @@ function sendText(call: Call): Outcome {
   call.store.tx((s) => {
     const p = findPane(s, id!);
     // `swallow`: herdr answered OK but the text never reached the agent (a cold-start loss).
-    if (call.fault?.mode !== "swallow") typeText(p, words.join(" "));
+    if (call.fault?.mode !== "swallow") typeRaw(p, words.join(" "));
   });
   return { silent: true };
 }
@@ -84,7 +84,9 @@ function run(call: Call): Outcome {
   call.store.tx((s) => {
     const p = findPane(s, id!);
     if (call.fault?.mode === "swallow") return;
-    typeText(p, p.agent ? words.join(" ") : `$ ${words.join(" ")}`);
+    // Atomic, honouring bracketed paste: an agent gets the command as one input.
+    if (p.agent) pasteText(p, words.join(" "));
+    else typeText(p, `$ ${words.join(" ")}`);
     pressKeys(p, ["enter"]);
   });
   return { silent: true };

@@ -1,10 +1,11 @@
 /**
  * `herdr tab create|list|close`, `herdr workspace create|list|close` (§3.9–3.10) and the simulator-only `fake`
  * group that plays the agent's side in tests: it writes output, exits the agent (leaving a shell prompt, a "dead
- * tab"), sets a status flap cycle or an explicit terminal title. Real herdr has no `fake` group.
+ * tab"), sets a status flap cycle or an explicit terminal title, and shows the prompts an agent received. Real herdr
+ * has no `fake` group.
  */
 import { HerdrUsage } from "./argv.ts";
-import { type Call, type CommandDef, findPane, type Outcome } from "./call.ts";
+import { type Call, type CommandDef, findAgent, findPane, type Outcome, shellInit } from "./call.ts";
 import { paneInfo, tabInfo, workspaceInfo } from "./info.ts";
 import { typeText } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
@@ -19,7 +20,7 @@ function tabCreate(call: Call): Outcome {
   return call.store.tx((s) => {
     const ws = call.args.values.get("workspace") ?? s.workspaces.find((w) => w.focused)?.workspace_id ?? s.workspaces[0]?.workspace_id;
     if (!ws || !s.workspaces.some((w) => w.workspace_id === ws)) throw new HerdrSimError("workspace_not_found", `workspace ${ws ?? "(none)"} not found`);
-    const { tab, pane } = newTab(s, ws, call.args.values.get("label"), cwdOf(call), call.ctx.now());
+    const { tab, pane } = newTab(s, ws, call.args.values.get("label"), cwdOf(call), call.ctx.now(), shellInit(call));
     if (call.args.bools.has("focus")) s.workspaces.find((w) => w.workspace_id === ws)!.active_tab_id = tab.tab_id;
     return { result: { root_pane: paneInfo(pane), tab: tabInfo(s, tab.tab_id), type: "tab_created" } };
   });
@@ -44,7 +45,7 @@ function tabClose(call: Call): Outcome {
 
 function wsCreate(call: Call): Outcome {
   return call.store.tx((s) => {
-    const { ws, tab, pane } = newWorkspace(s, call.args.values.get("label"), cwdOf(call), call.ctx.now());
+    const { ws, tab, pane } = newWorkspace(s, call.args.values.get("label"), cwdOf(call), call.ctx.now(), shellInit(call));
     if (call.args.bools.has("focus")) for (const w of s.workspaces) w.focused = w === ws;
     return { result: { root_pane: paneInfo(pane), tab: tabInfo(s, tab.tab_id), type: "workspace_created", workspace: workspaceInfo(s, ws.workspace_id) } };
   });
@@ -94,6 +95,12 @@ function fakeFlap(call: Call): Outcome {
   return { silent: true };
 }
 
+/** Every prompt the agent received, as submitted: one entry per Enter (a brief sent raw shows one per line). */
+function fakePrompts(call: Call): Outcome {
+  const p = findAgent(call.store.read(), call.args.pos[0]!);
+  return { result: { pending: p.agent?.input ?? "", prompts: p.agent?.prompts ?? [], type: "fake_prompts" } };
+}
+
 function fakeTitle(call: Call): Outcome {
   const [id, ...words] = call.args.pos;
   call.store.tx((s) => {
@@ -115,5 +122,6 @@ export const TOPOLOGY_COMMANDS: Record<string, CommandDef> = {
   "fake output": { spec: { usage: "herdr fake output <pane_id> <text...>", positionals: ["pane_id", "text..."], required: 2 }, run: fakeOutput },
   "fake agent-exit": { spec: { usage: "herdr fake agent-exit <pane_id>", positionals: ["pane_id"], required: 1 }, run: fakeExit },
   "fake flap": { spec: { usage: "herdr fake flap <pane_id> [idle,working,...]", positionals: ["pane_id", "states"], required: 1 }, run: fakeFlap },
+  "fake prompts": { spec: { usage: "herdr fake prompts <target>", positionals: ["target"], required: 1 }, run: fakePrompts },
   "fake title": { spec: { usage: "herdr fake title <pane_id> [title...]", positionals: ["pane_id", "title..."], required: 1 }, run: fakeTitle },
 };

@@ -95,6 +95,7 @@ export function normalizeState(raw: unknown, nowMs: number, root: string): HStat
     });
   }
   fixCounters(s);
+  if (Number.isInteger(r.shell_init_starts) && r.shell_init_starts > 0) s.shell_init_starts = r.shell_init_starts;
   for (const f of arr(r.faults)) {
     // A typo is an error, never a fault that silently does nothing (as HERDR_SIM_FAULT).
     if (!(FAULT_MODES as readonly string[]).includes(f.mode)) throw new HerdrSimError("internal_error", `herdr simulator: scenario fault for '${String(f.command)}': unknown mode '${String(f.mode)}' (known: ${FAULT_MODES.join(", ")})`);

@@ -3,7 +3,8 @@ import { shellTitle } from "./store.ts";
 import { paneId, tabId, terminalId, workspaceId } from "./ids.ts";
 import type { HPane, HState, HTab, HWorkspace } from "./types.ts";
 
-export function newPane(s: HState, ws: string, tab: string, cwd: string, nowMs: number): HPane {
+/** `shellInit` (else the state's `shell_init_starts`): `agent start` calls the new pane answers `agent_pane_busy`. */
+export function newPane(s: HState, ws: string, tab: string, cwd: string, nowMs: number, shellInit = s.shell_init_starts): HPane {
   const w = s.workspaces.find((x) => x.workspace_id === ws)!;
   const p: HPane = {
     pane_id: paneId(ws, w.next_pane++),
@@ -17,24 +18,25 @@ export function newPane(s: HState, ws: string, tab: string, cwd: string, nowMs: 
     output: [],
     shell_title: shellTitle(cwd),
     agent: null,
+    ...(shellInit ? { shell_init: shellInit } : {}),
   };
   s.panes.push(p);
   return p;
 }
 
-export function newTab(s: HState, ws: string, label: string | undefined, cwd: string, nowMs: number): { tab: HTab; pane: HPane } {
+export function newTab(s: HState, ws: string, label: string | undefined, cwd: string, nowMs: number, shellInit?: number): { tab: HTab; pane: HPane } {
   const w = s.workspaces.find((x) => x.workspace_id === ws)!;
   const n = w.next_tab++;
   const tab: HTab = { tab_id: tabId(ws, n), workspace_id: ws, label: label ?? String(s.tabs.filter((t) => t.workspace_id === ws).length + 1), number: s.tabs.filter((t) => t.workspace_id === ws).length + 1 };
   s.tabs.push(tab);
-  return { tab, pane: newPane(s, ws, tab.tab_id, cwd, nowMs) };
+  return { tab, pane: newPane(s, ws, tab.tab_id, cwd, nowMs, shellInit ?? s.shell_init_starts) };
 }
 
-export function newWorkspace(s: HState, label: string | undefined, cwd: string, nowMs: number): { ws: HWorkspace; tab: HTab; pane: HPane } {
+export function newWorkspace(s: HState, label: string | undefined, cwd: string, nowMs: number, shellInit?: number): { ws: HWorkspace; tab: HTab; pane: HPane } {
   const id = workspaceId(s.next_workspace++);
   const ws: HWorkspace = { workspace_id: id, label: label ?? id, number: s.workspaces.length + 1, focused: false, active_tab_id: tabId(id, 1), next_tab: 1, next_pane: 1 };
   s.workspaces.push(ws);
-  const { tab, pane } = newTab(s, id, undefined, cwd, nowMs);
+  const { tab, pane } = newTab(s, id, undefined, cwd, nowMs, shellInit);
   ws.active_tab_id = tab.tab_id;
   return { ws, tab, pane };
 }

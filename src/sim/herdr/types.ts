@@ -19,6 +19,10 @@ export interface HAgent {
   argv: string[];
   /** Alternate-screen agents refuse long recent reads while working (`agent_not_idle`). */
   alt_screen?: boolean;
+  /** Text typed or pasted into the agent's input box, not yet submitted. */
+  input?: string;
+  /** Every prompt the agent received, as submitted (`herdr fake prompts`): a brief split by raw newlines shows here. */
+  prompts?: string[];
 }
 
 export interface HPane {
@@ -40,6 +44,8 @@ export interface HPane {
   /** Status flapping: reported states cycle through this list, one step per call that reports the pane. */
   flap?: InternalState[];
   flap_i?: number;
+  /** `agent start` calls this new pane still answers `agent_pane_busy` (its shell is starting up). */
+  shell_init?: number;
 }
 
 export interface HTab {
@@ -78,4 +84,6 @@ export interface HState {
   tabs: HTab[];
   panes: HPane[];
   faults: HFault[];
+  /** Each pane made from now on answers its first N `agent start` calls with `agent_pane_busy` (HERDR_SIM_SHELL_INIT wins). */
+  shell_init_starts?: number;
 }

@@ -210,7 +210,8 @@ export class OrcaClient {
   }
 
   async terminalList(worktree?: string): Promise<TerminalSummaryT[]> {
-    const args = ["terminal", "list", ...(worktree ? ["--worktree", worktree] : [])];
+    // D38: a value Orca could read as a flag goes as `--flag=value`.
+    const args = ["terminal", "list", ...(worktree ? [`--worktree=${worktree}`] : [])];
     const res = await this.result(args);
     return this.parse(TerminalListResult, res, "terminal list").terminals;
   }
@@ -242,7 +243,7 @@ export class OrcaClient {
 
   /** `terminal send`: a refusal (`accepted:false`, exit 1) comes back as the send record, not as an error. */
   async terminalSend(handle: string, input: { text?: string; enter?: boolean }): Promise<TerminalSendT> {
-    const args = ["terminal", "send", "--terminal", handle, ...(input.text !== undefined ? ["--text", input.text] : []), ...(input.enter ? ["--enter"] : [])];
+    const args = ["terminal", "send", "--terminal", handle, ...(input.text !== undefined ? [`--text=${input.text}`] : []), ...(input.enter ? ["--enter"] : [])];
     const res = await this.resultEvenIfUnsatisfied(args);
     return this.parse(TerminalSendResult, res, "terminal send").send;
   }

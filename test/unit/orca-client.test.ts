@@ -227,7 +227,7 @@ describe("terminals and tasks", () => {
     const { orca, runner } = client([
       [["orca", "terminal", "show", "--terminal", "term_1", "--json"], { stdout: envelope({ terminal: summary }) }],
       [["orca", "terminal", "list", "--json"], { stdout: envelope({ terminals: [summary], totalCount: 1, truncated: false }) }],
-      [["orca", "terminal", "list", "--worktree", "path:/w", "--json"], { stdout: envelope({ terminals: [] }) }],
+      [["orca", "terminal", "list", "--worktree=path:/w", "--json"], { stdout: envelope({ terminals: [] }) }],
       [["orca", "orchestration", "task-list", "--json"], { stdout: envelope({ tasks: [{ id: "task_1", status: "dispatched", dispatch_id: "ctx_1" }], count: 1 }) }],
     ]);
     expect(await orca.terminalShow("term_1")).toEqual(summary);
@@ -254,7 +254,7 @@ describe("terminals and tasks", () => {
 
 describe("success envelopes that exit 1 (terminal wait, terminal send)", () => {
   const WAIT = ["orca", "terminal", "wait", "--terminal", "term_1", "--for", "tui-idle", "--timeout-ms", "1000", "--json"];
-  const SEND = ["orca", "terminal", "send", "--terminal", "term_1", "--text", "hi", "--enter", "--json"];
+  const SEND = ["orca", "terminal", "send", "--terminal", "term_1", "--text=hi", "--enter", "--json"];
 
   test("OrcaError carries the RunResult and the parsed document; okResult is the result of an ok envelope only", async () => {
     const unsatisfied = envelope({ wait: { handle: "term_1", satisfied: false, status: "exited", exitCode: 0 } });

@@ -20,7 +20,7 @@ export interface ReportData {
   tier_overrides: { model: string; reason: string; count: number }[];
   registrations: Record<string, { registrations: number; model_verified: number }>;
   /** D38: dispatches that ended before their worker started, per pipeline step (their ALLOW gave its slot back). */
-  aborted: Record<string, number>;
+  pipeline_aborted: Record<string, number>;
 }
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
@@ -128,7 +128,7 @@ export function buildReport(ledger: string, today: boolean, nowMs: number, onWar
     tier_policies: byKey(policies),
     tier_overrides: byKey(overrides),
     registrations: sortedRecord(regs),
-    aborted: sortedRecord(aborted),
+    pipeline_aborted: sortedRecord(aborted),
   };
 }
 
@@ -162,7 +162,7 @@ export function renderReport(r: ReportData): string {
     ...section("Tier overrides:", r.tier_overrides.map((o) => `  ${o.model}: reason=${pyJsonString(o.reason)} count=${o.count}`)),
     ...section("Registrations:", Object.entries(r.registrations).map(([rt, v]) => `  ${rt}: registrations=${v.registrations} model_verified=${v.model_verified}`)),
     // Only when there are any, so a ledger from before D38 reports exactly as it did.
-    ...(Object.keys(r.aborted).length ? section("Aborted dispatches (cap slot given back):", Object.entries(r.aborted).map(([step, n]) => `  ${step}: ${n}`)) : []),
+    ...(Object.keys(r.pipeline_aborted).length ? section("Aborted dispatches (cap slot given back):", Object.entries(r.pipeline_aborted).map(([step, n]) => `  ${step}: ${n}`)) : []),
   ];
   return `${out.join("\n")}\n`;
 }

@@ -210,8 +210,7 @@ export class OrcaClient {
   }
 
   async terminalList(worktree?: string): Promise<TerminalSummaryT[]> {
-    // D38: a value Orca could read as a flag goes as `--flag=value`.
-    const args = ["terminal", "list", ...(worktree ? [`--worktree=${worktree}`] : [])];
+    const args = ["terminal", "list", ...(worktree ? ["--worktree", worktree] : [])];
     const res = await this.result(args);
     return this.parse(TerminalListResult, res, "terminal list").terminals;
   }

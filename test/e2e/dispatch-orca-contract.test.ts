@@ -233,7 +233,7 @@ describe("5. an aborted dispatch gives its cap slot back", () => {
     const report = await runBinary(["dispatch-gate", "report"], { env: w.env(), cwd: w.root });
     expect(report.stdout).toContain("Aborted dispatches (cap slot given back):\n  task-create: 1\n");
     const json = JSON.parse((await runBinary(["dispatch-gate", "report", "--json"], { env: w.env(), cwd: w.root })).stdout);
-    expect(json.aborted).toEqual({ "task-create": 1 });
+    expect(json.pipeline_aborted).toEqual({ "task-create": 1 });
   });
 });
 
@@ -248,5 +248,36 @@ describe("issue 13 §5: the host-runtime fallback warning is one line", () => {
     expect(warn).toHaveLength(1);
     expect(warn[0]).toStartWith("WARNING: master host runtime is the hardcoded fallback 'codex'");
     expect(r.stderr.split("\n").filter((l) => l.startsWith("  "))).toEqual([]);
+  });
+});
+
+describe("6. docs that match real Orca", () => {
+  test("orca-wait --types takes Orca's message types only: dispatch_completed is exit 2 naming the valid ones", async () => {
+    const w = world();
+    const bad = await runBinary(["orca-wait", "--once", "--types", "worker_done,dispatch_completed"], { env: w.env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      "mogui: --types: 'dispatch_completed' is not an Orca message type (valid: status, dispatch, worker_done, merge_ready, escalation, handoff, decision_gate, question, heartbeat)\nRun 'mogui orca-wait --help' for usage.\n",
+    );
+    const good = await runBinary(["orca-wait", "--once", "--timeout-ms", "100", "--types", "worker_done,escalation"], { env: w.env() });
+    expect(good).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  test("orca-wait prints Orca's error code and message from the envelope, not the first line of its JSON", async () => {
+    const w = world();
+    const r = await runBinary(["orca-wait", "--once", "--timeout-ms", "100"], { env: w.env({ ORCA_SIM_FAULT: "orchestration check=error_envelope" }) });
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "orca-wait: orca orchestration check failed (exit 1): runtime_error: injected failure\n" });
+  });
+
+  test("check-duplicates says what it relies on; sessionId/processId absent from terminal list rows are named unmeasured", async () => {
+    const w = world();
+    const r = await runBinary(["master-succeed", "check-duplicates", "--self-handle", COORD, "--marker", "idle worker", "--json"], { env: w.env() });
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.duplicates.map((d: { handle: string }) => d.handle)).toEqual([IDLE]);
+    expect(j).toMatchObject({ session_id: "unmeasured", process_id: "unmeasured" });
+    expect(j.relies_on).toContain("title");
+    expect(j.relies_on).not.toContain("session_id");
+    expect(r.stderr).toBe(`check-duplicates: session_id, process_id unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${j.relies_on.join(", ")}\n`);
   });
 });

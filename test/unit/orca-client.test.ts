@@ -227,7 +227,7 @@ describe("terminals and tasks", () => {
     const { orca, runner } = client([
       [["orca", "terminal", "show", "--terminal", "term_1", "--json"], { stdout: envelope({ terminal: summary }) }],
       [["orca", "terminal", "list", "--json"], { stdout: envelope({ terminals: [summary], totalCount: 1, truncated: false }) }],
-      [["orca", "terminal", "list", "--worktree=path:/w", "--json"], { stdout: envelope({ terminals: [] }) }],
+      [["orca", "terminal", "list", "--worktree", "path:/w", "--json"], { stdout: envelope({ terminals: [] }) }],
       [["orca", "orchestration", "task-list", "--json"], { stdout: envelope({ tasks: [{ id: "task_1", status: "dispatched", dispatch_id: "ctx_1" }], count: 1 }) }],
     ]);
     expect(await orca.terminalShow("term_1")).toEqual(summary);

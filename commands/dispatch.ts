@@ -64,13 +64,14 @@ export default defineMoguiCommand({
     "The master host runtime comes from $MOGUI_MASTER_HOST_RUNTIME, else the instance config ($MOGUI_INSTANCE_RUNTIME_CONFIG,\n" +
       "$INSTANCE_RUNTIME_CONFIG, $MOGUI_HOME/config/instance-runtime.json), else the fallback 'codex' (with a warning).",
     "Exit codes: 0 dispatched or check passed (delivery may be UNVERIFIED), 1 contract missing or --spec missing,\n" +
-      "2 refused (gate deny, vendor mismatch, top tier unapproved, no bound Run, pre-trust failed), 3 orca step failed, 4 register\n" +
-      "failed (the worker IS running), 5 delivery failed (trust gate or provider limit in the pane).",
+      "2 refused (gate deny, vendor mismatch, top tier unapproved, no bound Run, pre-trust failed), 3 orca step failed,\n" +
+      "4 register failed (the worker IS running), 5 delivery failed (trust gate or provider limit in the pane).",
   ],
   examples: [
     "mogui dispatch --contract contracts/fix-login.md --check-only",
     "mogui dispatch --contract contracts/fix-login.md --spec \"$(cat contracts/fix-login.md)\" --worktree path:/work/app-wt/fix-login --runtime codex",
     "mogui dispatch --contract c.md --spec 'Fix the flaky test' --terminal term_0f... --model claude-opus-5 --top-approved 'owner: yes, 1 run'",
+    "mogui dispatch --contract c.md --spec \"$(cat c.md)\" --worktree id:3f2c9a10-...::/work/app-wt/fix-login --runtime codex --run-create",
   ],
   async run(ctx, args) {
     const report = await runDispatch(

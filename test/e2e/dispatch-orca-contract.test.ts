@@ -4,10 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { e2eEnv, runBinary } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
+import { DISPATCH_COORD as COORD, dispatchEnv } from "../helpers/dispatch.ts";
 import { FIXTURES_BIN, ROOT, tempDir } from "../helpers/paths.ts";
 
-const COORD = "term_11111111-2222-4333-8444-555555555555";
 const WORKER = "term_aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
 const IDLE = "term_0d0d0d0d-0000-4000-8000-000000000001";
 const REPO_ID = "3f2c9a10-5b7d-4e21-8c3a-9d0e1f2a3b4c";
@@ -33,18 +33,7 @@ function world(contractText = "- Goal: fix the login bug\n- Scope: `src/login.ts
   writeFileSync(join(root, "scenario.json"), JSON.stringify(s));
   const contract = join(root, "c.md");
   writeFileSync(contract, contractText);
-  const env = (extra: Record<string, string> = {}) =>
-    e2eEnv({
-      HOME: root,
-      MOGUI_HOME: home,
-      ORCA_SIM_STATE: join(root, "orca-state.json"),
-      ORCA_SIM_SCENARIO: join(root, "scenario.json"),
-      ORCA_SIM_ROOT: root,
-      ORCA_TERMINAL_HANDLE: COORD,
-      MOGUI_MASTER_HOST_RUNTIME: "claude",
-      CODEX_ACCOUNTS_DIR: join(root, "accounts"),
-      ...extra,
-    });
+  const env = (extra: Record<string, string> = {}) => dispatchEnv(root, home, extra);
   const ledger = join(home, "dispatch-ledger.jsonl");
   return {
     root,

@@ -1,7 +1,8 @@
 /**
- * The second half of `mogui dispatch` (reference §4.4 steps 3-12): codex pre-trust, recorded gate, task-create,
- * terminal, dispatch --inject, register, the host-diversity audit row and the delivery class. Kept apart from
- * pipeline.ts so each file reads as one stage.
+ * The second half of `mogui dispatch` (reference §4.4 steps 3-12): the bound-Run check, codex pre-trust, recorded
+ * gate, task-create, terminal, dispatch --inject (each reconciled after a late answer, reconcile.ts), register, the
+ * host-diversity audit row and the delivery class. A run that stops before the worker starts records
+ * `dispatch_aborted` (D38). Kept apart from pipeline.ts so each file reads as one stage.
  */
 import { basename } from "node:path";
 import type { Ctx } from "../lib/context.ts";

@@ -68,7 +68,7 @@ export function parseCheck(stdout: string): { messages: WaitMessage[]; deliveryI
   if (!doc) throw new WaitFailure(1, "orca-wait: orca printed no JSON reply");
   if (doc.ok === false) {
     const err = doc.error as { code?: string; message?: string } | undefined;
-    throw new WaitFailure(1, `orca-wait: orca error ${err?.code ?? "?"}: ${err?.message ?? ""}`);
+    throw new WaitFailure(1, `orca-wait: orca error ${err?.code ?? "?"}: ${(err?.message ?? "").replace(/\r?\n/g, " ")}`);
   }
   const result = (doc.result ?? doc) as Record<string, unknown>;
   const raw = Array.isArray(result.messages) ? (result.messages as Record<string, unknown>[]) : [];

@@ -29,8 +29,8 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   dispatch: [
     { code: 0, meaning: "dispatched and registered (delivery agent-started or UNVERIFIED), or --check-only passed the dry gate" },
     { code: 1, meaning: "contract file missing, or --spec missing without --check-only" },
-    { code: 2, meaning: "refused before anything started: gate DENY, model/runtime vendor mismatch, top tier without --top-approved, codex pre-trust failed, bad tier policy / instance config / ledger; or a usage error" },
-    { code: 3, meaning: "an Orca step failed (task-create, terminal create, dispatch --inject); nothing was registered" },
+    { code: 2, meaning: "refused before anything started: gate DENY, model/runtime vendor mismatch, top tier without --top-approved, no Orca Run bound (without --run-create), codex pre-trust failed, bad tier policy / instance config / ledger; or a usage error" },
+    { code: 3, meaning: "an Orca step failed (run-current/run-create, task-create, terminal create, dispatch --inject), or answered so late that Orca could not say what it did; nothing was registered (a worker that may run is named with the worker-reap command); a dispatch that never started is recorded dispatch_aborted" },
     { code: 4, meaning: "register denied or failed after the inject: the worker IS running, resolve the registration by hand" },
     { code: 5, meaning: "delivery FAILED: the worker pane shows a trust/login gate or a provider limit" },
   ],

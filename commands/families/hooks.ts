@@ -126,7 +126,7 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   ],
   "orca-wait": [
     { code: 0, meaning: "messages printed, or the wait timed out (a checkpoint, as in Orca)" },
-    { code: 2, meaning: "usage error (unknown flag, bad --timeout-ms or --types)" },
+    { code: 2, meaning: "usage error (unknown flag, bad --timeout-ms, or a --types entry that is not an Orca message type)" },
     { code: "N", meaning: "orca's own non-zero exit code when `orchestration check` fails (1 for an error envelope); 124 when orca did not answer within the wait plus 30 s; 127 when the orca executable was not found" },
   ],
   measure: [

@@ -12,7 +12,7 @@ export default defineMoguiCommand({
   passthrough: true,
   notes: [
     "State: ORCA_SIM_STATE (JSON file; unset = Orca not running). Seed: ORCA_SIM_SCENARIO (file or built-in name: basic, settled, folder, empty), ${ROOT} -> ORCA_SIM_ROOT.",
-    "Faults: ORCA_SIM_FAULT='<command path>=<mode>[:n][@N[+]],...' (modes: exit, malformed, error_envelope, hang, legacy, survive_close, close_noop, stale_handle, foreign_handle, swallow, not_accepted; @N = only the Nth call, @N+ = from it on) or the state's `faults` array; see fixtures/scenarios/README.md.",
+    "Faults: ORCA_SIM_FAULT='<command path>=<mode>[:n][@N[+]],...' (modes: exit, malformed, error_envelope, hang, late, legacy, survive_close, close_noop, stale_handle, foreign_handle, swallow, not_accepted; @N = only the Nth call, @N+ = from it on) or the state's `faults` array; see fixtures/scenarios/README.md.",
     "Call log: ORCA_SIM_CALL_LOG (one JSON line per call: argv, exit, ts).",
   ],
   examples: [

@@ -22,12 +22,23 @@ function pick<T extends v.GenericSchema>(schema: T, value: unknown, what: string
   return r.output;
 }
 
-export async function taskCreate(orca: OrcaClient, spec: string): Promise<string> {
-  return pick(TaskCreated, await orca.result(["orchestration", "task-create", "--spec", spec]), "orchestration task-create").task.id;
+/**
+ * D38: real Orca reads any `--token` as a flag, so a value that could start with `-` (a spec with front matter, a
+ * title, a selector) goes as ONE `--flag=value` argument; `--flag=value` is the only way Orca takes such a value.
+ */
+export function flagValue(name: string, value: string): string {
+  return `--${name}=${value}`;
 }
 
-export async function terminalCreate(orca: OrcaClient, worktree: string | undefined, command: string): Promise<string> {
-  const args = ["terminal", "create", ...(worktree ? ["--worktree", worktree] : []), "--command", command];
+/** The title makes the task findable in `task-list` when task-create answers too late (reconcile.ts). */
+export async function taskCreate(orca: OrcaClient, spec: string, title: string): Promise<string> {
+  const args = ["orchestration", "task-create", flagValue("spec", spec), flagValue("task-title", title)];
+  return pick(TaskCreated, await orca.result(args), "orchestration task-create").task.id;
+}
+
+/** The title makes the terminal findable in `terminal list` when terminal create answers too late. */
+export async function terminalCreate(orca: OrcaClient, worktree: string | undefined, command: string, title: string): Promise<string> {
+  const args = ["terminal", "create", ...(worktree ? [flagValue("worktree", worktree)] : []), flagValue("title", title), flagValue("command", command)];
   return pick(TerminalCreated, await orca.result(args), "terminal create").terminal.handle;
 }
 
@@ -45,7 +56,8 @@ export async function waitTuiIdle(orca: OrcaClient, handle: string): Promise<str
 }
 
 export async function dispatchInject(orca: OrcaClient, task: string, handle: string): Promise<string> {
-  return pick(Dispatched, await orca.result(["orchestration", "dispatch", "--task", task, "--to", handle, "--inject"]), "orchestration dispatch").dispatch.id;
+  const args = ["orchestration", "dispatch", flagValue("task", task), flagValue("to", handle), "--inject"];
+  return pick(Dispatched, await orca.result(args), "orchestration dispatch").dispatch.id;
 }
 
 /** The pane's class from its last lines; a read that fails is `unknown` (never proof of delivery). */

@@ -16,6 +16,7 @@ import { DISPATCH_EXIT, emptyReport, type DispatchReport } from "./report.ts";
 import { InstanceConfigError } from "../config/instance.ts";
 import { defaultRuntime, fallbackWarning, installedRuntimes, resolveMasterHost } from "./runtime.ts";
 import { launchAndRegister } from "./launch.ts";
+import { oneLine } from "./reconcile.ts";
 import { Stop, type DispatchRequest, type Resolved, type Say } from "./types.ts";
 
 /** The reference's default model, used when neither --model nor the tier policy names one for the runtime. */
@@ -31,7 +32,7 @@ function resolveHost(ctx: Ctx, say: Say, r: DispatchReport): { runtime: string }
     const host = resolveMasterHost(ctx);
     r.master_host_runtime = host.runtime;
     r.master_host_source = host.source;
-    if (host.source === "fallback") fallbackWarning(host.configPath).forEach((l) => say(l));
+    if (host.source === "fallback") say(fallbackWarning(host.configPath));
     return host;
   } catch (e) {
     if (e instanceof InstanceConfigError) throw new Stop("instance-config", DISPATCH_EXIT.REFUSED, [`✗ instance runtime config: ${e.message}`]);
@@ -108,6 +109,8 @@ async function pipeline(ctx: Ctx, req: DispatchRequest, say: Say, r: DispatchRep
   await launchAndRegister(ctx, req, res, est, say, r);
 }
 
+const LEFT_BEHIND = "  left behind: ";
+
 export async function runDispatch(ctx: Ctx, req: DispatchRequest, say: Say): Promise<DispatchReport> {
   const r = emptyReport(req.ledger, req.checkOnly);
   try {
@@ -115,12 +118,16 @@ export async function runDispatch(ctx: Ctx, req: DispatchRequest, say: Say): Pro
     if (r.step !== "check-only") r.step = "done";
   } catch (e) {
     if (e instanceof Stop) {
-      e.lines.forEach((l) => say(l));
+      // Every stderr line stays one line (an Orca message may span many); --json keeps the full text in `error`.
+      e.lines.forEach((l) => say(oneLine(l, 1000)));
       r.step = e.step;
       r.exit = e.code;
+      r.error = e.detail.error ?? e.lines[0] ?? null;
+      r.left_behind = e.lines.filter((l) => l.startsWith(LEFT_BEHIND)).map((l) => l.slice(LEFT_BEHIND.length));
     } else if (e instanceof OrcaError) {
-      say(`✗ orca failed · ${e.message}`);
+      say(`✗ orca failed · ${oneLine(e.message)}`);
       r.exit = DISPATCH_EXIT.ORCA;
+      r.error = e.message;
     } else throw e;
   }
   return r;

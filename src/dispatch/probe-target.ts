@@ -17,10 +17,16 @@ export interface ProbeTarget {
   glob: string | null;
 }
 
-/** `path:/abs` or `/abs` -> `/abs`; any other selector -> null. */
+/**
+ * The absolute path a worktree selector names by itself: `path:/abs`, `/abs`, and a worktree id as Orca prints it,
+ * `<repoId>::/abs` (orca-cli.md §4), with or without `id:`. Any other selector (name:, branch:, id:folder:...) ->
+ * null: ask Orca (`worktree list`, see worktree.ts).
+ */
 export function absoluteWorktree(selector: string | undefined): string | null {
   if (!selector) return null;
-  const p = selector.startsWith("path:") ? selector.slice(5) : selector;
+  let p = selector.startsWith("path:") ? selector.slice(5) : selector.startsWith("id:") ? selector.slice(3) : selector;
+  const sep = p.indexOf("::");
+  if (!selector.startsWith("path:") && sep > 0 && !p.startsWith("/")) p = p.slice(sep + 2);
   return isAbsolute(p) ? p : null;
 }
 

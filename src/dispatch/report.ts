@@ -7,7 +7,7 @@ export const DISPATCH_EXIT = {
   OK: 0, // dispatched (delivery verified or unverified), or --check-only passed the dry gate
   INPUT: 1, // contract file missing, or --spec missing without --check-only (the reference's usage exit)
   REFUSED: 2, // gate deny, model/runtime mismatch, top tier without approval, pre-trust failed, bad config or ledger
-  ORCA: 3, // task-create, terminal create or dispatch --inject failed (nothing registered)
+  ORCA: 3, // an Orca step failed before the worker started (or a late answer left its state unknown): nothing registered
   REGISTER: 4, // register denied or failed: the worker IS running, resolve by hand
   DELIVERY: 5, // delivery failed: the pane shows a trust/login gate or a provider limit
 } as const;
@@ -23,6 +23,7 @@ export type DispatchStep =
   | "check-only"
   | "pretrust"
   | "ledger"
+  | "run"
   | "gate"
   | "task-create"
   | "terminal"
@@ -56,6 +57,17 @@ export interface DispatchReport {
   register_warnings: string[];
   probe: ProbeState | null;
   delivery: { pre: string; post: string; class: string; polls: number } | null;
+  /** The Orca Run the task went into, and whether this run created it (--run-create). */
+  run_id: string | null;
+  run_created: boolean;
+  /** The full text of the error that stopped the run (the ✗ line on stderr is one line, maybe cut). */
+  error: string | null;
+  /** D38: what Orca said after a late answer (one entry per step that timed out). */
+  reconciled: string[];
+  /** D38: the dispatch ended before its worker started: the cancelled check ALLOW row's attempt. */
+  aborted_attempt: number | null;
+  /** What the run leaves behind in Orca after a failure (task, terminal), for a human to clean up. */
+  left_behind: string[];
 }
 
 export function emptyReport(ledger: string, checkOnly: boolean): DispatchReport {
@@ -84,6 +96,12 @@ export function emptyReport(ledger: string, checkOnly: boolean): DispatchReport 
     register_warnings: [],
     probe: null,
     delivery: null,
+    run_id: null,
+    run_created: false,
+    error: null,
+    reconciled: [],
+    aborted_attempt: null,
+    left_behind: [],
   };
 }
 

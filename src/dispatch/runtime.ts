@@ -73,12 +73,10 @@ export function resolveMasterHost(ctx: Pick<Ctx, "env" | "cwd">): MasterHost {
   return { runtime: FALLBACK_MASTER_HOST, source: "fallback", configPath: cfg.configPath };
 }
 
-export function fallbackWarning(configPath: string): string[] {
-  return [
-    `WARNING: master host runtime is the hardcoded fallback '${FALLBACK_MASTER_HOST}' — not measured.`,
-    "  The same-host check below compares worker runtimes against this guess.",
-    "  Set MOGUI_MASTER_HOST_RUNTIME, or master_host_runtime in",
-    `  ${configPath},`,
-    "  to the runtime this master session actually runs on.",
-  ];
+/** One line (issue 13): the guess, what it affects, and where to set the real value. */
+export function fallbackWarning(configPath: string): string {
+  return (
+    `WARNING: master host runtime is the hardcoded fallback '${FALLBACK_MASTER_HOST}' (not measured; the same-host check compares against this guess)` +
+    ` — set MOGUI_MASTER_HOST_RUNTIME, or master_host_runtime in ${configPath}, to the runtime this master session runs on`
+  );
 }

@@ -20,6 +20,10 @@ export interface DispatchRequest {
   ledger: string;
   /** Test hook: the pause before each delivery poll (default 5000 ms). */
   deliveryPollMs?: number;
+  /** Create and bind an Orca Run when none is bound (otherwise a missing Run refuses up front). */
+  runCreate?: boolean;
+  /** Test hook: the timeout of each Orca call (default 30000 ms). */
+  orcaTimeoutMs?: number;
 }
 
 /** What §4.2 resolution decided before any gate call. */
@@ -35,12 +39,20 @@ export interface Resolved {
 
 export type Say = (line: string) => void;
 
+export interface StopDetail {
+  /** The full error text (an Orca message may be many lines); the report's `error`. */
+  error?: string;
+  /** Orca may have started the worker (a late answer nobody could check): keep the gate slot, never abort. */
+  workerMayRun?: boolean;
+}
+
 /** Stop the pipeline here: the lines say why; the step and exit code go into the report. */
 export class Stop extends Error {
   constructor(
     readonly step: DispatchStep,
     readonly code: number,
     readonly lines: readonly string[],
+    readonly detail: StopDetail = {},
   ) {
     super(lines[0] ?? step);
     this.name = "Stop";

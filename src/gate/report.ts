@@ -4,6 +4,7 @@
  */
 import type { LedgerWarning } from "../lib/ledger.ts";
 import { scanLedger } from "./scan.ts";
+import { isAbortRow } from "./window.ts";
 
 const MIN_MS = -62_135_596_800_000; // 0001-01-01T00:00:00Z, Python's datetime.min
 const MAX_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
@@ -18,6 +19,8 @@ export interface ReportData {
   tier_policies: { path: string; sha256: string | null; decisions: number }[];
   tier_overrides: { model: string; reason: string; count: number }[];
   registrations: Record<string, { registrations: number; model_verified: number }>;
+  /** D38: dispatches that ended before their worker started, per pipeline step (their ALLOW gave its slot back). */
+  pipeline_aborted: Record<string, number>;
 }
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
@@ -57,6 +60,7 @@ export function buildReport(ledger: string, today: boolean, nowMs: number, onWar
   const policies = new Map<string, { path: string; sha256: string | null; decisions: number }>();
   const overrides = new Map<string, { model: string; reason: string; count: number }>();
   const regs = new Map<string, { registrations: number; model_verified: number }>();
+  const aborted = new Map<string, number>();
   scanLedger(
     ledger,
     (value) => {
@@ -78,6 +82,10 @@ export function buildReport(ledger: string, today: boolean, nowMs: number, onWar
         const p = policies.get(key) ?? { path: row.tier_policy_path, sha256: sha, decisions: 0 };
         p.decisions++;
         policies.set(key, p);
+      }
+      if (isAbortRow(row)) {
+        const step = typeof row.step === "string" && row.step !== "" ? row.step : "<unknown>";
+        aborted.set(step, (aborted.get(step) ?? 0) + 1);
       }
       if (row.decision !== "ALLOW") return;
       if ("job_id" in row && !("kind" in row) && !("event" in row)) {
@@ -120,6 +128,7 @@ export function buildReport(ledger: string, today: boolean, nowMs: number, onWar
     tier_policies: byKey(policies),
     tier_overrides: byKey(overrides),
     registrations: sortedRecord(regs),
+    pipeline_aborted: sortedRecord(aborted),
   };
 }
 
@@ -152,6 +161,8 @@ export function renderReport(r: ReportData): string {
     ...section("Tier policies:", r.tier_policies.map((p) => `  ${p.path}: sha256=${p.sha256 ? p.sha256.slice(0, 12) : "<unrecorded>"} decisions=${p.decisions}`)),
     ...section("Tier overrides:", r.tier_overrides.map((o) => `  ${o.model}: reason=${pyJsonString(o.reason)} count=${o.count}`)),
     ...section("Registrations:", Object.entries(r.registrations).map(([rt, v]) => `  ${rt}: registrations=${v.registrations} model_verified=${v.model_verified}`)),
+    // Only when there are any, so a ledger from before D38 reports exactly as it did.
+    ...(Object.keys(r.pipeline_aborted).length ? section("Aborted dispatches (cap slot given back):", Object.entries(r.pipeline_aborted).map(([step, n]) => `  ${step}: ${n}`)) : []),
   ];
   return `${out.join("\n")}\n`;
 }

@@ -7,7 +7,7 @@
 import { readBackwards, type LedgerRow, type LedgerWarning } from "../lib/ledger.ts";
 import { isExpired, listTickets, type Ticket } from "./tickets.ts";
 import type { GateDecision } from "./reasons.ts";
-import { isCheckAllow } from "./window.ts";
+import { abortKey, isAbortRow, isCheckAllow } from "./window.ts";
 
 export interface Pending {
   offset: number;
@@ -24,15 +24,24 @@ type Match = (sha: string, runtime: string) => boolean;
 
 export async function pendingRows(ledger: string, match: Match, firstOnly: boolean, warn?: (w: LedgerWarning) => void): Promise<Pending[]> {
   const registered = new Map<string, number>();
+  // D38: a check ALLOW row cancelled by a later dispatch_aborted row is no candidate (met newest first).
+  const aborted = new Set<string>();
   const out: Pending[] = [];
   for await (const { offset, row } of readBackwards(ledger, { onWarning: warn })) {
     const sha = row.contract_sha;
     if (typeof sha !== "string") continue;
+    if (isAbortRow(row)) {
+      const k = abortKey(row);
+      if (k !== null) aborted.add(k);
+      continue;
+    }
     if ("job_id" in row) {
       if (row.decision === "ALLOW" && !("kind" in row)) registered.set(sha, (registered.get(sha) ?? 0) + 1);
       continue;
     }
     if (!isCheckAllow(row)) continue;
+    const key = abortKey(row);
+    if (key !== null && aborted.has(key)) continue;
     const c = registered.get(sha) ?? 0;
     if (c > 0) {
       registered.set(sha, c - 1);

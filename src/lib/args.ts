@@ -1,6 +1,7 @@
 /**
  * A strict argv parser over citty-style arg definitions. citty's own parseArgs accepts unknown flags silently and
  * lets `--ledger --json` swallow `--json` as the value; mogui's contract is that both are usage errors (exit 2).
+ * A value that merely starts with `-` but is not one of the command's flags (`---`, `-5`, text) is a value.
  */
 import type { ArgDef, ArgsDef } from "citty";
 import { UsageError } from "./errors.ts";
@@ -39,6 +40,19 @@ function findDef(defs: MoguiArgsDef, token: string): [string, MoguiArgDef] | und
   return undefined;
 }
 
+/**
+ * Is this token one of the command's own flags (or --help / -h)? Only then does a string flag lack its value:
+ * `--ledger --json` stays a usage error, while `---`, `-5` or `--- front matter ---` are values like any other.
+ */
+function isOwnFlag(defs: MoguiArgsDef, token: string): boolean {
+  if (token === "--help" || token === "-h") return true;
+  if (!token.startsWith("-") || token === "-" || token === "--") return false;
+  const long = token.startsWith("--");
+  const body = long ? token.slice(2) : token.slice(1);
+  const key = long && body.includes("=") ? body.slice(0, body.indexOf("=")) : body;
+  return findDef(defs, key) !== undefined;
+}
+
 function parseBool(cmdPath: string, name: string, raw: string): boolean {
   if (raw === "true") return true;
   if (raw === "false") return false;
@@ -73,7 +87,7 @@ export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiA
       if (eq >= 0) value = body.slice(eq + 1);
       else {
         const next = argv[i + 1];
-        if (next === undefined || (next.startsWith("--") && next.length > 2)) {
+        if (next === undefined || isOwnFlag(defs, next)) {
           throw new UsageError(`flag --${name} needs a value`, cmdPath);
         }
         value = next;

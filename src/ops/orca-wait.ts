@@ -10,6 +10,24 @@ import { resolveOrcaExecutable } from "../orca/resolve.ts";
 
 export const DRAIN_LIMIT = 100;
 
+/** Orca's message types (orca-cli.md §6); `--types` outside this list would never match. */
+export const ORCA_MESSAGE_TYPES: readonly string[] = ["status", "dispatch", "worker_done", "merge_ready", "escalation", "handoff", "decision_gate", "question", "heartbeat"];
+
+/** `<code>: <message>` from an `ok:false` envelope on stdout (the message made one line), or undefined. */
+export function envelopeError(stdout: string): string | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+  if (!doc || typeof doc !== "object" || (doc as { ok?: unknown }).ok !== false) return undefined;
+  const err = (doc as { error?: { code?: unknown; message?: unknown } }).error;
+  const code = typeof err?.code === "string" ? err.code : "?";
+  const message = typeof err?.message === "string" ? err.message.replace(/\r?\n/g, " ") : "";
+  return `${code}: ${message}`;
+}
+
 export interface WaitOptions {
   once: boolean;
   timeoutMs: number;
@@ -50,7 +68,7 @@ export function parseCheck(stdout: string): { messages: WaitMessage[]; deliveryI
   if (!doc) throw new WaitFailure(1, "orca-wait: orca printed no JSON reply");
   if (doc.ok === false) {
     const err = doc.error as { code?: string; message?: string } | undefined;
-    throw new WaitFailure(1, `orca-wait: orca error ${err?.code ?? "?"}: ${err?.message ?? ""}`);
+    throw new WaitFailure(1, `orca-wait: orca error ${err?.code ?? "?"}: ${(err?.message ?? "").replace(/\r?\n/g, " ")}`);
   }
   const result = (doc.result ?? doc) as Record<string, unknown>;
   const raw = Array.isArray(result.messages) ? (result.messages as Record<string, unknown>[]) : [];
@@ -73,7 +91,7 @@ async function check(ctx: Ctx, orca: string, timeoutMs: number, o: WaitOptions, 
   if (r.missing) throw new WaitFailure(127, `orca-wait: ${orca}: command not found`);
   if (r.timedOut) throw new WaitFailure(124, `orca-wait: ${orca} did not answer within ${timeoutMs + 30_000} ms`);
   if (r.code !== 0) {
-    const detail = (r.stderr.trim() || r.stdout.trim()).split("\n")[0] ?? "";
+    const detail = envelopeError(r.stdout) ?? (r.stderr.trim() || r.stdout.trim()).split("\n")[0] ?? "";
     throw new WaitFailure(r.code ?? 1, `orca-wait: orca orchestration check failed (${r.signal ?? `exit ${r.code}`})${detail ? `: ${detail}` : ""}`);
   }
   return parseCheck(r.stdout);

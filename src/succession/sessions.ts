@@ -136,8 +136,30 @@ export function matchedFields(s: SessionInfo, needle: string): string[] {
 
 /** §5.6: sessions other than self whose fields contain the marker (disconnected ones included). */
 export async function detectDuplicates(ctx: Ctx, marker: string, selfHandle: string): Promise<SessionInfo[]> {
+  return (await duplicateReport(ctx, marker, selfHandle)).duplicates;
+}
+
+export interface DuplicateReport {
+  duplicates: SessionInfo[];
+  /** The row fields the marker was matched against (those some row of the list actually carried). */
+  relies_on: string[];
+  /**
+   * `sessionId` / `processId` / `pid` are no part of Orca's documented `terminal list` summary (orca-cli.md §5):
+   * when no row carries them, a marker that only a session id would show is not seen. Named, never guessed.
+   */
+  session_id: "measured" | "unmeasured";
+  process_id: "measured" | "unmeasured";
+}
+
+export async function duplicateReport(ctx: Ctx, marker: string, selfHandle: string): Promise<DuplicateReport> {
   if (!selfHandle) throw new SuccessionError("self_handle is required");
   if (!marker) throw new SuccessionError("session_marker is required");
   const all = await findSessions(ctx);
-  return all.filter((s) => s.handle !== selfHandle && matchedFields(s, marker).length > 0);
+  const carried = (f: keyof SessionInfo) => all.some((s) => s[f] !== null);
+  return {
+    duplicates: all.filter((s) => s.handle !== selfHandle && matchedFields(s, marker).length > 0),
+    relies_on: MATCH_FIELDS.filter((f) => f === "handle" || carried(f)),
+    session_id: carried("session_id") ? "measured" : "unmeasured",
+    process_id: carried("process_id") ? "measured" : "unmeasured",
+  };
 }

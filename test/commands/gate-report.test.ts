@@ -60,7 +60,7 @@ describe("report", () => {
     const h = gateHome();
     writeFileSync(h.ledger, ledgerText());
     const j = JSON.parse((await h.run(["report", "--json"])).stdout);
-    expect(Object.keys(j)).toEqual(["denials", "ledger", "models", "registrations", "scope", "skipped_malformed", "tier_overrides", "tier_policies", "tiers", "time_span"]);
+    expect(Object.keys(j)).toEqual(["denials", "ledger", "models", "pipeline_aborted", "registrations", "scope", "skipped_malformed", "tier_overrides", "tier_policies", "tiers", "time_span"]);
     expect(j.models["m-a"]).toEqual({ computed_legacy_entries: 1, dispatches: 2, est_cost_proxy: 15 });
     expect(j.registrations).toEqual({ codex: { model_verified: 1, registrations: 2 } });
     const today = await h.run(["report", "--today"], 86_400 * 1.5);

@@ -4,10 +4,10 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { e2eEnv, runBinary } from "../helpers/binary.ts";
+import { runBinary } from "../helpers/binary.ts";
+import { dispatchEnv } from "../helpers/dispatch.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
-const COORD = "term_11111111-2222-4333-8444-555555555555";
 const IDLE = "term_0d0d0d0d-0000-4000-8000-000000000001";
 const TRUST = "term_0d0d0d0d-0000-4000-8000-000000000002";
 const LIMIT = "term_0d0d0d0d-0000-4000-8000-000000000003";
@@ -28,19 +28,7 @@ function scenario(): string {
   return p;
 }
 
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return e2eEnv({
-    HOME: root,
-    MOGUI_HOME: home,
-    ORCA_SIM_STATE: join(root, "orca-state.json"),
-    ORCA_SIM_SCENARIO: join(root, "scenario.json"),
-    ORCA_SIM_ROOT: root,
-    ORCA_TERMINAL_HANDLE: COORD,
-    MOGUI_MASTER_HOST_RUNTIME: "claude",
-    CODEX_ACCOUNTS_DIR: join(root, "accounts"),
-    ...extra,
-  });
-}
+const env = (extra: Record<string, string> = {}) => dispatchEnv(root, home, extra);
 
 const CONTRACT = () => join(root, "contract.md");
 const base = (...more: string[]) => ["dispatch", "--contract", CONTRACT(), "--delivery-poll-ms", "20", "--json", ...more];

@@ -71,6 +71,17 @@ describe("orca simulator (compiled binary)", () => {
     expect(log).toEqual([{ argv: ["terminal", "close", "--terminal", WORKER, "--json"], exit: null, ts: expect.any(Number) }]);
   });
 
+  test("late: the command acts (state written, call logged exit:null), then answers after the caller's timeout", async () => {
+    const { dir, env } = simEnv({ ORCA_SIM_FAULT: "terminal create=late" });
+    const r = await realRunner(["orca", "terminal", "create", "--worktree=branch:feature", "--title=late one", "--json"], { env, timeoutMs: 1500 });
+    expect([r.timedOut, r.stdout]).toEqual([true, ""]);
+    const { ORCA_SIM_FAULT: _f, ...clean } = env;
+    const titles = (await result(["terminal", "list"], clean)).terminals.map((t: any) => t.title);
+    expect(titles).toContain("late one");
+    const log = readFileSync(join(dir, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(log[0]).toMatchObject({ exit: null });
+  });
+
   test("orca-dev and orca-ide links run the same simulator and state", async () => {
     const { env } = simEnv();
     expect((await orca("orca-dev", ["--version"], env)).stdout).toBe("1.4.164\n");

@@ -59,6 +59,15 @@ describe("accepted forms", () => {
     expect(parseArgv(CMD, ["T1", "--mode", "-x"], defs).mode).toBe("-x");
   });
 
+  test("a value that starts with '-' but is not one of the command's flags is a value (front matter, -5, ---)", () => {
+    const front = "---\ntitle: x\n---\nbody\n";
+    expect(parseArgv(CMD, ["T1", "--mode", front], defs).mode).toBe(front);
+    expect(parseArgv(CMD, ["T1", "--mode", "---"], defs).mode).toBe("---");
+    expect(parseArgv(CMD, ["T1", "--mode", "-5"], defs).mode).toBe("-5");
+    expect(parseArgv(CMD, ["T1", "--mode", "--not-a-flag of ours"], defs).mode).toBe("--not-a-flag of ours");
+    expect(parseArgv(CMD, ["T1", "--mode", "--", "--json"], defs)).toEqual({ _: [], task: "T1", mode: "--", json: true });
+  });
+
   test("boolean =true / =false", () => {
     expect(parseArgv(CMD, ["T1", "--json=true"], defs).json).toBe(true);
     expect(parseArgv(CMD, ["T1", "--json=false"], defs).json).toBe(false);
@@ -98,6 +107,11 @@ describe("usage errors (exit 2, one line)", () => {
     expect(usage(["T1", "--ledger"]).message).toBe("flag --ledger needs a value");
     expect(usage(["T1", "-l", "--tier", "low"]).message).toBe("flag --ledger needs a value");
     expect(usage(["T1", "--tier"]).message).toBe("flag --tier needs a value");
+    // The protection holds for every spelling of the command's own flags, and for --help.
+    expect(usage(["T1", "--ledger", "--json=true"]).message).toBe("flag --ledger needs a value");
+    expect(usage(["T1", "--ledger", "-j"]).message).toBe("flag --ledger needs a value");
+    expect(usage(["T1", "--mode", "--dry-run"]).message).toBe("flag --mode needs a value");
+    expect(usage(["T1", "--mode", "--help"]).message).toBe("flag --mode needs a value");
   });
 
   test("a non-multiple flag given twice", () => {

@@ -46,6 +46,7 @@ function newWorld(): World {
       "orchestration dispatch": () => env({ dispatch: { id: "ctx_000000000001", status: "dispatched" } }),
       "terminal show": () => env({ terminal: { handle: "term_old", worktreePath: join(dir, "wt") } }),
       "orchestration dispatch-show": () => env({ dispatch: null }),
+      "orchestration run-current": () => env({ run: { id: "run_0a1b2c3d4e5f", objective: "o" } }),
     },
     reads: ["codex> ", "working on it"],
     calls: [],
@@ -110,7 +111,7 @@ describe("the full run", () => {
     installed("claude", "grok");
     const r = await go();
     expect(r).toMatchObject({ exit: 0, step: "done", runtime: "grok", model: "grok-4.5", tier: "efficient", contract_sha: SHA, task_id: "task_000000000001", terminal: "term_new", terminal_reused: false, dispatch_id: "ctx_000000000001", register_reason: "OK", register_warnings: ["MODEL_UNVERIFIED"], probe: "unavailable", delivery: { pre: "prepared-prompt", post: "unknown", class: "agent-started", polls: 1 }, same_host: false, master_host_source: "env", est_chars: 33 });
-    expect(orcaCalls()).toEqual(["orchestration task-create", "terminal create", "terminal wait", "terminal read", "orchestration dispatch", "terminal read"]);
+    expect(orcaCalls()).toEqual(["orchestration run-current", "orchestration task-create", "terminal create", "terminal wait", "terminal read", "orchestration dispatch", "terminal read"]);
     const [dry, rec, reg] = gateCalls();
     expect(dry).toEqual([...SELF, "dispatch-gate", "check", "--ledger", LEDGER(), "--runtime", "grok", "--model", "grok-4.5", "--contract", join(dir, "c.md"), "--agents", "1", "--est-chars", "33", "--completion-channel", "orchestration", "--no-record"]);
     expect(rec).toEqual(dry!.slice(0, -1));
@@ -119,7 +120,12 @@ describe("the full run", () => {
     expect(reg![reg!.indexOf("--probe-cmd") + 1]).toBe(`${ORCA} orchestration dispatch-show --task task_000000000001 --json 2>/dev/null | grep -o -F -- ctx_000000000001 | head -n 1`);
     expect(reg![reg!.indexOf("--declared-model") + 1]).toBe("grok-4.5");
     expect(reg).not.toContain("--model-probe-cmd");
-    expect(world.calls.find((c) => c[1] === "terminal" && c[2] === "create")).toEqual([ORCA, "terminal", "create", "--worktree", `path:${join(dir, "wt")}`, "--command", "grok --model grok-4.5 --always-approve", "--json"]);
+    // D38: every value goes as --flag=value (Orca reads any --token as a flag); the title finds a late terminal.
+    expect(world.calls.find((c) => c[1] === "terminal" && c[2] === "create")).toEqual([ORCA, "terminal", "create", `--worktree=path:${join(dir, "wt")}`, "--title=mogui task_000000000001", "--command=grok --model grok-4.5 --always-approve", "--json"]);
+    const tc = world.calls.find((c) => c[2] === "task-create")!;
+    expect(tc.slice(0, 4)).toEqual([ORCA, "orchestration", "task-create", "--spec=do it"]);
+    expect(tc[4]).toMatch(/^--task-title=mogui c\.md aaaaaaaa [0-9a-z]+$/);
+    expect(world.calls.find((c) => c[2] === "dispatch")).toEqual([ORCA, "orchestration", "dispatch", "--task=task_000000000001", "--to=term_new", "--inject", "--json"]);
     expect(ledgerRows()).toEqual([
       { ts: 1_800_000_000, kind: "host_diversity_audit", runtime: "grok", master_host_runtime: "claude", same_host: false, same_host_reason: null, installed_runtimes: ["claude", "grok"], alternative_runtimes: ["grok"], orchestration_task: "task_000000000001", job_id: "ctx_000000000001", contract_sha: SHA },
     ]);
@@ -132,7 +138,7 @@ describe("the full run", () => {
   test("--terminal reuses the pane: no create, no wait", async () => {
     const r = await go({ terminal: "term_old", worktree: undefined });
     expect(r).toMatchObject({ exit: 0, terminal: "term_old", terminal_reused: true });
-    expect(orcaCalls()).toEqual(["orchestration task-create", "terminal read", "orchestration dispatch", "terminal read"]);
+    expect(orcaCalls()).toEqual(["orchestration run-current", "orchestration task-create", "terminal read", "orchestration dispatch", "terminal read"]);
     expect(stderr).toContain("→ task_000000000001 → term_old (재사용)");
   });
 
@@ -178,7 +184,7 @@ describe("resolution (§4.2)", () => {
     expect(ledgerRows()[0]).toMatchObject({ same_host: true, same_host_reason: "owner wants it", alternative_runtimes: ["codex"] });
   });
 
-  test("master host: env > instance config > fallback codex with the 5-line warning", async () => {
+  test("master host: env > instance config > fallback codex with a one-line warning", async () => {
     mkdirSync(join(dir, "home", "config"), { recursive: true });
     writeFileSync(join(dir, "home", "config", "instance-runtime.json"), JSON.stringify({ master_host_runtime: "grok" }));
     expect(await go({ checkOnly: true }, { MOGUI_MASTER_HOST_RUNTIME: undefined })).toMatchObject({ master_host_runtime: "grok", master_host_source: "instance-config", same_host: true });
@@ -186,8 +192,10 @@ describe("resolution (§4.2)", () => {
     writeFileSync(alt, "{}");
     stderr = [];
     expect(await go({ checkOnly: true }, { MOGUI_MASTER_HOST_RUNTIME: undefined, MOGUI_INSTANCE_RUNTIME_CONFIG: alt })).toMatchObject({ master_host_runtime: "codex", master_host_source: "fallback" });
-    expect(stderr[0]).toBe("WARNING: master host runtime is the hardcoded fallback 'codex' — not measured.");
-    expect(stderr.slice(0, 5).every((l, i) => i === 0 || l.startsWith("  "))).toBe(true);
+    expect(stderr[0]).toBe(
+      `WARNING: master host runtime is the hardcoded fallback 'codex' (not measured; the same-host check compares against this guess) — set MOGUI_MASTER_HOST_RUNTIME, or master_host_runtime in ${alt}, to the runtime this master session runs on`,
+    );
+    expect(stderr[1]).not.toStartWith("  ");
   });
 
   test("a malformed instance config or tier policy refuses before any gate call (exit 2)", async () => {
@@ -254,7 +262,19 @@ describe("refusals and failures", () => {
     let n = 0;
     world.gate.check = () => (++n === 1 ? allow() : deny("TIER_FANOUT_CAP"));
     expect(await go()).toMatchObject({ exit: 2, step: "gate" });
-    expect(orcaCalls()).toEqual([]);
+    expect(orcaCalls()).toEqual(["orchestration run-current"]);
+  });
+
+  test("no bound Run: exit 2 before the recorded gate, one line naming run-create / run-use; --run-create makes one", async () => {
+    world.orca["orchestration run-current"] = () => env({ run: null });
+    expect(await go()).toMatchObject({ exit: 2, step: "run", run_id: null });
+    expect(stderr.at(-1)).toBe("✗ no Orca Run is bound to this terminal · bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create");
+    expect(gateCalls()).toHaveLength(1); // the dry gate only
+    world.orca["orchestration run-create"] = (a) => env({ run: { id: "run_00000000000a", objective: a[3]!.slice("--objective=".length) } });
+    stderr = [];
+    expect(await go({ runCreate: true })).toMatchObject({ exit: 0, run_id: "run_00000000000a", run_created: true });
+    expect(stderr).toContain("run ✓ created and bound run_00000000000a · mogui dispatch c.md");
+    expect(world.calls.find((c) => c[2] === "run-create")).toEqual([ORCA, "orchestration", "run-create", "--objective=mogui dispatch c.md", "--json"]);
   });
 
   test("a gate that cannot answer (missing, timeout, garbage) is a refusal, never a pass", async () => {
@@ -299,10 +319,13 @@ describe("refusals and failures", () => {
   test("register DENY or failure: exit 4, the worker IS running", async () => {
     world.gate.register = () => deny("ORCHESTRATION_UNVERIFIED");
     expect(await go()).toMatchObject({ exit: 4, step: "register", dispatch_id: "ctx_000000000001", register_reason: "ORCHESTRATION_UNVERIFIED" });
-    expect(stderr.at(-1)).toBe("✗ register ORCHESTRATION_UNVERIFIED · dispatch=ctx_000000000001 (worker IS running — resolve register manually)");
+    expect(stderr.slice(-2)).toEqual([
+      "✗ register ORCHESTRATION_UNVERIFIED · dispatch=ctx_000000000001 (worker IS running — resolve register manually)",
+      "  once it settles, clean up: mogui worker-reap --dispatch-id ctx_000000000001",
+    ]);
     world.gate.register = () => ({ timedOut: true });
     expect(await go()).toMatchObject({ exit: 4, step: "register" });
-    expect(stderr.at(-1)).toContain("✗ register UNAVAILABLE (");
+    expect(stderr.at(-2)).toContain("✗ register UNAVAILABLE (");
   });
 
   test("an audit row that cannot be written is a warning; the dispatch stands", async () => {
@@ -352,14 +375,31 @@ describe("codex pre-trust", () => {
     expect(r.exit).toBe(0);
     expect(stderr).toContain("pre-trust ✓ codex · Summary: 1 added, 0 updated, 0 already trusted");
     expect(readFileSync(join(accounts(), "a", "home", "config.toml"), "utf8")).toContain(`[projects."${join(dir, "wt")}"]`);
-    expect(world.calls.find((c) => c[1] === "terminal" && c[2] === "create")).toContain("codex --model gpt-5.6-luna");
+    expect(world.calls.find((c) => c[1] === "terminal" && c[2] === "create")).toContain("--command=codex --model gpt-5.6-luna");
   });
 
-  test("a non-absolute worktree selector: exit 2 before the recorded gate", async () => {
+  test("a selector Orca's worktree list does not resolve to one path: exit 2 before the recorded gate", async () => {
+    world.orca["worktree list"] = () => env({ worktrees: [{ id: "r1::/elsewhere", path: "/elsewhere", branch: "refs/heads/main" }], totalCount: 1, truncated: false });
     const r = await go({ runtime: "codex", worktree: "branch:feature" });
     expect(r).toMatchObject({ exit: 2, step: "pretrust" });
-    expect(stderr.at(-1)).toBe("✗ codex needs an absolute worktree path to pre-trust; got 'branch:feature'");
+    expect(stderr.at(-1)).toBe("✗ codex needs an absolute worktree path to pre-trust; got 'branch:feature' (Orca's worktree list has no single worktree with a path for 'branch:feature')");
     expect(gateCalls()).toHaveLength(1);
+  });
+
+  test("worktree ids as Orca prints them, path:, a bare path and other selectors all reach pre-trust", async () => {
+    mkdirSync(join(accounts(), "a", "home"), { recursive: true });
+    writeFileSync(join(accounts(), "a", "home", "config.toml"), "");
+    installed("codex");
+    const wt = join(dir, "wt");
+    world.orca["worktree list"] = () => env({ worktrees: [{ id: `r1::${wt}`, path: wt, branch: "refs/heads/feature", displayName: "wt" }], totalCount: 1, truncated: false });
+    for (const sel of [`id:r1::${wt}`, `r1::${wt}`, `path:${wt}`, wt, "branch:feature", "name:wt", "feature"]) {
+      stderr = [];
+      const r = await go({ runtime: "codex", worktree: sel }, { CODEX_ACCOUNTS_DIR: accounts() });
+      expect({ sel, exit: r.exit }).toEqual({ sel, exit: 0 });
+      expect(stderr.some((l) => l.startsWith("pre-trust ✓ codex · Summary:"))).toBe(true);
+      expect(world.calls.filter((c) => c[2] === "create").at(-1)).toContain(`--worktree=${sel}`);
+    }
+    expect(readFileSync(join(accounts(), "a", "home", "config.toml"), "utf8")).toContain(`[projects."${wt}"]`);
   });
 
   test("with --terminal the worktree comes from orca terminal show", async () => {

@@ -46,6 +46,27 @@ describe("tier window cache", () => {
     }
   });
 
+  test("D38: a dispatch_aborted row removes its check ALLOW (sha + attempt) from the window, cached or rebuilt", () => {
+    const l = join(tempDir(), "l.jsonl");
+    const check = (ts: number, sha: string, attempt: number) => row(ts, { contract_sha: sha, attempt, tier: "top" });
+    const abort = (ts: number, sha: string, attempt: number) => `${JSON.stringify({ ts, event: "dispatch_aborted", contract_sha: sha, attempt, runtime: "codex", step: "task-create" })}\n`;
+    writeFileSync(l, check(900, "a", 1) + check(901, "a", 2) + check(902, "b", 1));
+    expect(tierWindowAgents(l, policy(), "top", 950)).toBe(3); // the cache now holds all three
+    appendFileSync(l, abort(903, "a", 1)); // a forward catch-up drops exactly that entry
+    expect(tierWindowAgents(l, policy(), "top", 950)).toBe(2);
+    appendFileSync(l, abort(904, "c", 1) + abort(905, "a", 9)); // cancelling nothing in the window changes nothing
+    expect(tierWindowAgents(l, policy(), "top", 950)).toBe(2);
+    rmSync(indexDir(l), { recursive: true }); // a backwards rebuild meets the abort row first
+    expect(tierWindowAgents(l, policy(), "top", 950)).toBe(2);
+    appendFileSync(l, abort(906, "b", 1));
+    expect(tierWindowAgents(l, policy(), "top", 950)).toBe(1);
+    // A cache written before D38 (entries without the abort key) is rebuilt, never trusted.
+    const cache = join(indexDir(l), "window.json");
+    const old = JSON.parse(readFileSync(cache, "utf8"));
+    writeFileSync(cache, JSON.stringify({ ...old, format: undefined, entries: old.entries.map((e: unknown[]) => e.slice(0, 4)).concat([[949, "top", null, 5]]) }));
+    expect(tierWindowAgents(l, policy(), "top", 950)).toBe(1);
+  });
+
   test("a longer window than the cache holds, a replaced ledger, or a tier renamed by policy: still exact", () => {
     const l = join(tempDir(), "l.jsonl");
     writeFileSync(l, row(100) + row(500) + row(900));

@@ -254,7 +254,7 @@ describe("terminals and tasks", () => {
 
 describe("success envelopes that exit 1 (terminal wait, terminal send)", () => {
   const WAIT = ["orca", "terminal", "wait", "--terminal", "term_1", "--for", "tui-idle", "--timeout-ms", "1000", "--json"];
-  const SEND = ["orca", "terminal", "send", "--terminal", "term_1", "--text", "hi", "--enter", "--json"];
+  const SEND = ["orca", "terminal", "send", "--terminal", "term_1", "--text=hi", "--enter", "--json"];
 
   test("OrcaError carries the RunResult and the parsed document; okResult is the result of an ok envelope only", async () => {
     const unsatisfied = envelope({ wait: { handle: "term_1", satisfied: false, status: "exited", exitCode: 0 } });

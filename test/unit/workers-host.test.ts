@@ -180,7 +180,7 @@ describe("orca host", () => {
     const { ctx, runner } = ctxWith([
       [["orca", "repo", "add", "--path", "/r", "--json"], env({ repo: { id: "x" } })],
       [["orca", "terminal", "create", "--worktree", "path:/wt", "--title", "w", "--json"], env({ terminal: { handle: "term_2" } })],
-      [["orca", "terminal", "send", "--terminal", "term_2", "--text", "claude --model opus", "--enter", "--json"], env({ send: { handle: "term_2", accepted: true, bytesWritten: 20 } })],
+      [["orca", "terminal", "send", "--terminal", "term_2", "--text=claude --model opus", "--enter", "--json"], env({ send: { handle: "term_2", accepted: true, bytesWritten: 20 } })],
     ]);
     const h = new OrcaHost(ctx);
     const pane = await h.createPane({ repo: "/r", cwd: "/wt", workspace: null, name: "w" });
@@ -209,8 +209,8 @@ describe("orca host", () => {
 
   test("send/read/close use the real flags; close is --terminal, never --tab", async () => {
     const { ctx } = ctxWith([
-      [["orca", "terminal", "send", "--terminal", "t", "--text", "hi", "--enter", "--json"], env({ send: { handle: "t", accepted: true, bytesWritten: 3 } })],
-      [["orca", "terminal", "send", "--terminal", "u", "--text", "hi", "--enter", "--json"], env({ send: { handle: "u", accepted: false, refusedReason: "no-agent" } })],
+      [["orca", "terminal", "send", "--terminal", "t", "--text=hi", "--enter", "--json"], env({ send: { handle: "t", accepted: true, bytesWritten: 3 } })],
+      [["orca", "terminal", "send", "--terminal", "u", "--text=hi", "--enter", "--json"], env({ send: { handle: "u", accepted: false, refusedReason: "no-agent" } })],
       [["orca", "terminal", "read", "--terminal", "t", "--limit", "200", "--json"], env({ terminal: { handle: "t", tail: ["a", "b"] } })],
       [["orca", "terminal", "close", "--terminal", "t", "--json"], env({ close: { handle: "t", ptyKilled: true } })],
     ]);

@@ -32,6 +32,20 @@ function runCurrent(call: Call): Outcome {
   return { result: { run: run ? publicRun(run) : null }, text: run ? `${run.id} ${run.objective}` : "No Run is bound to this terminal." };
 }
 
+/** Bind an existing Run to the caller's pane (unbinding its previous one). */
+function runUse(call: Call): Outcome {
+  const id = reqString(call.flags, "id");
+  const handle = requireCaller(call);
+  const run = call.store.tx((s) => {
+    liveCaller(s, handle);
+    const r = s.runs.find((x) => x.id === id && !x.legacy);
+    if (!r) throw new SimError("run_not_found", `Run ${id} was not found or is inspect-only.`, { runId: id });
+    s.boundRuns[handle] = r.id;
+    return r;
+  });
+  return { result: { run: publicRun(run) }, text: `Run ${run.id} bound: ${run.objective}` };
+}
+
 function runShow(call: Call): Outcome {
   const run = findRun(call.store.read(), reqString(call.flags, "id"));
   return { result: { run: publicRun(run) }, text: `${run.id} ${run.objective}` };
@@ -122,6 +136,7 @@ const RETIRED_STOP = { flags: [], usage: "orca orchestration coordinator-stop (r
 export const RUN_COMMANDS: CommandTable = {
   "orchestration run-create": { flags: ["objective", "from", "retry-request"], usage: "orca orchestration run-create --objective <text> [--from <handle>] [--json]", run: runCreate },
   "orchestration run-current": { flags: ["from"], usage: "orca orchestration run-current [--from <handle>] [--json]", run: runCurrent },
+  "orchestration run-use": { flags: ["id", "takeover-legacy", "from", "retry-request"], usage: "orca orchestration run-use --id <run_id> [--from <handle>] [--json]", run: runUse },
   "orchestration run-show": { flags: ["id"], usage: "orca orchestration run-show --id <run_id> [--json]", run: runShow },
   "orchestration run-list": { flags: ["limit", "cursor"], usage: "orca orchestration run-list [--json]", run: runList },
   "orchestration task-create": {

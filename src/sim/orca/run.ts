@@ -22,6 +22,8 @@ import { Store } from "./store.ts";
 import { TERMINAL_COMMANDS } from "./terminal.ts";
 
 const DEFAULT_VERSION = "1.4.164";
+/** How long a `late` answer takes (ORCA_SIM_HANG_MS overrides): far past any caller's timeout. */
+const LATE_MS = 3_600_000;
 
 /** Every command the simulator knows, keyed by command path; anything else is `Unknown command`. */
 export const COMMAND_TABLE: CommandTable = {
@@ -94,6 +96,8 @@ async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise
     }
     const call: Call = { ctx, path: key, flags, json, store, fault, cwd: ctx.env.ORCA_CLI_CWD || ctx.cwd };
     const outcome = await def.run(call);
+    // `late`: the command has acted (its state is written); the answer comes after the caller's timeout.
+    if (fault?.mode === "late") await lateAnswer(ctx, log);
     if (fault?.mode === "legacy") {
       ctx.io.stdout(`${JSON.stringify(outcome.result, null, 2)}\n`);
       return outcome.exit ?? 0;
@@ -107,6 +111,11 @@ async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise
     }
     throw e;
   }
+}
+
+async function lateAnswer(ctx: Ctx, log: CallLog): Promise<void> {
+  log.write(null);
+  await Bun.sleep(Number(ctx.env.ORCA_SIM_HANG_MS) || LATE_MS);
 }
 
 function safeRuntimeId(store: Store): string | null {

@@ -151,7 +151,7 @@ export interface Delivery {
 
 export const FAULT_MODES = [
   "exit", "malformed", "error_envelope", "hang", "legacy", "survive_close",
-  "stale_handle", "foreign_handle", "close_noop", "swallow", "not_accepted",
+  "stale_handle", "foreign_handle", "close_noop", "swallow", "not_accepted", "late",
 ] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 

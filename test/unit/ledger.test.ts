@@ -100,12 +100,10 @@ async function deadPid(): Promise<number> {
 describe("appendRow / appendRows", () => {
   test("32 processes x 100 appends to one ledger: 3,200 complete rows, each (writer, seq) exactly once", async () => {
     const path = ledgerPath();
-    const started = performance.now();
     const procs = Array.from({ length: 32 }, (_, i) =>
       Bun.spawn([BUN, WRITER, path, `w${i}`, "100"], { stdout: "ignore", stderr: "pipe" }),
     );
     const codes = await Promise.all(procs.map((p) => p.exited));
-    const elapsed = performance.now() - started;
     expect(codes).toEqual(Array(32).fill(0));
 
     const text = readFileSync(path, "utf8");
@@ -133,8 +131,6 @@ describe("appendRow / appendRows", () => {
     expect(readFileSync(lockPathFor(path), "utf8")).toBe("");
     expect(existsSync(`${path}.torn`)).toBe(false);
     expect((await readAll(path)).length).toBe(3200);
-    // Generous for a 2-core CI box; measured well under 2 s.
-    expect(elapsed).toBeLessThan(15_000);
   }, 30_000);
 
   test("rows are written as sorted-key compact JSON, one line each; sortKeys:false keeps insertion order", () => {
@@ -516,31 +512,26 @@ describe("readBackwards and rowsSince on large files", () => {
     expect((await collect(rowsSince(otherKey, 40, { key: "at", slackSeconds: 0 }))).map((r) => r.row)).toEqual([{ at: 50 }]);
   });
 
-  test("rowsSince on a 50 MB ledger reads only its tail", async () => {
+  test("rowsSince on a 50 MB ledger reads only its tail (a corrupt head it never reaches stays unread)", async () => {
     const path = ledgerPath();
+    // The head is 40 MB of lines that are not JSON: a reader that touched them would fail (readRows does), so a
+    // clean answer proves rowsSince stopped at the first row older than the window. No clock is involved.
+    const junk = `not json ${"j".repeat(1000)}\n`.repeat(1024);
     const line = `${sortedJson({ ts: 1_000, pad: "p".repeat(1000) })}\n`;
-    const block = line.repeat(1024);
     const parts: string[] = [];
     let size = 0;
-    while (size < 50 * 1024 * 1024) {
-      parts.push(block);
-      size += block.length;
+    while (size < 40 * 1024 * 1024) {
+      parts.push(junk);
+      size += junk.length;
     }
+    for (let i = 0; i < 10; i++) parts.push(line.repeat(1024));
     const fresh = Array.from({ length: 10 }, (_, i) => ({ i, ts: 5_000 + i }));
     parts.push(fresh.map((r) => `${sortedJson(r)}\n`).join(""));
     writeFileSync(path, parts.join(""));
 
-    const t0 = performance.now();
     const got = await collect(rowsSince(path, 4_000));
-    const tail = performance.now() - t0;
     expect(got.map((r) => r.row)).toEqual([...fresh].reverse());
-
-    const t1 = performance.now();
-    let n = 0;
-    for await (const _ of readRows(path)) n++;
-    const whole = performance.now() - t1;
-    expect(n).toBe((parts.length - 1) * 1024 + 10);
-    expect(tail).toBeLessThan(whole / 10);
+    await expect(readAll(path)).rejects.toThrow(/ledger.jsonl:1: corrupt line/);
   }, 60_000);
 });
 

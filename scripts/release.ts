@@ -1,9 +1,10 @@
 // `npm run release [-- --target <t>]... [--out <dir>]`: the D36 release artifacts. For each target, the same build
-// as scripts/build.ts with `--target=bun-<t>`, then `mogui-<version>-<t>` (.exe on Windows), its archive (.tar.gz,
-// .zip on Windows; both hold `mogui-<version>-<t>/mogui[.exe]`) and one SHA256SUMS over everything written
-// (`sha256sum -c` format). Bun fetches each foreign target's runtime from the npm registry on first use; a target
-// whose build fails is named with Bun's reason, the others are still built, and the exit code is 1.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// as scripts/build.ts with `--target=bun-<t>`, then `mogui-<version>-<t>` (.exe on Windows) and its archive
+// (.tar.gz, .zip on Windows; both hold `mogui-<version>-<t>/mogui[.exe]`); then scripts/install.sh beside them and
+// one SHA256SUMS over everything written (`sha256sum -c` format). Bun fetches each foreign target's runtime from the
+// npm registry on first use; a target whose build fails is named with Bun's reason, the others are still built,
+// and the exit code is 1.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./archive.ts";
@@ -59,6 +60,11 @@ function buildOne(target: string, out: string, commit: string, date: string): { 
     rmSync(bin, { force: true });
     return { error: `${why} (Bun fetches the bun-${target} runtime from the npm registry on first use; check the registry is reachable)` };
   }
+  // --sourcemap writes <bin>.map beside the binary: kept for reading crash stacks, but out of the published set.
+  if (existsSync(`${bin}.map`)) {
+    mkdirSync(join(out, "sourcemaps"), { recursive: true });
+    renameSync(`${bin}.map`, join(out, "sourcemaps", `${stem}${exe}.map`));
+  }
   const data = new Uint8Array(readFileSync(bin));
   const mtime = Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
   const archive = exe ? `${stem}.zip` : `${stem}.tar.gz`;
@@ -89,6 +95,8 @@ function release(argv: string[]): number {
       console.error(`release: ${t} FAILED: ${r.error}`);
     } else written.push(...r.files);
   }
+  copyFileSync(join(ROOT, "scripts", "install.sh"), join(out, "install.sh"));
+  written.push("install.sh");
   const sums = written.sort().map((f) => `${sha256(new Uint8Array(readFileSync(join(out, f))))}  ${f}\n`);
   writeFileSync(join(out, "SHA256SUMS"), sums.join(""));
   for (const f of [...written, "SHA256SUMS"]) console.log(`${join(out, f)}\t${Bun.file(join(out, f)).size}`);

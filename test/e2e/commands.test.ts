@@ -51,7 +51,7 @@ describe("every command, end to end through dist/mogui", () => {
 
   test("--version and exit-codes from the binary", async () => {
     const v = await runBinary(["--version"]);
-    expect(v).toEqual({ code: 0, stdout: expect.stringMatching(/^mogui \d+\.\d+\.\d+\n$/), stderr: "" });
+    expect(v).toEqual({ code: 0, stdout: expect.stringMatching(/^mogui \d+\.\d+\.\d+ \((?:[0-9a-f]{7}|unknown), [a-z]+-[a-z0-9]+(-musl)?, \d{4}-\d\d-\d\d; template \d+\.\d+\.\d+\)\n$/), stderr: "" });
     const e = await runBinary(["help", "exit-codes"]);
     expect(e.code).toBe(0);
     expect(e.stdout).toContain("mogui worker-reap\n  0  reaped");

@@ -129,6 +129,25 @@ describe.skipIf(!supported)(`scripts/install.sh under ${SH}`, () => {
   });
 });
 
+// Offline (a network namespace with no interfaces) and with an empty runtime cache, a foreign target cannot fetch its
+// runtime: the release names that target and Bun's reason, and exits 1.
+const offline = process.getuid?.() === 0 && Bun.which("unshare") !== null && Bun.spawnSync(["unshare", "--net", "true"]).exitCode === 0;
+test.skipIf(!offline)("a target whose runtime cannot be fetched is named, with the reason; exit 1", () => {
+  const foreign = target === "darwin-arm64" ? "linux-arm64" : "darwin-arm64";
+  const dir = tempDir("offline-");
+  const p = Bun.spawnSync(["unshare", "--net", BUN, join(ROOT, "scripts", "release.ts"), "--target", foreign, "--out", join(dir, "out")], {
+    cwd: ROOT,
+    env: { ...process.env, BUN_INSTALL_CACHE_DIR: join(dir, "cache") },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  expect(p.exitCode).toBe(1);
+  const err = p.stderr.toString();
+  expect(err).toMatch(new RegExp(`release: ${foreign} FAILED: .*download.*\\(Bun fetches the bun-${foreign} runtime from the npm registry`, "i"));
+  expect(err).toContain(`release: 1 of 1 targets failed: ${foreign}`);
+  expect(readFileSync(join(dir, "out", "SHA256SUMS"), "utf8")).toMatch(/^[0-9a-f]{64} {2}install\.sh\n$/);
+});
+
 test("the Windows zip writer makes an archive unzip accepts, holding <dir>/mogui.exe byte for byte", () => {
   const unzip = Bun.which("unzip");
   if (!unzip) return console.warn("release: unzip not installed; zip check skipped");

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { mkdtempSync } from "node:fs";
@@ -64,18 +64,23 @@ export default defineMoguiCommand({
     if (given && !emptyOrMissing(resolve(ctx.cwd, given))) throw new UsageError(`--dir ${given} is not empty`, "demo");
     const dir = given ? resolve(ctx.cwd, given) : mkdtempSync(join(tmpdir(), "mogui-demo-"));
     mkdirSync(dir, { recursive: true });
+    const kept = Boolean(args.keep || given);
+    // A temp dir removed at the end is never printed (a path that is gone by the time it is read only misleads):
+    // every mention of it, in the demo's lines and in the steps' output, reads <demo>.
+    const real = realpathSync(dir);
+    const out = kept ? ctx : { ...ctx, io: { ...ctx.io, stdout: (t: string) => ctx.io.stdout(t.replaceAll(real, "<demo>").replaceAll(dir, "<demo>")) } };
     try {
-      ctx.io.stdout(`mogui demo in ${dir}\n`);
+      out.io.stdout(kept ? `mogui demo in ${dir}\n` : "mogui demo in a temp dir, <demo> below (removed at the end; --keep keeps it)\n");
       const w = await buildWorld(ctx, dir);
-      ctx.io.stdout(`\nSet up: origin + product repo, worker worktree ${w.worktree} (branch feature-login, squash-merged),\n`);
-      ctx.io.stdout(`task ${w.taskId} dispatched as ${w.dispatchId} to ${w.worker} and completed with worker_done.\n`);
+      out.io.stdout(`\nSet up: origin + product repo, worker worktree ${w.worktree} (branch feature-login, squash-merged),\n`);
+      out.io.stdout(`task ${w.taskId} dispatched as ${w.dispatchId} to ${w.worker} and completed with worker_done.\n`);
       const steps = STEPS(w);
-      for (let i = 0; i < steps.length; i++) await runStep(ctx, w, i + 1, steps[i]!);
+      for (let i = 0; i < steps.length; i++) await runStep(out, w, i + 1, steps[i]!);
       const rows = readFileSync(w.ledger, "utf8").trimEnd().split("\n");
-      ctx.io.stdout(`\nThe ledger row (${w.ledger}):\n  ${rows[rows.length - 1]}\n\nDemo complete.\n`);
+      out.io.stdout(`\nThe ledger row (${w.ledger}):\n  ${rows[rows.length - 1]}\n\nDemo complete.\n`);
       return 0;
     } finally {
-      if (!args.keep && !given) rmSync(dir, { recursive: true, force: true });
+      if (!kept) rmSync(dir, { recursive: true, force: true });
       else ctx.io.stdout(`(kept ${dir})\n`);
     }
   },

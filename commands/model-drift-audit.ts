@@ -50,6 +50,7 @@ export default defineMoguiCommand({
     const expect = (args.expect as string | undefined) ?? env("MODEL_DRIFT_EXPECT") ?? null;
     const explicit = args.transcript as string | undefined;
     const path = explicit !== undefined ? resolve(ctx.cwd, expandHome(ctx, explicit)) : lookupProjectTranscript(ctx, projects, session, workspace);
+    if (explicit !== undefined && !isFile(path!)) return fail(ctx, `transcript not found: ${path}`);
     if (!path || !isFile(path)) return fail(ctx, `no transcript found (session=${session ?? "unset"}, workspace=${workspace ?? "unset"})`);
     let report;
     try {

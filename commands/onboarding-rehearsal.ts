@@ -32,12 +32,12 @@ export default defineMoguiCommand({
     ].join("\n"),
   },
   usage: [
-    `${NAME} --workspace-root <path> --ops-repo <path> [--live] [--orca-cli <exe>] [--template <path>]`,
+    `${NAME} --workspace-root <path> --ops <path> [--live] [--orca-cli <exe>] [--template <path>]`,
     "  [--descriptor <path>] [--instance-config <path>] [--json]",
   ],
   args: {
     "workspace-root": { type: "string", valueHint: "path", required: true, description: "The folder workspace root (absolute)" },
-    "ops-repo": { type: "string", valueHint: "path", required: true, description: "The ops repository" },
+    ops: { type: "string", alias: "ops-repo", valueHint: "path", required: true, description: "The ops repository (--ops-repo is the older name, still accepted)" },
     live: { type: "boolean", description: "Also measure L01 against the running Orca host" },
     "orca-cli": { type: "string", valueHint: "exe", description: "Orca executable for --live (default: ORCA_CLI_COMMAND, then orca)" },
     template: { type: "string", valueHint: "path", description: "Template whose router P01 checks (default: embedded)" },
@@ -46,10 +46,10 @@ export default defineMoguiCommand({
     json: { type: "boolean", description: "One JSON document {workspace_root, ops_repo, results, failures, gaps}" },
   },
   notes: ["Exit 0 only when every row is PASS, so a run without --live (L01 GAP) and L02 (always GAP) exits 1; read failures/gaps."],
-  examples: [`mogui ${NAME} --workspace-root /work/acme --ops-repo /work/acme/acme-ops --json`],
+  examples: [`mogui ${NAME} --workspace-root /work/acme --ops /work/acme/acme-ops --json`],
   async run(ctx, args) {
     const root = dir(ctx.cwd, args["workspace-root"] as string, "workspace-root");
-    const ops = dir(ctx.cwd, args["ops-repo"] as string, "ops-repo");
+    const ops = dir(ctx.cwd, args.ops as string, "ops");
     const template = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
     const orcaCli = args["orca-cli"] as string | undefined;
     const runCtx = orcaCli ? { ...ctx, env: { ...ctx.env, ORCA_CLI_COMMAND: orcaCli } } : ctx;

@@ -10,7 +10,7 @@ import { withDefaults } from "./lib/runner.ts";
 import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
 import { GLOBAL_EXIT } from "./lib/exit-codes.ts";
 import { renderCommandHelp, renderExitCodes, renderRootHelp } from "./lib/help.ts";
-import { VERSION } from "./version.ts";
+import { versionInfo, versionLine } from "./version.ts";
 
 /** The longest command path that argv starts with (`sim orca` before `sim`). */
 function findCommand(argv: readonly string[]): { path: string; rest: string[] } | undefined {
@@ -54,12 +54,18 @@ async function help(ctx: Ctx, topic: string[]): Promise<number> {
   return GLOBAL_EXIT.OK;
 }
 
+/** `--version [--json]`: the D36 fields, one line or one JSON document. */
+function version(ctx: Ctx, rest: string[]): number {
+  const bad = rest.find((a) => a !== "--json");
+  if (bad !== undefined) throw new UsageError(`--version takes only --json, not ${bad}`);
+  const info = versionInfo();
+  ctx.io.stdout(rest.length ? `${JSON.stringify(info)}\n` : `${versionLine(info)}\n`);
+  return GLOBAL_EXIT.OK;
+}
+
 async function dispatch(ctx: Ctx, argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h") return help(ctx, []);
-  if (argv[0] === "--version" || argv[0] === "-V" || argv[0] === "version") {
-    ctx.io.stdout(`mogui ${VERSION}\n`);
-    return GLOBAL_EXIT.OK;
-  }
+  if (argv[0] === "--version" || argv[0] === "-V" || argv[0] === "version") return version(ctx, argv.slice(1));
   if (argv[0] === "help") return help(ctx, argv.slice(1));
   if (argv[0]!.startsWith("-")) throw new UsageError(`unknown flag ${argv[0]}`);
   const found = findCommand(argv);

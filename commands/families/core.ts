@@ -18,6 +18,11 @@ export const commands = {
     group: "Developer",
     load: () => import("../sim/orca.ts"),
   },
+  "sim install-shims": {
+    summary: "Write orca/herdr shims that run this binary's simulators (for PATH)",
+    group: "Developer",
+    load: () => import("../sim/install-shims.ts"),
+  },
 } satisfies Record<string, CommandEntry>;
 
 export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
@@ -37,5 +42,9 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 0, meaning: "the simulated call succeeded" },
     { code: 1, meaning: "the simulated call failed like the real Orca CLI (error envelope), or an injected fault" },
     { code: "N", meaning: "an injected exit code" },
+  ],
+  "sim install-shims": [
+    { code: 0, meaning: "every shim written, or kept because it already existed (both listed)" },
+    { code: 2, meaning: "usage error, or <dir> cannot be created or written" },
   ],
 };

@@ -48,6 +48,16 @@ export const commands = {
     group: "Evidence",
     load: () => import("../config/validate.ts"),
   },
+  "config init": {
+    summary: "Write every instance config example into $MOGUI_HOME/config/ (never over an existing file)",
+    group: "Evidence",
+    load: () => import("../config/init.ts"),
+  },
+  "config example": {
+    summary: "Print one file the binary carries: a config example, the brief template, the pre-push hook",
+    group: "Evidence",
+    load: () => import("../config/example.ts"),
+  },
   "l1-digest tick": {
     summary: "One read-only observation tick: repo drift triage, job status, a markdown digest",
     group: "Evidence",
@@ -101,6 +111,15 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 0, meaning: "the file is valid" },
     { code: 1, meaning: "the file is invalid (the reason on stderr)" },
     { code: 2, meaning: "usage error, or the file cannot be read" },
+  ],
+  "config init": [
+    { code: 0, meaning: "every instance file written, or kept because it already existed (both listed)" },
+    { code: 2, meaning: "usage error, or $MOGUI_HOME/config cannot be created or written" },
+  ],
+  "config example": [
+    { code: 0, meaning: "the file was printed (or written with --out)" },
+    { code: 1, meaning: "--out names a path that exists; left unchanged" },
+    { code: 2, meaning: "usage error: unknown name; --out cannot be written" },
   ],
   "l1-digest tick": [
     { code: 0, meaning: "no unexplained repo drift (the digest on stdout)" },

@@ -106,11 +106,16 @@ export function skillRoots(h: Host): string[] {
 
 const hasSkill = (roots: string[], id: string) => roots.some((r) => existsSync(join(r, id)));
 
+/**
+ * The `skills` CLI: an executable on PATH (never one inside the working directory). `npx` only with --fix: even
+ * `npx --no-install` asks the npm registry, and offline it hangs for the whole timeout, so a plain preflight makes
+ * no network call (issue 17 §5).
+ */
 async function skillsList(h: Host): Promise<{ argv: string[]; out: string } | null> {
   const exe = h.which("skills");
   let base: string[] | null = null;
   if (exe && !resolve(exe).startsWith(`${resolve(h.ctx.cwd)}/`)) base = [exe];
-  else if (h.which("npx")) base = ["npx", "--no-install", "skills"];
+  else if (h.fix && h.which("npx")) base = ["npx", "--no-install", "skills"];
   if (!base) return null;
   const r = await h.run([...base, "list", "-g"]);
   return { argv: base, out: runOk(r) ? r.stdout : "" };

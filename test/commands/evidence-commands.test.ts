@@ -3,7 +3,7 @@
  * stdout/stderr contracts (JSON documents, one-line errors naming the file).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACCEPTANCE_BIN, makeAcceptanceFixture, type AcceptanceFixture } from "../../fixtures/acceptance/make.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
@@ -208,6 +208,46 @@ describe("config schema / validate", () => {
     writeFileSync(tp, JSON.stringify({ ...policy, tier_rank: tiers.slice(1) }));
     const bad = await runMain(["config", "validate", "model-tier-policy"], { env: { MOGUI_HOME: dir, DISPATCH_TIER_POLICY: tp } });
     expect(bad).toEqual({ code: 1, stdout: "", stderr: `config validate: model tier policy ${tp}: tier_rank must list every tier exactly once\n` });
+  });
+});
+
+describe("config init / example", () => {
+  test("init writes every instance example byte for byte; a second run keeps them all, even an edited one", async () => {
+    const home = join(tempDir(), "home");
+    const files = ["instance-runtime", "worker-surface-policy", "model-tier-policy", "workspace-descriptor"];
+    const first = await runMain(["config", "init"], { env: { MOGUI_HOME: home } });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(files.map((f) => `wrote ${join(home, "config", `${f}.json`)}\n`).join(""));
+    for (const f of files) expect(readFileSync(join(home, "config", `${f}.json`), "utf8")).toBe(readFileSync(join(ROOT, "config", `${f}.example.json`), "utf8"));
+    // Every written file is accepted by its own loader.
+    for (const f of ["instance-runtime", "model-tier-policy", "workspace-descriptor"]) expect((await runMain(["config", "validate", f], { env: { MOGUI_HOME: home } })).code).toBe(0);
+    const edited = join(home, "config", "worker-surface-policy.json");
+    writeFileSync(edited, "{}\n");
+    const again = await runMain(["config", "init", "--json"], { env: { MOGUI_HOME: home } });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ dir: join(home, "config"), written: [], kept: files.map((f) => join(home, "config", `${f}.json`)) });
+    expect(readFileSync(edited, "utf8")).toBe("{}\n");
+  });
+
+  test("init into a MOGUI_HOME that cannot be created: exit 2, one line", async () => {
+    const file = join(tempDir(), "f");
+    writeFileSync(file, "");
+    const r = await runMain(["config", "init"], { env: { MOGUI_HOME: join(file, "home") } });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, "", `config init: cannot write into ${join(file, "home", "config")}: ENOTDIR\n`]);
+  });
+
+  test("example prints the carried file; --out writes it (the hook executable) and never over an existing file", async () => {
+    expect((await runMain(["config", "example", "pre-push"])).stdout).toBe(readFileSync(join(ROOT, "hooks", "pre-push"), "utf8"));
+    expect((await runMain(["config", "example", "brief-template"])).stdout).toBe(readFileSync(join(ROOT, "fixtures", "worker", "brief-template.md"), "utf8"));
+    const dir = tempDir();
+    const hook = join(dir, "pre-push");
+    expect(await runMain(["config", "example", "pre-push", "--out", hook])).toEqual({ code: 0, stdout: `wrote ${hook}\n`, stderr: "" });
+    expect(statSync(hook).mode & 0o100).toBe(0o100);
+    writeFileSync(hook, "mine\n");
+    expect(await runMain(["config", "example", "pre-push", "--out", hook])).toEqual({ code: 1, stdout: "", stderr: `config example: ${hook} exists; left unchanged\n` });
+    expect(readFileSync(hook, "utf8")).toBe("mine\n");
+    const bad = await runMain(["config", "example", "nope"]);
+    expect([bad.code, bad.stderr.split("\n")[0]]).toEqual([2, "mogui: unknown example 'nope': expected one of instance-runtime, worker-surface-policy, model-tier-policy, workspace-descriptor, brief-template, pre-push"]);
   });
 });
 

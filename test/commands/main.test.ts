@@ -2,13 +2,17 @@ import { describe, expect, test } from "bun:test";
 import { COMMANDS, type CommandEntry } from "../../commands/index.ts";
 import { EXIT_CODES } from "../../src/lib/exit-codes.ts";
 import { exitRows } from "../../src/lib/help.ts";
-import { VERSION } from "../../src/version.ts";
+import { versionInfo, versionLine } from "../../src/version.ts";
 import { runMain } from "../helpers/ctx.ts";
 
 describe("main(argv): global behaviour", () => {
-  test("--version prints one line on stdout, exit 0", async () => {
+  test("--version prints one line on stdout, exit 0; --json the same fields; anything else is a usage error", async () => {
     const r = await runMain(["--version"]);
-    expect(r).toEqual({ code: 0, stdout: `mogui ${VERSION}\n`, stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: `${versionLine()}\n`, stderr: "" });
+    // From source nothing is baked in, and the line says so instead of inventing a commit or a date.
+    expect(r.stdout).toMatch(/^mogui \d+\.\d+\.\d+ \(dev, [a-z]+-[a-z0-9]+, unbuilt; template \d+\.\d+\.\d+\)\n$/);
+    expect(JSON.parse((await runMain(["--version", "--json"])).stdout)).toEqual(versionInfo());
+    expect((await runMain(["--version", "--nope"])).code).toBe(2);
   });
 
   test("no arguments and --help print the root help on stdout", async () => {

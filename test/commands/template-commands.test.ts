@@ -131,6 +131,19 @@ describe("mogui onboarding-rehearsal", () => {
     expect((await runMain(["onboarding-rehearsal", "--workspace-root", "/nonexistent", "--ops-repo", ops])).code).toBe(2);
     expect((await runMain(["onboarding-rehearsal", "--ops-repo", ops])).code).toBe(2);
   });
+
+  test("--ops is the flag (as in template apply|check); --ops-repo stays an alias with the same result", async () => {
+    const root = tempDir();
+    const ops = await found();
+    const env = { MOGUI_HOME: tempDir(), HOME: "/nonexistent" };
+    const a = await runMain(["onboarding-rehearsal", "--workspace-root", root, "--ops", ops, "--json"], { env });
+    const b = await runMain(["onboarding-rehearsal", "--workspace-root", root, "--ops-repo", ops, "--json"], { env });
+    expect(a.code).toBe(1);
+    expect(JSON.parse(a.stdout).ops_repo).toBe(ops);
+    expect(a).toEqual(b);
+    const both = await runMain(["onboarding-rehearsal", "--workspace-root", root, "--ops", ops, "--ops-repo", ops]);
+    expect([both.code, both.stderr.split("\n")[0]]).toEqual([2, "mogui: flag --ops given more than once"]);
+  });
 });
 
 describe("mogui harness-selfcheck", () => {

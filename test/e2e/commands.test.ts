@@ -3,9 +3,10 @@
  * command without a row here is a type error (and the runtime check below catches it for `bun test` too).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { COMMANDS, type CommandName } from "../../commands/index.ts";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
+import { tempDir } from "../helpers/paths.ts";
 import { cases as core } from "./cases/core.ts";
 import { cases as gate } from "./cases/gate.ts";
 import { cases as dispatch } from "./cases/dispatch.ts";
@@ -42,16 +43,19 @@ describe("every command, end to end through dist/mogui", () => {
   test("the demo leaves no temp dir behind and runs from the binary alone (no fixtures on PATH)", async () => {
     const env = e2eEnv();
     env.PATH = env.PATH!.split(":").filter((d) => !d.includes("fixtures")).join(":");
+    env.TMPDIR = tempDir("demo-tmp-");
     const r = await runBinary(["demo"], { env });
     expect(r.code).toBe(0);
-    const dir = /^mogui demo in (.*)$/m.exec(r.stdout)?.[1];
-    expect(dir).toBeDefined();
-    expect(existsSync(dir!)).toBe(false);
+    // The temp dir is gone afterwards, and no path inside it was printed.
+    expect(readdirSync(env.TMPDIR)).toEqual([]);
+    expect(r.stdout).toStartWith("mogui demo in a temp dir, <demo> below (removed at the end; --keep keeps it)\n");
+    expect(r.stdout).not.toContain(env.TMPDIR);
+    expect(r.stdout).toContain("<demo>/worktrees/feature-login");
   });
 
   test("--version and exit-codes from the binary", async () => {
     const v = await runBinary(["--version"]);
-    expect(v).toEqual({ code: 0, stdout: expect.stringMatching(/^mogui \d+\.\d+\.\d+\n$/), stderr: "" });
+    expect(v).toEqual({ code: 0, stdout: expect.stringMatching(/^mogui \d+\.\d+\.\d+ \((?:[0-9a-f]{7}|unknown), [a-z]+-[a-z0-9]+(-musl)?, \d{4}-\d\d-\d\d; template \d+\.\d+\.\d+\)\n$/), stderr: "" });
     const e = await runBinary(["help", "exit-codes"]);
     expect(e.code).toBe(0);
     expect(e.stdout).toContain("mogui worker-reap\n  0  reaped");

@@ -3,7 +3,7 @@
  * codex, cursor-agent and git executables (fixtures/host), in each READY / WAIVED / BLOCKED combination.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binaryPath, runBinary } from "../helpers/binary.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
@@ -182,6 +182,22 @@ describe("preflight on a fake host", () => {
     const bad = await preflight(h, ["--bogus"]);
     expect(bad.code).toBe(2);
     expect((await preflight(h, ["extra"])).code).toBe(2);
+  });
+
+  test("no network without --fix: a stub npx (records its calls, then sleeps) is never called; with --fix it is", async () => {
+    const h = host({ skills: false });
+    const bin = h.env.PATH!;
+    const record = join(h.home, "npx-calls");
+    writeFileSync(join(bin, "npx"), `#!/bin/sh\necho "$*" >> '${record}'\nsleep "\${NPX_SLEEP:-0}"\n`, { mode: 0o755 });
+    symlinkSync("/bin/sh", join(bin, "sh"));
+    symlinkSync(Bun.which("sleep")!, join(bin, "sleep"));
+    const r = await runBinary(["preflight"], { env: { ...h.env, NPX_SLEEP: "30" }, cwd: h.home });
+    expect(r.code).toBe(1);
+    expect(line(r.stdout, "skills")[0]).toStartWith("FAIL skills         orca-cli and orchestration skills not found");
+    expect(existsSync(record)).toBe(false);
+    const fix = await runBinary(["preflight", "--fix"], { env: h.env, cwd: h.home, stdin: "n\n" });
+    expect(fix.code).toBe(1);
+    expect(readFileSync(record, "utf8")).toBe("--no-install skills list -g\n");
   });
 
   test("--fix asks first: no leaves it, yes (or --yes) installs the skills, then re-lists", async () => {

@@ -1,4 +1,5 @@
 /** End-to-end cases for the core family. */
+import { join } from "node:path";
 import type { commands } from "../../../commands/families/core.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
@@ -8,4 +9,11 @@ export const cases: Record<keyof typeof commands, Case> = {
   "worker-reap": { argv: ["worker-reap", "--unreaped", "--json"], code: 0, stdout: /^\{"ledger":".*","count":0,"unreaped":\[\]\}\n$/, env: () => e2eEnv({ MOGUI_HOME: tempDir() }) },
   demo: { argv: ["demo"], code: 0, stdout: /\n4\. Nothing is left to reap\n[\s\S]*"event":"reap"[\s\S]*\nDemo complete\.\n$/ },
   "sim orca": { argv: ["sim", "orca", "status", "--json"], code: 0, stdout: /"state": "not_running"/ },
+  "sim install-shims": {
+    get argv() {
+      return ["sim", "install-shims", join(tempDir(), "bin")];
+    },
+    code: 0,
+    stdout: /^wrote \/.*\/bin\/orca\nwrote .*\/orca-dev\nwrote .*\/orca-ide\nwrote .*\/herdr\n$/,
+  },
 };

@@ -84,6 +84,13 @@ export const cases: Record<keyof typeof commands, Case> = {
     code: 0,
     stdout: /^valid: instance-runtime: .*instance-runtime\.example\.json\n$/,
   },
+  "config init": {
+    argv: ["config", "init"],
+    code: 0,
+    stdout: /^wrote \/.*\/config\/instance-runtime\.json\nwrote .*worker-surface-policy\.json\nwrote .*model-tier-policy\.json\nwrote .*workspace-descriptor\.json\n$/,
+    env: () => e2eEnv({ MOGUI_HOME: tempDir() }),
+  },
+  "config example": { argv: ["config", "example", "brief-template"], code: 0, stdout: /^# Brief: [\s\S]*\[AC1\] \(D1\)/ },
   "l1-digest tick": {
     get argv() {
       return ["l1-digest", "tick", "--config", workspace().digest];

@@ -1,4 +1,4 @@
-// Builds dist/mogui, the single executable. Flags per CONVENTIONS.md §7: --bytecode needs --format=esm, and the
+// Builds dist/mogui, the single executable. Build flags: --bytecode needs --format=esm, and the
 // two --no-compile-autoload-* flags stop the binary from reading the user's .env and bunfig.toml.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
-// Builds dist/mogui, the single executable. Flags per CONVENTIONS.md §7: --bytecode needs --format=esm, and the
-// two --no-compile-autoload-* flags stop the binary from reading the user's .env and bunfig.toml. The commit, target
+// Builds dist/mogui, the single executable. Build flags: --bytecode needs --format=esm, and the two
+// --no-compile-autoload-* flags stop the binary from reading the user's .env and bunfig.toml. The commit, target
 // and build date that `mogui --version` prints are baked in with --define (D36); scripts/release.ts reuses this.
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -1,18 +1,28 @@
-// The README's test command: build dist/mogui (the e2e tests run the real binary), then run every bun test.
-// Exit code is bun test's own.
+// The README's test command: type-check (tsc --noEmit), build dist/mogui (the e2e tests run the real binary), then run
+// every bun test. A type error fails the run before anything else (tsc's errors are printed as they are); otherwise
+// the exit code is bun test's own.
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 const bun = process.execPath;
-const build = Bun.spawnSync([bun, join(root, "scripts", "build.ts")], { cwd: root, stdout: "inherit", stderr: "inherit" });
-if (build.exitCode !== 0) {
-  process.exitCode = build.exitCode ?? 1;
+
+function run(argv: string[], env?: Record<string, string | undefined>): number {
+  const p = Bun.spawnSync(argv, { cwd: root, stdout: "inherit", stderr: "inherit", env: env ?? process.env });
+  return p.exitCode ?? 1;
+}
+
+const tsc = run([join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
+if (tsc !== 0) {
+  process.stderr.write("tsc --noEmit failed: fix the type errors above\n");
+  process.exitCode = tsc;
 } else {
-  const t = Bun.spawnSync([bun, "test", "--timeout", "60000", ...process.argv.slice(2)], {
-    cwd: root,
-    stdout: "inherit",
-    stderr: "inherit",
-    env: { ...process.env, MOGUI_TEST_BINARY: join(root, "dist", "mogui") },
-  });
-  process.exitCode = t.exitCode ?? 1;
+  const build = run([bun, join(root, "scripts", "build.ts")]);
+  if (build !== 0) {
+    process.exitCode = build;
+  } else {
+    process.exitCode = run([bun, "test", "--timeout", "60000", ...process.argv.slice(2)], {
+      ...process.env,
+      MOGUI_TEST_BINARY: join(root, "dist", "mogui"),
+    });
+  }
 }

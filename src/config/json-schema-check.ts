@@ -1,5 +1,5 @@
 /**
- * A small JSON Schema validator for the keywords json-schema.ts emits (type, const, enum, properties, required,
+ * A small JSON Schema validator for the keywords the generated schemas use (type, const, enum, properties, required,
  * additionalProperties, patternProperties, propertyNames, items, minItems, minLength, pattern, minimum, maximum,
  * minProperties, anyOf, not). Tests use it to check each config example against its published schema
  * independently of valibot, so the generated schema itself is what is being tested.

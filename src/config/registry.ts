@@ -20,7 +20,7 @@ export interface ConfigKind {
   file: string;
   /** The environment variable the commands' loader reads before $MOGUI_HOME/config/<file> (D2). */
   env: string;
-  schema: unknown;
+  schema: v.GenericSchema;
   /** Throws an Error whose message is the loader's own wording. */
   validate(text: string, path: string): void;
 }

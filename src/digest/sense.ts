@@ -3,9 +3,9 @@
  * rows, job logs classified by sidecar / finished marker / idle time, monitor processes through `pgrep -f`.
  */
 import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { git } from "../git.ts";
 import type { Ctx } from "../lib/context.ts";
+import { globPaths } from "../lib/glob.ts";
 import type { DigestConfig } from "./config.ts";
 
 export const JOB_LOG_TAIL_LINES = 20;
@@ -105,16 +105,7 @@ export function classifyJobLog(path: string, cfg: Pick<DigestConfig, "finishedMa
 
 /** Files a glob matches, sorted. The static leading directories are the scan root (no scan from `/`). */
 export function globFiles(pattern: string): string[] {
-  const parts = pattern.split("/");
-  const first = parts.findIndex((p) => /[*?[{]/.test(p));
-  if (first < 0) return [pattern];
-  const base = parts.slice(0, first).join("/") || "/";
-  const rest = parts.slice(first).join("/");
-  try {
-    return [...new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: true, dot: false })].map((f) => join(base, f)).sort();
-  } catch {
-    return [];
-  }
+  return globPaths(pattern, { onlyFiles: true }).sort();
 }
 
 export async function processState(ctx: Pick<Ctx, "runner" | "env">, pattern: string): Promise<ProcessObservation> {

@@ -8,6 +8,7 @@ import { isFile } from "../lib/fs.ts";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
+import { globPaths, hasGlob } from "../lib/glob.ts";
 import { shellQuote } from "./runtime.ts";
 
 export type ProbeState = "explicit-glob" | "scoped-to-worktree" | "unavailable";
@@ -45,20 +46,11 @@ export function probeTarget(ctx: Pick<Ctx, "env">, runtime: string, explicitGlob
 export function newestMatch(ctx: Pick<Ctx, "env" | "cwd">, glob: string): string | null {
   let g = glob.startsWith("~/") ? join(ctx.env.HOME || homedir(), glob.slice(2)) : glob;
   g = resolve(ctx.cwd, g);
-  const parts = g.split("/");
-  const firstGlob = parts.findIndex((p) => /[*?[{]/.test(p));
-  if (firstGlob < 0) return isFile(g) ? g : null;
-  const base = parts.slice(0, firstGlob).join("/") || "/";
-  const pattern = parts.slice(firstGlob).join("/");
+  if (!hasGlob(g)) return isFile(g) ? g : null;
   let best: { path: string; mtime: number } | null = null;
-  try {
-    for (const rel of new Bun.Glob(pattern).scanSync({ cwd: base, onlyFiles: true, dot: false })) {
-      const path = join(base, rel);
-      const m = mtimeOf(path);
-      if (m !== null && (best === null || m > best.mtime)) best = { path, mtime: m };
-    }
-  } catch {
-    return null;
+  for (const path of globPaths(g, { onlyFiles: true })) {
+    const m = mtimeOf(path);
+    if (m !== null && (best === null || m > best.mtime)) best = { path, mtime: m };
   }
   return best?.path ?? null;
 }

@@ -68,7 +68,10 @@ export function parseScope(contract: string): ScopeToken[] {
   return out;
 }
 
-/** Python's fnmatch (what the reference used): `*` also crosses `/`. */
+/**
+ * Python's fnmatch (what the reference used): `*` also crosses `/`, so `src/*.ts` overlaps `src/deep/a.ts`. Not
+ * Bun.Glob: its `*` (and a `**` inside a segment) stops at `/`, which would make the collision check miss overlaps.
+ */
 export function fnmatchRegex(glob: string): RegExp {
   let re = "";
   for (let i = 0; i < glob.length; i++) {

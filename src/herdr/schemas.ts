@@ -1,4 +1,4 @@
-/** valibot schemas for what herdr 0.8.x prints (herdr-cli.md §3). Loose objects: unknown keys are kept. */
+/** valibot schemas for what herdr 0.8.x prints (docs/herdr-cli.md §3). Loose objects: unknown keys are kept. */
 import * as v from "valibot";
 
 const optStr = v.optional(v.nullable(v.string()));

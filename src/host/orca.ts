@@ -1,5 +1,5 @@
 /**
- * The Orca side of the host adapter, through the foundation's OrcaClient (orca-cli.md §3–§5): a pane is a
+ * The Orca side of the host adapter, through the foundation's OrcaClient (docs/orca-cli.md §3–§5): a pane is a
  * terminal. Agents start with `terminal create --command`; input is `terminal send --text --enter`; recent output is
  * `terminal read --limit N` (`tail`); status is one `terminal wait --for tui-idle` with a short deadline (satisfied
  * = idle, timeout = working, exited = exited); close is `terminal close --terminal <h>` only (never `--tab`).

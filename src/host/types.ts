@@ -60,7 +60,7 @@ export interface Host {
   status(pane: string): Promise<{ status: HostStatus; raw: string }>;
 }
 
-/** Canonical agent kind -> the executable a terminal runs (herdr's own table, herdr-cli.md §3.1). */
+/** Canonical agent kind -> the executable a terminal runs (herdr's own table, docs/herdr-cli.md §3.1). */
 export const AGENT_EXECUTABLES: Record<string, string> = {
   pi: "pi", claude: "claude", codex: "codex", gemini: "gemini", cursor: "cursor-agent", devin: "devin", agy: "agy",
   cline: "cline", omp: "omp", mastracode: "mastracode", opencode: "opencode", copilot: "copilot", kimi: "kimi",

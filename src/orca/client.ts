@@ -216,7 +216,7 @@ export class OrcaClient {
   }
 
   /**
-   * A command whose success envelope may come with exit 1 (orca-cli.md §1): that envelope's `result` is returned
+   * A command whose success envelope may come with exit 1 (docs/orca-cli.md §1): that envelope's `result` is returned
    * like a success; any other failure still throws.
    */
   async resultEvenIfUnsatisfied(args: readonly string[], opts: { timeoutMs?: number } = {}): Promise<Record<string, unknown>> {

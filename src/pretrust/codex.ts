@@ -13,7 +13,6 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
 import { parseToml } from "../toml/parse.ts";
 import { atomicWrite, errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
-import { deepEqual } from "./deep-equal.ts";
 
 export const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";
 
@@ -115,7 +114,7 @@ function planConfig(config: string, path: string): Plan {
   if (project?.trust_level === "trusted") return { config, outcome: "already" };
   const expected: Table = { ...doc, projects: { ...(projects ?? {}), [path]: { ...(project ?? {}), trust_level: "trusted" } } };
   const kind = project === undefined ? "append" : project.trust_level === undefined ? "insert" : "rewrite";
-  const verified = candidates(text, path, kind).filter((c) => deepEqual(tryParse(c), expected));
+  const verified = candidates(text, path, kind).filter((c) => Bun.deepEquals(tryParse(c), expected));
   if (verified.length !== 1) throw new PretrustError(`ERROR ${config}: could not produce exactly one verified pre-trust edit (found ${verified.length})`);
   return { config, outcome: kind === "append" ? "added" : "updated", data: Buffer.from(verified[0]!), mode: st.mode & 0o7777 };
 }

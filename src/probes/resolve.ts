@@ -1,8 +1,9 @@
 /** Finding the transcript to read: explicit path, or the newest regular file a glob matches (reference §19/§20). */
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
+import { globPaths } from "../lib/glob.ts";
 
 export function expandHome(ctx: Pick<Ctx, "env">, p: string): string {
   const home = ctx.env.HOME || homedir();
@@ -11,35 +12,16 @@ export function expandHome(ctx: Pick<Ctx, "env">, p: string): string {
   return p;
 }
 
-const GLOB_CHARS = /[*?[\]{}]/;
-
 /** Every regular file the glob matches (`**` recursive), absolute; dangling symlinks and unstattable paths skipped. */
 export function globFiles(ctx: Pick<Ctx, "env" | "cwd">, pattern: string): Array<{ path: string; mtimeMs: number }> {
-  const abs = resolve(ctx.cwd, expandHome(ctx, pattern));
-  const parts = abs.split("/");
-  let i = 0;
-  while (i < parts.length && !GLOB_CHARS.test(parts[i]!)) i++;
   const out: Array<{ path: string; mtimeMs: number }> = [];
-  const add = (p: string) => {
+  for (const p of globPaths(resolve(ctx.cwd, expandHome(ctx, pattern)), { onlyFiles: false, followSymlinks: true })) {
     try {
       const st = statSync(p);
       if (st.isFile()) out.push({ path: p, mtimeMs: st.mtimeMs });
     } catch {
       // dangling symlink or vanished file: not a candidate
     }
-  };
-  if (i === parts.length) {
-    add(abs);
-    return out;
-  }
-  const base = parts.slice(0, i).join("/") || "/";
-  const rest = parts.slice(i).join("/");
-  try {
-    for (const rel of new Bun.Glob(rest).scanSync({ cwd: base, onlyFiles: false, followSymlinks: true, dot: false })) {
-      add(isAbsolute(rel) ? rel : join(base, rel));
-    }
-  } catch {
-    // an unreadable base directory matches nothing
   }
   return out;
 }

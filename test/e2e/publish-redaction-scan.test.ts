@@ -180,7 +180,7 @@ describe("redaction-scan cannot decide (exit 2)", () => {
     writeFileSync(join(dir, "bad.toml"), "[[rules]]\nid = 'x'\nregex = \"\\d\"\n");
     const bad = await scan(["-C", dir, "--config", join(dir, "bad.toml")]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("line 3: invalid escape");
+    expect(bad.stderr).toContain("line 3: unrecognised escape sequence");
     writeFileSync(join(dir, "la.toml"), "[[rules]]\nid = 'sneaky_rule'\nregex = '''(?<=key=)zebrapattern'''\n");
     const la = await scan(["-C", dir, "--config", join(dir, "la.toml")]);
     expect(la.code).toBe(2);

@@ -1,4 +1,4 @@
-// Codebase rules that are cheap to enforce mechanically (CONVENTIONS.md; the brief's security rules).
+// Codebase rules that are cheap to enforce mechanically (README "Conventions every command follows", docs/decisions.md, the security rules).
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";

@@ -63,7 +63,7 @@ describe("gitleaks config", () => {
   test("a rule RE2 rejects is named by id; bad TOML names the line; bad schema names the field", () => {
     const set = loadConfigString("[[rules]]\nid = 'ok'\nregex = 'a'\n[[rules]]\nid = 'sneaky'\nregex = '''(?<=x)secret'''\n", "t.toml");
     expect(set.re2Rejected).toEqual(["sneaky"]);
-    expect(() => loadConfigString("[[rules]]\nid = 'x'\nregex = \"\\d\"\n", "t.toml")).toThrow("t.toml: line 3: invalid escape");
+    expect(() => loadConfigString("[[rules]]\nid = 'x'\nregex = \"\\d\"\n", "t.toml")).toThrow("t.toml: line 3: unrecognised escape sequence");
     expect(() => loadConfigString("[[rules]]\ndescription = 'no id'\n", "t.toml")).toThrow(RuleConfigError);
   });
 

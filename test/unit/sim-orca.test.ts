@@ -1,4 +1,4 @@
-/** `mogui sim orca` in-process: exact exit codes, envelopes and row keys of the real Orca CLI (orca-cli.md). */
+/** `mogui sim orca` in-process: exact exit codes, envelopes and row keys of the real Orca CLI (docs/orca-cli.md). */
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

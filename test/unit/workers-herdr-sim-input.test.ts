@@ -1,4 +1,4 @@
-// The fake herdr's input shapes (herdr-cli.md §3.5-§3.6, issue 13 §6): `pane send-text` is raw keystrokes (into a
+// The fake herdr's input shapes (docs/herdr-cli.md §3.5-§3.6, issue 13 §6): `pane send-text` is raw keystrokes (into a
 // TUI agent every newline is an Enter, so a multi-line text is submitted line by line), `agent prompt` is one
 // bracketed paste plus Enter (one prompt), `pane run` is atomic; a new pane answers `agent_pane_busy` to its first
 // N `agent start` calls while its shell starts (HERDR_SIM_SHELL_INIT or the scenario's `shell_init_starts`).

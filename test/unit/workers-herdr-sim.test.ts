@@ -1,4 +1,4 @@
-// The fake herdr, in process: 0.8.x output shapes (herdr-cli.md §2-§3), ids, statuses, faults.
+// The fake herdr, in process: 0.8.x output shapes (docs/herdr-cli.md §2-§3), ids, statuses, faults.
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * herdr's hand-rolled per-command parsing (herdr-cli.md §2): usage problems are plain text on stderr with exit 2,
+ * herdr's hand-rolled per-command parsing (docs/herdr-cli.md §2): usage problems are plain text on stderr with exit 2,
  * in herdr's own words (`unknown option: X`, `missing value for --X`, `missing required --X`,
  * `unexpected argument: X`, `usage: herdr ...`).
  */

@@ -1,4 +1,4 @@
-/** `herdr agent list|get|start|read|wait|send-keys|focus` (herdr-cli.md §3.1–3.5), 0.8.x shapes. */
+/** `herdr agent list|get|start|read|wait|send-keys|focus` (docs/herdr-cli.md §3.1–3.5), 0.8.x shapes. */
 import { HerdrUsage, intFlag } from "./argv.ts";
 import { advanceFlaps, type Call, type CommandDef, findAgent, findPane, type Outcome, pollUntil, READ_SOURCES, readText } from "./call.ts";
 import { agentInfo, agentStatus } from "./info.ts";

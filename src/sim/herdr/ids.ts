@@ -1,4 +1,4 @@
-/** herdr ids (herdr-cli.md §3.12): bijective base-32 over `123456789ABCDEFGHJKMNPQRSTVWXYZ0`, never reused. */
+/** herdr ids (docs/herdr-cli.md §3.12): bijective base-32 over `123456789ABCDEFGHJKMNPQRSTVWXYZ0`, never reused. */
 const ALPHABET = "123456789ABCDEFGHJKMNPQRSTVWXYZ0";
 
 export function base32(n: number): string {

@@ -1,5 +1,5 @@
 /**
- * One simulated `herdr` invocation (0.8.x, herdr-cli.md): top-level flags -> group help -> parse -> faults ->
+ * One simulated `herdr` invocation (0.8.x, docs/herdr-cli.md): top-level flags -> group help -> parse -> faults ->
  * server check -> the command -> output. Success: one compact JSON line with sorted keys on stdout, exit 0 (reads
  * print raw text; send-text/send-keys/run/report-agent print nothing). Server errors: a JSON envelope on stderr,
  * exit 1. Usage errors: plain text on stderr, exit 2.
@@ -51,7 +51,7 @@ function logCall(ctx: Ctx, argv: readonly string[], exit: number | null): void {
 }
 
 function printError(ctx: Ctx, id: string, e: HerdrSimError): number {
-  // Some value-parse failures escape from main as a Rust io::Error, not as JSON (herdr-cli.md §2).
+  // Some value-parse failures escape from main as a Rust io::Error, not as JSON (docs/herdr-cli.md §2).
   if (e.code === "io") ctx.io.stderr(`Error: Custom { kind: Other, error: ${JSON.stringify(e.message)} }\n`);
   else ctx.io.stderr(`${sortedJson({ error: { code: e.code, message: e.message }, id })}\n`);
   return 1;

@@ -41,7 +41,7 @@ export function newWorkspace(s: HState, label: string | undefined, cwd: string, 
   return { ws, tab, pane };
 }
 
-/** Closing the last pane closes the tab; closing the last tab closes the workspace (herdr-cli.md §3.8). */
+/** Closing the last pane closes the tab; closing the last tab closes the workspace (docs/herdr-cli.md §3.8). */
 export function closePane(s: HState, p: HPane): void {
   s.panes = s.panes.filter((x) => x !== p);
   if (!s.panes.some((x) => x.tab_id === p.tab_id)) closeTab(s, p.tab_id);

@@ -1,5 +1,5 @@
 /**
- * The fake herdr's persistent state (herdr-cli.md, 0.8.x). Field names follow herdr's wire types where they are
+ * The fake herdr's persistent state (docs/herdr-cli.md, 0.8.x). Field names follow herdr's wire types where they are
  * printed; the internal detector state (`idle|working|blocked|unknown`) and the `seen` flag are kept apart, as in
  * herdr, so `done` (= idle not yet seen) is derived when a status is printed, never stored.
  */

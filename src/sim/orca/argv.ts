@@ -1,5 +1,5 @@
 /**
- * Argument parsing the way the real Orca CLI does it (orca-cli.md §1): non-`--` tokens form the command path,
+ * Argument parsing the way the real Orca CLI does it (docs/orca-cli.md §1): non-`--` tokens form the command path,
  * `--flag value` / `--flag=value`, a flag followed by nothing or another `--x` is boolean, and the known boolean
  * flags never consume a value. Unknown commands and flags are refused before any state is touched.
  */

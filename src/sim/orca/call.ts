@@ -19,7 +19,7 @@ export interface Call {
 }
 
 export interface CommandDef {
-  /** Accepted flags besides the global ones (orca-cli.md; unknown ones are `invalid_argument`). */
+  /** Accepted flags besides the global ones (docs/orca-cli.md; unknown ones are `invalid_argument`). */
   flags: readonly string[];
   usage: string;
   run(call: Call): Outcome | Promise<Outcome>;

@@ -1,4 +1,4 @@
-/** `status`, `open`, `repo add|list|show`, `worktree list|show` (orca-cli.md §2-§4). */
+/** `status`, `open`, `repo add|list|show`, `worktree list|show` (docs/orca-cli.md §2-§4). */
 import { existsSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { optInt, optString, reqString } from "./argv.ts";
@@ -34,7 +34,7 @@ export function statusText(r: Record<string, any>, connection: string): string {
   ].join("\n");
 }
 
-/** What `status` prints when no app is running: exit 0 with --json, 1 without (orca-cli.md §1). */
+/** What `status` prints when no app is running: exit 0 with --json, 1 without (docs/orca-cli.md §1). */
 export function notRunningStatus(): Outcome {
   const result = {
     app: { running: false, pid: null },

@@ -1,4 +1,4 @@
-/** Id formats of the real Orca (orca-cli.md §1 "IDs"), so consumers' parsers meet the shapes they will see live. */
+/** Id formats of the real Orca (docs/orca-cli.md §1 "IDs"), so consumers' parsers meet the shapes they will see live. */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 
 export function uuid(): string {

@@ -1,4 +1,4 @@
-/** Defaults for orchestration rows (runs, tasks, dispatches, messages): every key of orca-cli.md §6 is present. */
+/** Defaults for orchestration rows (runs, tasks, dispatches, messages): every key of docs/orca-cli.md §6 is present. */
 import { orchId, randomHash } from "./ids.ts";
 import type { DispatchRow, MessageRow, SimRun, SimTerminal, TaskRow } from "./types.ts";
 

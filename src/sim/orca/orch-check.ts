@@ -1,5 +1,5 @@
 /**
- * `orchestration check` (orca-cli.md §6). Default mode hands out FIFO Deliveries (<= 50 messages) and replays the
+ * `orchestration check` (docs/orca-cli.md §6). Default mode hands out FIFO Deliveries (<= 50 messages) and replays the
  * same batch until `--ack`; `--unread` consumes, `--peek`/`--all` only look. `--wait` polls the state file until a
  * matching message arrives (keepalive JSON lines on stderr) and a timeout is `count:0, timedOut:true`, exit 0.
  */

@@ -1,5 +1,5 @@
 /**
- * Shared orchestration rules (orca-cli.md §6): who the caller is, which Run applies, and the row helpers.
+ * Shared orchestration rules (docs/orca-cli.md §6): who the caller is, which Run applies, and the row helpers.
  * Every mutation must come from a live Orca terminal: `--from` (or `--terminal` for `check`) or
  * ORCA_TERMINAL_HANDLE.
  */

@@ -1,5 +1,5 @@
 /**
- * `orchestration dispatch` and `dispatch-show` (orca-cli.md §6). dispatch-show takes ONLY `--task`; under the
+ * `orchestration dispatch` and `dispatch-show` (docs/orca-cli.md §6). dispatch-show takes ONLY `--task`; under the
  * `legacy` fault it prints the flat pre-envelope shape mogui's reference once parsed (and accepts `--dispatch`).
  */
 import { optBool, optString, reqString } from "./argv.ts";

@@ -1,5 +1,5 @@
 /**
- * `orchestration send` (orca-cli.md §6 "Messaging"). `--outcome` is required with `--type worker_done` and
+ * `orchestration send` (docs/orca-cli.md §6 "Messaging"). `--outcome` is required with `--type worker_done` and
  * refused anywhere else; a valid worker_done settles the dispatch and task (see orch-lifecycle.ts).
  */
 import { optString, reqString } from "./argv.ts";

@@ -1,5 +1,5 @@
 /**
- * How the real CLI prints (orca-cli.md §1): `--json` -> a 2-space pretty envelope on stdout, errors included
+ * How the real CLI prints (docs/orca-cli.md §1): `--json` -> a 2-space pretty envelope on stdout, errors included
  * (exit 1); otherwise short text, errors on stderr followed by one `Next step:` line per `data.nextSteps`.
  */
 import type { Io } from "../../lib/context.ts";

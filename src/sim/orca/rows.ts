@@ -1,4 +1,4 @@
-/** Records as the runtime prints them: every key of RuntimeWorktreeRecord / terminal Summary (orca-cli.md §4, §5). */
+/** Records as the runtime prints them: every key of RuntimeWorktreeRecord / terminal Summary (docs/orca-cli.md §4, §5). */
 import type { SimTerminal, SimWorktree } from "./types.ts";
 
 const RECORD_DEFAULTS = {

@@ -1,5 +1,5 @@
 /**
- * Worktree and repo selectors (orca-cli.md §4 "Selector grammar"). Folder workspaces answer to `id:folder:<uuid>`
+ * Worktree and repo selectors (docs/orca-cli.md §4 "Selector grammar"). Folder workspaces answer to `id:folder:<uuid>`
  * (and path/name). A bare `folder:<uuid>` is accepted by `terminal create` only; `terminal list --worktree` and the
  * others miss with `selector_not_found`, the subcommand asymmetry measured on a real Orca (seed page 05).
  */

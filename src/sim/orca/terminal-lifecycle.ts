@@ -1,5 +1,5 @@
 /**
- * `terminal wait` and `terminal close` (orca-cli.md §5), including the `survive_close` and `close_noop` faults.
+ * `terminal wait` and `terminal close` (docs/orca-cli.md §5), including the `survive_close` and `close_noop` faults.
  * `--for tui-idle` reads the terminal's simulated agent status: `idle` is satisfied at once, a blockedReason is
  * `satisfied:false` (exit 1), `working` waits for idle until the deadline, then the RPC error `timeout`.
  */

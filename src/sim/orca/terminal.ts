@@ -1,4 +1,4 @@
-/** `terminal create|list|show|read|send` (orca-cli.md §5). Output lives in the state as an array of lines. */
+/** `terminal create|list|show|read|send` (docs/orca-cli.md §5). Output lives in the state as an array of lines. */
 import { optBool, optInt, optString } from "./argv.ts";
 import { type Call, type CommandTable, now } from "./call.ts";
 import { invalidArgument, SimError } from "./errors.ts";

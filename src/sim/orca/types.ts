@@ -64,7 +64,7 @@ export interface SimTerminal {
   agentStatusStep?: number;
 }
 
-/** `blockedReason` values of `terminal wait` (orca-cli.md §5). */
+/** `blockedReason` values of `terminal wait` (docs/orca-cli.md §5). */
 export const BLOCKED_REASONS = [
   "codex-update-prompt", "codex-trust-workspace", "codex-cwd-prompt", "codex-model-migration-prompt",
   "codex-hooks-review-prompt", "codex-interactive-prompt", "agent-approval-prompt",

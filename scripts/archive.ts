@@ -59,7 +59,7 @@ function le(fields: Array<[number, 2 | 4]>): Uint8Array {
   return new Uint8Array(view.buffer);
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
+function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -87,7 +87,7 @@ function jail(alone: boolean): Jail {
   if (!alone) return { prefix: drop, uid: drop.length ? NOBODY : undefined, notes };
   const unshare = Bun.which("unshare");
   const probe = root && unshare ? Bun.spawnSync([unshare, "--mount", "true"]).exitCode === 0 : false;
-  if (!probe) {
+  if (!probe || !unshare) {
     notes.push("no mount namespace (needs root and unshare): the source tree stays visible; only PATH keeps it out");
     return { prefix: drop, uid: drop.length ? NOBODY : undefined, notes };
   }

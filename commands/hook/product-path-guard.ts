@@ -33,8 +33,10 @@ export default defineMoguiCommand({
   ],
   async run(ctx, args) {
     const call = startHook(ctx, args, "product-path-guard", "PreToolUse");
-    const d: GuardDecision = call.inputError
-      ? { block: true, reason: `unreadable hook input: ${call.inputError}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
+    // Fail closed (D32): no input, or input that is not a JSON object, is never waved through.
+    const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
+    const d: GuardDecision = why
+      ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
       : decide(ctx, call.input, call.cwd);
     recordDecision(ctx, d, call.cwd, call.sessionKind);
     if (!d.block) return 0;

@@ -21,7 +21,7 @@ const READ_ONLY = new Set([
   "pwd", "ls", "ll", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "find", "stat", "file", "whoami", "env", "true", "false", "test", "[",
   "printf", "echo", ":", "wc", "realpath", "readlink", "basename", "dirname", "which", "du", "df", "diff", "cmp", "comm", "cut", "tr", "nl", "tac",
   "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "strings", "od", "hexdump", "jq", "column", "date", "id", "uname",
-  "type", "sleep",
+  "type", "sleep", "sort", "uniq",
 ]);
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox"]);
@@ -51,6 +51,8 @@ interface Scope {
   mentions: boolean;
   /** A command-valued variable (`PATH=...`, `export GIT_PAGER=...`) set by an earlier command of this one. */
   envRisk?: string;
+  /** `alias`, `hash` or `enable` used: a later read-only name may run something else. */
+  shadow?: string;
 }
 
 /** Does this word, taken as a path (or `--opt=path`, `-Xpath`), land inside the product? */
@@ -222,6 +224,8 @@ function readOnlyArgVerdict(name: string, args: readonly string[]): Verdict | nu
   }
   if (name === "rg" && args.some((a) => a === "--pre" || a.startsWith("--pre="))) return deny("rg --pre runs a command on product files", "write_capable_arg");
   if (name === "file" && args.some((a) => a === "-C" || a === "--compile")) return deny("file -C writes a compiled magic file", "write_capable_arg");
+  if (name === "sort" && args.some((a) => /^-[A-Za-z]*o/.test(a) || a.startsWith("--output"))) return deny("sort -o writes a file", "write_capable_arg");
+  if (name === "uniq" && args.filter((a) => !a.startsWith("-")).length > 1) return deny("uniq with an output file writes it", "write_capable_arg");
   return null;
 }
 
@@ -235,7 +239,6 @@ function writeVerdict(s: Scope, name: string, args: readonly string[], opaque: b
     const ok = s.policy.failClosed ? allowlisted(s.policy, [innerName, ...inner.slice(1)]) : READ_ONLY.has(innerName) && !readOnlyArgVerdict(innerName, inner.slice(1)) && innerName !== "env";
     return ok ? null : deny(`${name} runs '${innerName}' on product paths`, "write_capable_arg");
   }
-  if (name === "alias" || name === "hash" || name === "enable") return deny(`'${name}' can make a read-only command name run something else`, "shadowing");
   if (s.policy.failClosed) {
     return allowlisted(s.policy, [name, ...args]) ? null : deny(`'${name}' is not in the fail-closed allowlist and touches the product repo`, "not_allowlisted");
   }
@@ -255,6 +258,7 @@ function commandRule(s: Scope, cmd: SimpleCommand, cwdIn: string, pipeTouched: b
     s.envRisk ??= [...assigns, ...declared].map(commandEnv).find((x) => x !== null) ?? undefined;
     return { touched: anyNames(s, cwd, [...assigns, ...declared]) };
   }
+  if (name === "alias" || name === "hash" || name === "enable") s.shadow ??= name;
   const blocked = (v: Verdict | null): Outcome => (v ? { verdict: v, touched: true } : { touched: true });
   const envTouch = anyNames(s, cwd, assigns);
   const envRisk = assigns.map(commandEnv).find((x) => x !== null) ?? s.envRisk;
@@ -262,7 +266,7 @@ function commandRule(s: Scope, cmd: SimpleCommand, cwdIn: string, pipeTouched: b
   if (name === "git") {
     const g = gitRule(s.policy, args, cwd, (c, a) => anyTouches(s, c, a), s.policy.failClosed ? (w) => allowlisted(s.policy, w) : null);
     if ("block" in g) return { verdict: g, touched: true };
-    if (g.touched && envRisk) return blocked(deny(`${envRisk}=... runs a command while git touches the product repo`, "env_command"));
+    if ((g.touched || envTouch) && envRisk) return blocked(deny(`${envRisk}=... changes what git runs or where it writes while touching the product repo`, "env_command"));
     return { touched: g.touched || envTouch };
   }
   const inCwd = product.contains(cwd);
@@ -275,6 +279,8 @@ function commandRule(s: Scope, cmd: SimpleCommand, cwdIn: string, pipeTouched: b
   let touched = inCwd || envTouch || anyNames(s, cwd, words);
   if (opaque && s.mentions) touched = true;
   if ((EXECUTORS.has(name) || stdinProgram) && pipeTouched) touched = true;
+  // xargs reads its arguments (`< <(echo <P>/f)`, a heredoc): what it runs them with decides.
+  if (EXECUTORS.has(name) && s.mentions) touched = true;
   // `bash <<EOF ... EOF` and `cat <<EOF | sh`: the program is a heredoc, which only the raw text can show.
   if (stdinProgram && s.mentions) touched = true;
   // A word only known at run time (`rm "$f"` in a loop over product files) in a command that names the product.
@@ -315,6 +321,7 @@ function analyse(s: Scope, command: string, cwd: string, depth: number, vars: Le
     }
   }
   if (s.envRisk && touched) return { ...deny(`${s.envRisk}=... set earlier changes what runs while touching the product repo`, "env_command"), touched: true };
+  if (s.shadow && (touched || s.mentions)) return { ...deny(`'${s.shadow}' can make a read-only command name run something else, and the command touches the product repo`, "shadowing"), touched: true };
   if (parsed.functions.length && (touched || s.mentions)) {
     return { ...deny(`defines shell function '${parsed.functions[0]}', which can shadow a read-only command, and touches the product repo`, "shadowing"), touched: true };
   }

@@ -15,6 +15,17 @@ const GIT_READ_ONLY = new Set([
 /** Config keys whose value is a command (or a path git executes or writes through). */
 const COMMAND_KEY = /pager|editor|command|program|external|helper|hook|fsmonitor|alias|textconv|filter|askpass|proxy|exec|cmd|tool|driver|path|file|dir|worktree|sshcommand|gpg|credential/i;
 
+/** A pager that only shows text (`cat`, `less -R`): setting it runs nothing new. */
+export const BENIGN_PAGER = /^\s*(cat|less|more|head|tail)?(\s+-[A-Za-z]+)*\s*$/;
+
+function riskySetting(kv: string): boolean {
+  if (kv.startsWith("config-env:")) return true;
+  const eq = kv.indexOf("=");
+  const key = eq < 0 ? kv : kv.slice(0, eq);
+  if (/pager/i.test(key) && eq >= 0 && BENIGN_PAGER.test(kv.slice(eq + 1))) return false;
+  return COMMAND_KEY.test(key);
+}
+
 export interface GitFacts {
   touched: boolean;
 }
@@ -93,7 +104,7 @@ export function gitRule(policy: GuardPolicy, args: readonly string[], cwd: strin
     touches(gcwd, rest) ||
     settings.some((kv) => product.mentionedIn(kv));
   if (!touched || sub === undefined) return { touched };
-  const risky = settings.find((kv) => kv.startsWith("config-env:") || COMMAND_KEY.test(kv.split("=")[0]!));
+  const risky = settings.find(riskySetting);
   if (risky !== undefined) return deny(`git -c ${risky.split("=")[0]} can run a command in the product repo`, "git_mutation");
   if (allowlisted) {
     return allowlisted(["git", sub, ...rest]) ? { touched } : deny(`git ${sub} is not in the fail-closed allowlist and touches the product repo`, "not_allowlisted");

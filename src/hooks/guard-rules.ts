@@ -10,7 +10,7 @@
  * read-only set is replaced by the allowlist file.
  */
 import { basename } from "node:path";
-import { gitRule } from "./guard-git.ts";
+import { BENIGN_PAGER, gitRule } from "./guard-git.ts";
 import { resolveFrom } from "./guard-paths.ts";
 import { deny, type GuardPolicy, type Verdict } from "./guard-verdict.ts";
 import { parseShell, type LexEnv, type SimpleCommand } from "./shell-lex.ts";
@@ -34,7 +34,6 @@ const SKIP_WORDS = new Set(["!", "if", "then", "elif", "else", "do", "while", "u
 const NOT_COMMANDS = new Set(["for", "case", "select", "function", "done", "fi", "esac", "in"]);
 /** Environment variables whose value is run (or redirects what runs): set while touching the product = blocked. */
 const COMMAND_ENV = /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|PROMPT_COMMAND|PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_EXEC_PATH|XARGS_.*)$/;
-const BENIGN_PAGER = /^\s*(cat|less|more|head|tail)?(\s+-[A-Za-z]+)*\s*$/;
 const MAX_DEPTH = 12;
 const FRAGMENT_SPLIT = /[\s'"=<>(){};,:|&`[\]]+/;
 

@@ -199,3 +199,50 @@ describe("product-path-guard: configuration (fail closed)", () => {
     expect(bash("echo 'unterminated")).toMatchObject({ block: false, commandClass: "unparseable" });
   });
 });
+
+// D32: the input side fails closed.
+describe("product-path-guard: tool names and unknown tools (D32)", () => {
+  const call = (tool_name: unknown, tool_input: unknown) => decide({ env: env(), cwd: OPS }, { tool_name, tool_input } as Record<string, unknown>, OPS);
+
+  test("tool names match case-insensitively", () => {
+    for (const t of ["write", "WRITE", "edit", "Multiedit", "notebookedit"]) expect({ t, ...call(t, { file_path: `${P}/x`, notebook_path: `${P}/n.ipynb` }) }).toMatchObject({ t, block: true, toolKind: "file" });
+    expect(call("bash", { command: `touch ${P}/x` })).toMatchObject({ block: true, toolKind: "bash" });
+    expect(call("BASH", { command: "ls" }).block).toBe(false);
+  });
+
+  test("an unknown tool carrying a path-like key is judged by it, at any depth", () => {
+    expect(call("ApplyPatch", { path: `${P}/a.ts` })).toMatchObject({ block: true, commandClass: "file_tool" });
+    expect(call("mcp__fs__write_file", { edits: [{ file_path: `${OPS}/ok.md` }, { file_path: `${P}/src/a.ts` }] }).block).toBe(true);
+    expect(call("mcp__fs__move", { paths: [`${OPS}/a`, `${LINK}/b`] }).block).toBe(true);
+    expect(call("Custom", { target_file: "README.md" })).toMatchObject({ block: false, targetScope: "outside" });
+    expect(call("Custom", { uri: `file://${P}/x` }).block).toBe(true);
+    expect(call("Custom", { query: "hello" })).toMatchObject({ block: false, toolKind: "other" });
+    expect(call("Custom", {})).toMatchObject({ block: true, commandClass: "file_tool" });
+  });
+
+  test("known read-only tools pass with product paths; a missing tool name with nothing to judge blocks", () => {
+    for (const t of ["Read", "read", "Grep", "Glob", "LS"]) expect(call(t, { file_path: `${P}/README.md`, path: P }).block).toBe(false);
+    expect(decide({ env: env(), cwd: OPS }, {}, OPS)).toMatchObject({ block: true, commandClass: "unparseable" });
+    expect(call(undefined, { file_path: `${P}/x` }).block).toBe(true);
+    expect(call(42, { command: `rm ${P}/README.md` }).block).toBe(true);
+  });
+});
+
+describe("product-path-guard: static expansions and the catch-all (D32)", () => {
+  const cases: [string, () => string, boolean][] = [
+    ["assignment", () => `D=${P}; echo x > $D/f`, true],
+    ["$(echo)", () => `echo x > $(echo ${P})/f`, true],
+    ["brace expansion", () => `touch {${P},/tmp/x}/f`, true],
+    ["awk program", () => `awk 'BEGIN{print 1 > "${P}/f"}'`, true],
+    ["git -c with a command key", () => `git -C ${P} -c core.pager=less log`, false],
+    ["git -c alias", () => `git -C ${P} -c alias.x='!touch f' status`, true],
+    ["GIT_PAGER=cat is fine", () => `GIT_PAGER=cat git -C ${P} log`, false],
+    ["GIT_PAGER running something", () => `GIT_PAGER='rm -rf src' git -C ${P} log`, true],
+    ["a function and a product read", () => `f() { :; }; cat ${P}/README.md`, true],
+    ["sort -o", () => `sort -o ${P}/x ${OPS}/notes`, true],
+    ["sort to stdout", () => `sort ${P}/README.md`, false],
+  ];
+  for (const [name, cmd, blocked] of cases) {
+    test(name, () => expect({ name, block: bash(cmd()).block }).toEqual({ name, block: blocked }));
+  }
+});

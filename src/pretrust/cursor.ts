@@ -35,15 +35,20 @@ export function pythonJson(value: unknown): string {
 
 const symlinkError = (p: string) => new PretrustError(`ERROR trust marker path must not use symlinks: ${p}`);
 
+/** `/a/b/c` -> `/a`, `/a/b`, `/a/b/c` (trailing slashes and `//` normalised). */
+function prefixes(path: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (const part of path.split("/")) if (part !== "") out.push((cur = `${cur}/${part}`));
+  return out;
+}
+
 /**
- * Every component of `path` from `/` down (trailing slashes and `//` normalised): a symlinked ANCESTOR of the
- * projects directory redirects the write just as a symlinked projects directory does, so each one is refused.
+ * Every component of `path` from `/` down: a symlinked ANCESTOR of the projects directory redirects the write just
+ * as a symlinked projects directory does, so each one is refused.
  */
 function refuseSymlinkComponents(path: string): void {
-  let cur = "";
-  for (const part of path.split("/")) {
-    if (part === "") continue;
-    cur = `${cur}/${part}`;
+  for (const cur of prefixes(path)) {
     const st = lstatOrNull(cur);
     if (st === null) return; // the rest does not exist yet
     if (st.isSymbolicLink()) throw symlinkError(cur);
@@ -52,10 +57,7 @@ function refuseSymlinkComponents(path: string): void {
 
 /** mkdir -p one component at a time, never through a symlink (each component is lstat'ed right after). */
 function mkdirNoFollow(dir: string): void {
-  let cur = "";
-  for (const part of dir.split("/")) {
-    if (part === "") continue;
-    cur = `${cur}/${part}`;
+  for (const cur of prefixes(dir)) {
     let st = lstatOrNull(cur);
     if (st === null) {
       try {

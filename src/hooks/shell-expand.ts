@@ -67,9 +67,10 @@ function firstBrace(w: string): [number, number, string[]] | null {
 export function braceExpand(word: string): string[] {
   const out: string[] = [];
   const todo = [word];
-  while (todo.length && out.length < MAX_WORDS) {
+  // Bounded work too: a command of a thousand `{a,b}` must not stall a hook that runs on every tool call.
+  for (let steps = 0; todo.length && out.length < MAX_WORDS; steps++) {
     const w = todo.shift()!;
-    const hit = firstBrace(w);
+    const hit = steps < MAX_WORDS * 16 ? firstBrace(w) : null;
     if (!hit) {
       out.push(unmark(w));
       continue;

@@ -246,3 +246,26 @@ describe("product-path-guard: static expansions and the catch-all (D32)", () => 
     test(name, () => expect({ name, block: bash(cmd()).block }).toEqual({ name, block: blocked }));
   }
 });
+
+describe("product-path-guard: random commands never throw (seeded; MOGUI_GUARD_SEED reproduces)", () => {
+  test("2,000 commands built from shell fragments: a verdict every time, and a product redirect after them is blocked", () => {
+    const seed = Number(process.env.MOGUI_GUARD_SEED ?? Date.now() % 1_000_000);
+    console.log(`product-path-guard random commands: seed ${seed}`);
+    let x = seed || 1;
+    const rnd = (n: number) => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x % n;
+    };
+    const bits = () => [P, OPS, LINK, "..", "~", "$D", "${D}", "$(echo x)", "`pwd`", "{a,b}", "{1..3}", "'", '"', "\\", ";", "&&", "|", "(", ")", "<<EOF\n", "\nEOF\n", "$(", "${", "=", "D=", "for", "in", "do", "done", "f()", "{", "}", "cat", "rm", "awk", "sed", "-i", "git", "-C", "-c", "x"];
+    const frags = bits();
+    for (let i = 0; i < 2000; i++) {
+      const words = Array.from({ length: 1 + rnd(12) }, () => frags[rnd(frags.length)]!);
+      const cmd = words.join(rnd(3) ? " " : "");
+      const d = bash(cmd);
+      expect(typeof d.block).toBe("boolean");
+      expect(d.reason.length).toBeGreaterThan(0);
+      // A heredoc left open makes the rest of the text its body (data, as bash reads it), so those are skipped.
+      if (!cmd.includes("<<")) expect({ cmd, block: bash(`${cmd}\necho x > ${P}/f`).block }).toEqual({ cmd, block: true });
+    }
+  });
+});

@@ -8,7 +8,8 @@ export default defineMoguiCommand({
     description: [
       "Pre-trust a worktree for Cursor: write the trust marker <projects>/<key>/.workspace-trusted so a",
       "dispatched cursor-agent starts without a trust prompt. An existing marker is parsed first and only",
-      "completed, never overwritten for another workspace; no symlink on the marker path is followed.",
+      "completed, never overwritten for another workspace. A symlink anywhere on the marker path (any ancestor of",
+      "the projects directory included) is refused: exit 2, nothing written.",
     ].join("\n"),
   },
   usage: ["cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]"],

@@ -37,10 +37,10 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "dispatch-collision-check": [{ code: 0, meaning: "always (fail-open): zero or more `WARNING: scope overlap ...` lines on stdout" }],
   "codex-worker-pretrust": [
     { code: 0, meaning: "every config trusted (added, updated or already), or no accounts directory (nothing to do)" },
-    { code: 2, meaning: "usage, relative path or line break in the path, a config that does not parse, is not a table where one is needed, is a symlink, or has no single verified edit; nothing was written" },
+    { code: 2, meaning: "usage, relative path or line break in the path, a config that does not parse, is not a table where one is needed, is a symlink or is reached through a symlinked account/home directory, or has no single verified edit; nothing was written" },
   ],
   "cursor-worker-pretrust": [
     { code: 0, meaning: "the trust marker was added, updated or already present" },
-    { code: 2, meaning: "usage, relative or missing worktree, a symlink on the marker path, an unreadable/invalid marker, or a marker for another workspace" },
+    { code: 2, meaning: "usage, relative or missing worktree, a symlink anywhere on the marker path (any ancestor of the projects dir included), an unreadable/invalid marker, or a marker for another workspace" },
   ],
 };

@@ -108,7 +108,7 @@ const ALWAYS_0 = (what: string): readonly ExitCodeRow[] => [
 export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "hook product-path-guard": [
     { code: 0, meaning: "allowed (nothing is written into the product repo)" },
-    { code: 2, meaning: "BLOCKED: '[product-path-guard] BLOCKED: <reason>' on stderr; also a missing or invalid product_repo, unreadable hook input, or a usage error" },
+    { code: 2, meaning: "BLOCKED: '[product-path-guard] BLOCKED: <reason>' on stderr; also a missing or invalid product_repo, empty or unreadable stdin, input that is not a JSON object, or a usage error" },
   ],
   "hook role-state-inject": ALWAYS_0("always: the role-state line, or a WARNING line when role-state.md is unreadable"),
   "hook tracker-check": ALWAYS_0("always: the tracker line (OK or WARNING) and the protections line"),

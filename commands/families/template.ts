@@ -43,13 +43,13 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   ],
   "template check": [
     { code: 0, meaning: "current: no drift, installed version == template version" },
-    { code: 1, meaning: "drift or behind: absent/unknown files, symlinks, no MANIFEST.json, version differs (adoption notes listed)" },
-    { code: 2, meaning: "could not check: ops root or template unreadable, malformed manifest, template VERSION or CHANGELOG unreadable" },
+    { code: 1, meaning: "drift or behind: absent/unknown files, symlinks, unfilled {{PLACEHOLDER}} tokens, no MANIFEST.json, version differs (adoption notes listed)" },
+    { code: 2, meaning: "could not check: ops root or template unreadable, malformed manifest, template VERSION or CHANGELOG unreadable (invalid UTF-8 included)" },
   ],
   "template apply": [
     { code: 0, meaning: "plan printed (dry run) or every planned file written" },
-    { code: 1, meaning: "the plan has error-* entries (nothing written) or an --attempt path was refused" },
-    { code: 2, meaning: "usage (unknown or malformed --placeholder); ops not a directory; overlapping roots; template or manifest unreadable; confirmation declined; write aborted" },
+    { code: 1, meaning: "the plan has error-* entries (nothing written), --write would leave {{PLACEHOLDER}} tokens unfilled without --allow-unfilled (nothing written), or an --attempt path was refused" },
+    { code: 2, meaning: "usage (unknown or malformed --placeholder); ops not a directory; overlapping roots; template, manifest or TEMPLATE-VERSION unreadable (invalid UTF-8 included); confirmation declined; write aborted" },
   ],
   "template show": [
     { code: 0, meaning: "file printed or files listed" },

@@ -29,7 +29,8 @@ export default defineMoguiCommand({
     description: [
       "Compare an ops repository with the template (the one embedded in this binary unless --template names",
       "another): files the template requires but the repository lacks, files the template does not know,",
-      "symlinks, the installed vs template version, and the CHANGELOG sections not adopted yet. Read-only.",
+      "symlinks, {{PLACEHOLDER}} tokens left unfilled in its .md/.json/.txt files, the installed vs template",
+      "version, and the CHANGELOG sections not adopted yet. Template files must be valid UTF-8. Read-only.",
     ].join("\n"),
   },
   usage: [`${NAME} [--ops <path>] [--template <path> | --no-template] [--json]`],

@@ -12,12 +12,18 @@ import { moguiHome, type Ctx } from "../lib/context.ts";
 import { appendEvent, isoSeconds, runtimeHint, sessionKind, type SessionKind } from "./firelog.ts";
 import { ProductRoots, resolveFrom } from "./guard-paths.ts";
 import { checkBash, type GuardPolicy, type Verdict } from "./guard-rules.ts";
-import { str, toolInput, type HookInput } from "./stdin.ts";
+import { toolInput, type HookInput } from "./stdin.ts";
 
 export const GUARD_CONFIG_ENV = "MOGUI_INSTANCE_RUNTIME_CONFIG";
 export const ALLOWLIST_ENV = "MOGUI_PRODUCT_GUARD_ALLOWLIST";
 export const ALLOWLIST_FILE = "config/product-path-guard-readonly-allowlist.txt";
-const FILE_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+/** Tool names compare lowercased: a host (or an agent) spelling `write` must not slip past `Write`. */
+const FILE_TOOLS = new Set(["edit", "write", "multiedit", "notebookedit"]);
+/** Tools known to only read (or to touch no file): their path keys are never judged. */
+const READ_TOOLS = new Set(["read", "grep", "glob", "ls", "notebookread", "webfetch", "websearch", "todowrite", "todoread", "task", "agent", "exitplanmode", "bashoutput", "killshell", "killbash", "listmcpresourcestool", "readmcpresourcetool", "skill", "slashcommand"]);
+/** Keys whose string value (or array of strings / objects holding them) is a path a tool may write. */
+const PATH_KEY = /^(file_?path|path|paths|notebook_?path|file|files|filename|target|target_?file|destination|dest|new_?path|old_?path|output|out|directory|dir|cwd|uri)$/i;
+const MAX_PATHS = 256;
 // Deep enough that no `../..` in a relative value climbs out of it.
 const RELATIVE_MARK = `/\u0000relative${"/\u0000".repeat(40)}`;
 
@@ -73,29 +79,44 @@ function bashCommand(ti: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function fileTarget(ti: Record<string, unknown>): string | undefined {
-  for (const k of ["file_path", "notebook_path", "path"]) if (typeof ti[k] === "string" && ti[k] !== "") return ti[k] as string;
-  return undefined;
+/** Every string under a path-like key, at any depth (`edits[].file_path`, `paths: [...]`), bounded. */
+export function pathValues(value: unknown, out: string[] = [], underKey = false, depth = 0): string[] {
+  if (depth > 8 || out.length >= MAX_PATHS) return out;
+  if (typeof value === "string") {
+    if (underKey && value !== "") out.push(value.startsWith("file://") ? decodeURI(value.slice(7)) : value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) pathValues(v, out, underKey, depth + 1);
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) pathValues(v, out, PATH_KEY.test(k), depth + 1);
+  }
+  return out;
 }
 
 const block = (reason: string, commandClass: string, toolKind: ToolKind): GuardDecision => ({ block: true, reason, commandClass, targetScope: "product", toolKind });
 
+/** What the call is: a shell command, a file tool (or an unknown tool carrying paths), or nothing to judge. */
+function toolKindOf(tool: string, ti: Record<string, unknown>, command: string | undefined, paths: string[]): ToolKind {
+  const t = tool.toLowerCase();
+  if (command !== undefined || t === "bash") return "bash";
+  if (FILE_TOOLS.has(t)) return "file";
+  if (READ_TOOLS.has(t)) return "other";
+  return paths.length || Object.keys(ti).length === 0 ? "file" : "other";
+}
+
 export function decide(ctx: Pick<Ctx, "env" | "cwd">, input: HookInput, cwd: string): GuardDecision {
-  const tool = str(input, "tool_name") ?? "";
+  const rawTool = input.tool_name;
+  const tool = typeof rawTool === "string" ? rawTool : "";
   const ti = toolInput(input);
   const command = bashCommand(ti);
-  const toolKind: ToolKind = command !== undefined || tool === "Bash" ? "bash" : FILE_TOOLS.has(tool) ? "file" : "other";
+  const paths = pathValues(ti);
+  // No tool name and no input at all is not a call anyone can judge: fail closed.
+  if (tool === "" && Object.keys(ti).length === 0 && typeof input.tool_input !== "string") return block("hook input names no tool and no tool input", "unparseable", "file");
+  const toolKind = toolKindOf(tool, ti, command, paths);
   if (toolKind === "other") return { block: false, reason: `tool ${tool || "(none)"} is not guarded`, commandClass: "other_tool", targetScope: "outside", toolKind };
   const found = guardProductRoot(ctx);
   if ("error" in found) return block(`product repo config missing or invalid: ${found.error}`, "config_invalid", toolKind);
   const product = new ProductRoots(found.root);
-  if (toolKind === "file") {
-    const target = fileTarget(ti);
-    if (!target) return block(`${tool} without a target path`, "file_tool", toolKind);
-    if (!product.contains(resolveFrom(cwd, target))) return { block: false, reason: "target outside the product repo", commandClass: "file_tool", targetScope: "outside", toolKind };
-    if (ctx.env.MOGUI_INLINE_EDIT_OVERRIDE === "1") return { block: false, reason: "MOGUI_INLINE_EDIT_OVERRIDE=1", commandClass: "file_tool_override", targetScope: "product", toolKind };
-    return block(`${tool} targets ${target} inside the product repo ${found.root}`, "file_tool", toolKind);
-  }
+  if (toolKind === "file") return fileDecision(ctx, product, tool || "(unnamed tool)", paths, cwd, found.root);
   if (command === undefined) return block("Bash call without a command", "unparseable", toolKind);
   const policy: GuardPolicy = {
     product,
@@ -104,6 +125,14 @@ export function decide(ctx: Pick<Ctx, "env" | "cwd">, input: HookInput, cwd: str
     lex: { vars: ctx.env, home: ctx.env.HOME || homedir() },
   };
   return { ...checkBash(policy, command, cwd), toolKind };
+}
+
+function fileDecision(ctx: Pick<Ctx, "env">, product: ProductRoots, tool: string, paths: string[], cwd: string, root: string): GuardDecision {
+  if (!paths.length) return block(`${tool} without a target path`, "file_tool", "file");
+  const inside = paths.find((p) => product.contains(resolveFrom(cwd, p)));
+  if (inside === undefined) return { block: false, reason: "target outside the product repo", commandClass: "file_tool", targetScope: "outside", toolKind: "file" };
+  if (ctx.env.MOGUI_INLINE_EDIT_OVERRIDE === "1") return { block: false, reason: "MOGUI_INLINE_EDIT_OVERRIDE=1", commandClass: "file_tool_override", targetScope: "product", toolKind: "file" };
+  return block(`${tool} targets ${inside} inside the product repo ${root}`, "file_tool", "file");
 }
 
 export function recordDecision(ctx: Ctx, d: GuardDecision, cwd: string, kind?: SessionKind): void {

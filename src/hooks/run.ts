@@ -19,6 +19,8 @@ export interface HookCall {
   sessionKind: SessionKind;
   /** Set when the input could not be read or parsed. */
   inputError?: string;
+  /** Nothing arrived (empty, closed or unreadable stdin; a TTY): no error, but nothing to judge either. */
+  empty: boolean;
 }
 
 export function startHook(ctx: Ctx, args: Parsed, hook: string, defaultEvent: string): HookCall {
@@ -29,5 +31,5 @@ export function startHook(ctx: Ctx, args: Parsed, hook: string, defaultEvent: st
   const event = str(input, "hook_event_name") ?? defaultEvent;
   const kind = sessionKind(ctx, cwd);
   appendFire(ctx, hook, event, cwd, kind);
-  return { input, cwd, event, sessionKind: kind, ...(r.ok ? {} : { inputError: r.why }) };
+  return { input, cwd, event, sessionKind: kind, empty: r.ok && r.empty, ...(r.ok ? {} : { inputError: r.why }) };
 }

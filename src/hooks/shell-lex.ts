@@ -1,11 +1,14 @@
 /**
  * A small POSIX-shell lexer for product-path-guard: enough of the grammar to see what a Bash tool call would run
- * and write. Quotes are honoured (`'>'` is a word, not a redirection), `$VAR`/`${VAR}`/`~` expand from the hook's
- * environment when known, `$(...)`, backticks and `<(...)`/`>(...)` are collected as nested command strings to be
- * checked on their own, heredoc bodies are skipped (they are data), and `;`, `&&`, `||`, `&`, `|`, newlines and
- * parentheses split commands. Anything it cannot make sense of is a parse error, which the guard treats with
- * suspicion rather than as "nothing to see".
+ * and write. Quotes are honoured (`'>'` is a word, not a redirection), and the expansions a static reader can do
+ * exactly are done (DECISIONS D32): `$VAR`/`${VAR}` (also `${VAR:-word}` and friends) from the hook's environment
+ * and from `VAR=value` assignments earlier in the same command (`D=/x; echo > $D/f`, `export`, `for D in ...`),
+ * `$(echo|printf|pwd ...)` and backticks over literals, brace expansion (`{a,b}`, `{1..3}`) and `~`. Every
+ * `$(...)`, backtick and `<(...)`/`>(...)` body is also collected to be checked on its own, heredoc bodies are
+ * skipped (they are data), and `;`, `&&`, `||`, `&`, `|`, newlines and parentheses split commands. Anything it
+ * cannot make sense of is a parse error, which the guard treats with suspicion rather than as "nothing to see".
  */
+import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, staticOutput, unmark } from "./shell-expand.ts";
 
 export interface Redirect {
   op: string;
@@ -24,12 +27,22 @@ export interface ShellParse {
   pipelines: Pipeline[];
   /** Bodies of $(...), backticks and process substitutions, to be analysed recursively. */
   nested: string[];
+  /** The variables in force where each nested body appears (same order as `nested`). */
+  nestedVars: LexEnv["vars"][];
+  /** Names of shell functions the command defines (`f() {...}`, `function f`): they can shadow any command. */
+  functions: string[];
   error?: string;
 }
 
 export interface LexEnv {
   vars: Record<string, string | undefined>;
   home: string;
+  /**
+   * Assignments: when a variable is assigned twice, the later value wins unless only the earlier one satisfies
+   * `keep` (the guard passes "names the product"): either may be live at run time, so the reader keeps the one
+   * that matters.
+   */
+  keep?: (value: string) => boolean;
 }
 
 type Token = { t: "w"; v: string } | { t: "op"; v: string };
@@ -77,6 +90,22 @@ function closeParen(s: string, open: number): number {
   throw new LexError("unbalanced parenthesis");
 }
 
+/** Index of the `}` that closes `${` (the `{` at `open`), nested `${...}` and quotes skipped. */
+function closeBrace(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === "\\") i++;
+    else if (c === "'") {
+      const j = s.indexOf("'", i + 1);
+      if (j < 0) break;
+      i = j;
+    } else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  throw new LexError("unterminated ${");
+}
+
 function closeDouble(s: string, open: number): number {
   for (let i = open + 1; i < s.length; i++) {
     const c = s[i]!;
@@ -98,32 +127,105 @@ function closeBacktick(s: string, open: number): number {
 
 const ANSI: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"' };
 
+const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/;
+/** Words after which the next word starts a command again (`if x; then D=1 ...`). */
+const KEEP_START = new Set(["!", "if", "then", "elif", "else", "do", "while", "until", "{", "time"]);
+const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
+
+type VarState = "start" | "args" | "declare" | "forName" | "forIn" | "forWords";
+
 class Lexer {
   private word: string | null = null;
   private wordQuoted = false;
+  /** Where the current word starts in the source (assignments are spotted on the raw text). */
+  private wordStart = 0;
+  private hasMarks = false;
   readonly tokens: Token[] = [];
   readonly nested: string[] = [];
+  readonly nestedVars: LexEnv["vars"][] = [];
+  /** The hook's variables overlaid with the command's own assignments, in source order. */
+  readonly vars: LexEnv["vars"];
+  private own: Record<string, string> = {};
+  private state: VarState = "start";
+  private forVar = "";
   private heredocs: { delim: string; strip: boolean }[] = [];
   private expectDelim: boolean | null = null;
 
   constructor(
     private readonly s: string,
     private readonly env: LexEnv,
-  ) {}
+  ) {
+    this.vars = Object.create(env.vars) as LexEnv["vars"];
+  }
 
-  private add(text: string): void {
+  private add(text: string, at?: number): void {
+    if (this.word === null && at !== undefined) this.wordStart = at;
     this.word = (this.word ?? "") + text;
+  }
+
+  private assign(name: string, value: string): void {
+    const old = this.vars[name];
+    const keep = this.env.keep;
+    if (old !== undefined && keep && keep(old) && !keep(value)) return;
+    this.vars[name] = value;
+    this.own[name] = value;
+  }
+
+  /** Tracks `NAME=value` (at a command's start, after export/local/..., and `for NAME in words`). */
+  private track(word: string): void {
+    const raw = ASSIGNMENT.exec(this.s.slice(this.wordStart, this.wordStart + 200));
+    const st = this.state;
+    if ((st === "start" || st === "declare") && raw) {
+      const value = word.slice(word.indexOf("=") + 1);
+      this.assign(raw[1]!, raw[2] ? (this.vars[raw[1]!] ?? "") + value : value);
+      return;
+    }
+    if (st === "forName") {
+      this.forVar = /^[A-Za-z_][A-Za-z0-9_]*$/.test(word) ? word : "";
+      this.state = this.forVar ? "forIn" : "args";
+    } else if (st === "forIn") this.state = word === "in" ? "forWords" : "args";
+    else if (st === "forWords") this.assign(this.forVar, word);
+    else if (st === "start") this.state = word === "for" || word === "select" ? "forName" : DECLARE.has(word) ? "declare" : KEEP_START.has(word) ? "start" : "args";
   }
 
   private flush(): void {
     if (this.word === null) return;
-    if (this.expectDelim !== null) {
-      this.heredocs.push({ delim: this.word, strip: this.expectDelim });
-      this.expectDelim = null;
+    let word = this.word;
+    let words = [word];
+    if (this.hasMarks) {
+      words = braceExpand(word);
+      word = unmark(word);
     }
-    this.tokens.push({ t: "w", v: this.word });
+    if (this.expectDelim !== null) {
+      this.heredocs.push({ delim: word, strip: this.expectDelim });
+      this.expectDelim = null;
+    } else this.track(word);
+    for (const w of words) this.tokens.push({ t: "w", v: w });
     this.word = null;
     this.wordQuoted = false;
+    this.hasMarks = false;
+  }
+
+  /** A nested body: collected for its own analysis; its static output (echo/printf/pwd) when it has one. */
+  private substitute(body: string, literal: string): void {
+    this.nested.push(body);
+    this.nestedVars.push(Object.assign(Object.create(this.env.vars), this.own));
+    this.add(this.output(body) ?? literal);
+  }
+
+  private output(body: string): string | null {
+    if (!/^\s*(echo|printf|pwd)\b/.test(body)) return null;
+    const inner = new Lexer(body, { ...this.env, vars: this.vars });
+    try {
+      inner.run();
+      const pipes = group(inner.tokens);
+      const cmd = pipes.length === 1 && pipes[0]!.length === 1 ? pipes[0]![0]! : null;
+      if (!cmd || cmd.redirects.length || inner.nested.length) return null;
+      return staticOutput(cmd.words, this.vars.PWD);
+    } catch (e) {
+      if (e instanceof LexError) return null;
+      throw e;
+    }
   }
 
   /** `$...` at i (unquoted or inside double quotes). Returns the new index. */
@@ -137,22 +239,18 @@ class Lexer {
     }
     if (n === "(") {
       const end = closeParen(s, i + 1);
-      this.nested.push(s.slice(i + 2, end));
-      this.add(s.slice(i, end + 1));
+      this.substitute(s.slice(i + 2, end), s.slice(i, end + 1));
       return end + 1;
     }
     if (n === "'" && !inDouble) return this.ansi(i + 2);
     if (n === "{") {
-      const end = s.indexOf("}", i + 2);
-      if (end < 0) throw new LexError("unterminated ${");
-      const name = s.slice(i + 2, end);
-      const val = /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? this.env.vars[name] : undefined;
-      this.add(val ?? s.slice(i, end + 1));
+      const end = closeBrace(s, i + 1);
+      this.add(this.parameter(s.slice(i + 2, end)) ?? s.slice(i, end + 1));
       return end + 1;
     }
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(i + 1, i + 200));
     if (m) {
-      this.add(this.env.vars[m[0]] ?? `$${m[0]}`);
+      this.add(this.vars[m[0]] ?? `$${m[0]}`);
       return i + 1 + m[0].length;
     }
     if (n !== undefined && /[0-9?#@*$!-]/.test(n)) {
@@ -161,6 +259,23 @@ class Lexer {
     }
     this.add("$");
     return i + 1;
+  }
+
+  /** `${NAME}`, `${NAME:-word}`, `${NAME:=word}`, `${NAME:+word}`; `${NAME%...}` and the like give the whole value. */
+  private parameter(inner: string): string | undefined {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=+?])(.*)|([#%/^,@].*))?$/s.exec(inner);
+    if (!m) return undefined;
+    const [, name, op, word] = m;
+    const val = this.vars[name!];
+    const set = op?.startsWith(":") ? val !== undefined && val !== "" : val !== undefined;
+    const literal = word !== undefined && !/[$`\\'"]/.test(word) ? word : undefined;
+    if (!op) return val;
+    if (op.endsWith("-") || op.endsWith("=")) {
+      if (!set && literal !== undefined && op.endsWith("=")) this.assign(name!, literal);
+      return set ? val : literal;
+    }
+    if (op.endsWith("+")) return set ? literal : "";
+    return val;
   }
 
   private ansi(i: number): number {
@@ -217,8 +332,7 @@ class Lexer {
 
   private backtick(i: number): number {
     const end = closeBacktick(this.s, i);
-    this.nested.push(this.s.slice(i + 1, end).replace(/\\([`$\\])/g, "$1"));
-    this.add(this.s.slice(i, end + 1));
+    this.substitute(this.s.slice(i + 1, end).replace(/\\([`$\\])/g, "$1"), this.s.slice(i, end + 1));
     return end + 1;
   }
 
@@ -244,6 +358,7 @@ class Lexer {
     if ((c === "<" || c === ">") && s[i + 1] === "(") {
       const end = closeParen(s, i + 1);
       this.nested.push(s.slice(i + 2, end));
+      this.nestedVars.push(Object.assign(Object.create(this.env.vars), this.own));
       this.add(s.slice(i, end + 1));
       return end + 1;
     }
@@ -258,6 +373,7 @@ class Lexer {
       }
     }
     this.tokens.push({ t: "op", v: op });
+    if (!REDIRECT_OPS.has(op) && op !== "<<" && op !== "<<-") this.state = "start";
     if (op === "<<" || op === "<<-") this.expectDelim = op === "<<-";
     if (op === "\n" && this.heredocs.length) return this.skipHeredocs(i + 1);
     return i + op.length;
@@ -268,6 +384,7 @@ class Lexer {
     let i = 0;
     while (i < s.length) {
       const c = s[i]!;
+      if (this.word === null) this.wordStart = i;
       if (c === "\\" && s[i + 1] === "\n") i += 2;
       else if (SPACE.has(c)) {
         this.flush();
@@ -297,7 +414,11 @@ class Lexer {
         PLAIN.lastIndex = i;
         const m = PLAIN.exec(s);
         const run = m ? m[0] : c;
-        this.add(run);
+        // Unquoted braces and commas are marked for brace expansion (quoted ones never reach this branch).
+        if (/[{},]/.test(run)) {
+          this.add(run.replace(/[{},]/g, (b) => (b === "{" ? BRACE_OPEN : b === "," ? BRACE_COMMA : BRACE_CLOSE)));
+          this.hasMarks = true;
+        } else this.add(run);
         i += run.length;
       }
     }
@@ -308,7 +429,7 @@ class Lexer {
 const REDIRECT_OPS = new Set(["<", ">", ">>", ">|", "&>", "&>>", "<>", "<&", ">&", "<<<"]);
 const SPLIT_OPS = new Set([";", "&&", "||", "&", "\n", "(", ")", ";;"]);
 
-function group(tokens: Token[]): Pipeline[] {
+function group(tokens: Token[], functions?: string[]): Pipeline[] {
   const pipelines: Pipeline[] = [];
   let pipe: Pipeline = [];
   let cmd: SimpleCommand = { words: [], redirects: [] };
@@ -323,7 +444,13 @@ function group(tokens: Token[]): Pipeline[] {
     if (pipe.length) pipelines.push(pipe);
     pipe = [];
   };
-  for (const tok of tokens) {
+  for (let k = 0; k < tokens.length; k++) {
+    const tok = tokens[k]!;
+    if (functions && tok.t === "w" && pending === null) {
+      const next = tokens[k + 1];
+      if (next?.t === "op" && next.v === "(" && tokens[k + 2]?.v === ")") functions.push(tok.v);
+      else if (tok.v === "function" && next?.t === "w" && cmd.words.length === 0) functions.push(next.v);
+    }
     if (tok.t === "w") {
       if (pending !== null) {
         cmd.redirects.push({ op: pending, target: tok.v });
@@ -345,11 +472,12 @@ function group(tokens: Token[]): Pipeline[] {
 
 export function parseShell(src: string, env: LexEnv): ShellParse {
   const lx = new Lexer(src, env);
+  const functions: string[] = [];
   try {
     lx.run();
-    return { pipelines: group(lx.tokens), nested: lx.nested };
+    return { pipelines: group(lx.tokens, functions), nested: lx.nested, nestedVars: lx.nestedVars, functions };
   } catch (e) {
-    if (e instanceof LexError) return { pipelines: [], nested: lx.nested, error: e.message };
+    if (e instanceof LexError) return { pipelines: [], nested: lx.nested, nestedVars: lx.nestedVars, functions, error: e.message };
     throw e;
   }
 }

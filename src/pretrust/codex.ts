@@ -119,13 +119,22 @@ function planConfig(config: string, path: string): Plan {
   return { config, outcome: kind === "append" ? "added" : "updated", data: Buffer.from(verified[0]!), mode: st.mode & 0o7777 };
 }
 
-/** `<accounts>/*\/home/config.toml`, sorted, hidden account directories skipped (as a shell glob would). */
+/**
+ * `<accounts>/*\/home/config.toml`, sorted, hidden account directories skipped (as a shell glob would). A config
+ * reached through a symlinked account or `home` directory is refused like a symlinked config: the edit would land
+ * wherever the link points.
+ */
 function configTargets(accounts: string): string[] {
-  return readdirSync(accounts)
-    .filter((n) => !n.startsWith("."))
-    .sort()
-    .map((n) => join(accounts, n, "home", "config.toml"))
-    .filter((p) => lstatOrNull(p) !== null);
+  const out: string[] = [];
+  for (const n of readdirSync(accounts).filter((n) => !n.startsWith(".")).sort()) {
+    const config = join(accounts, n, "home", "config.toml");
+    if (lstatOrNull(config) === null) continue;
+    for (const dir of [join(accounts, n), join(accounts, n, "home")]) {
+      if (lstatOrNull(dir)?.isSymbolicLink()) throw new PretrustError(`ERROR ${config}: refusing to edit a config through a symlinked directory: ${dir}`);
+    }
+    out.push(config);
+  }
+  return out;
 }
 
 export interface CodexRequest {

@@ -1,5 +1,5 @@
 /**
- * What the two pretrust commands share: the `Summary:` line, the error type (always exit 2), symlink refusal and
+ * What the two pretrust commands share: the `Summary:` line, the error type (always exit 2), lstat without ENOENT and
  * the atomic no-follow write (temp file in the same directory, then rename).
  */
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
@@ -54,10 +54,6 @@ export function lstatOrNull(p: string): Stats | null {
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw e;
   }
-}
-
-export function isSymlink(p: string): boolean {
-  return lstatOrNull(p.length > 1 ? p.replace(/\/+$/, "") : p)?.isSymbolicLink() ?? false;
 }
 
 /**

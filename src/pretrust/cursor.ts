@@ -8,7 +8,7 @@ import { closeSync, constants, mkdirSync, openSync, readSync, statSync, fstatSyn
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../lib/context.ts";
-import { atomicWrite, errnoText, isSymlink, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { atomicWrite, errnoText, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
 
 export const CURSOR_USAGE = "Usage: cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]";
 export const MARKER_NAME = ".workspace-trusted";
@@ -33,18 +33,43 @@ export function pythonJson(value: unknown): string {
   return JSON.stringify(value, null, 2).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function refuseSymlinks(paths: string[]): void {
-  for (const p of paths) if (isSymlink(p)) throw new PretrustError(`ERROR trust marker path must not use symlinks: ${p}`);
+const symlinkError = (p: string) => new PretrustError(`ERROR trust marker path must not use symlinks: ${p}`);
+
+/** `/a/b/c` -> `/a`, `/a/b`, `/a/b/c` (trailing slashes and `//` normalised). */
+function prefixes(path: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  for (const part of path.split("/")) if (part !== "") out.push((cur = `${cur}/${part}`));
+  return out;
 }
 
-function mkdirNoFollow(dir: string): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o755 });
-  } catch (e) {
-    throw new PretrustError(`ERROR cannot create ${dir}: ${errnoText(e)}`);
+/**
+ * Every component of `path` from `/` down: a symlinked ANCESTOR of the projects directory redirects the write just
+ * as a symlinked projects directory does, so each one is refused.
+ */
+function refuseSymlinkComponents(path: string): void {
+  for (const cur of prefixes(path)) {
+    const st = lstatOrNull(cur);
+    if (st === null) return; // the rest does not exist yet
+    if (st.isSymbolicLink()) throw symlinkError(cur);
   }
-  refuseSymlinks([dir]);
-  if (!statSync(dir).isDirectory()) throw new PretrustError(`ERROR ${dir} is not a directory`);
+}
+
+/** mkdir -p one component at a time, never through a symlink (each component is lstat'ed right after). */
+function mkdirNoFollow(dir: string): void {
+  for (const cur of prefixes(dir)) {
+    let st = lstatOrNull(cur);
+    if (st === null) {
+      try {
+        mkdirSync(cur, { mode: 0o755 });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new PretrustError(`ERROR cannot create ${cur}: ${errnoText(e)}`);
+      }
+      st = lstatOrNull(cur);
+    }
+    if (st?.isSymbolicLink()) throw symlinkError(cur);
+    if (!st?.isDirectory()) throw new PretrustError(`ERROR ${cur} is not a directory`);
+  }
 }
 
 function readNoFollow(marker: string): Buffer {
@@ -128,8 +153,7 @@ export function cursorPretrust(ctx: Pick<Ctx, "env" | "cwd" | "now">, req: Curso
   if (!key) throw new PretrustError(`ERROR could not derive a project key from path: ${path}`);
   const projectDir = join(projects, key);
   const marker = join(projectDir, MARKER_NAME);
-  refuseSymlinks([projects, projectDir, marker]);
-  mkdirNoFollow(projects);
+  refuseSymlinkComponents(marker);
   mkdirNoFollow(projectDir);
   let outcome: MarkerOutcome;
   try {

@@ -6,7 +6,7 @@
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { atomicWrite } from "./atomic.ts";
-import { invalidRelPath, isInstanceOwned, isTemplateSide, unsafeDestination, within, type Placeholder } from "./paths.ts";
+import { invalidRelPath, isInstanceOwned, isTemplateSide, placeholderTokens, unsafeDestination, within, type Placeholder } from "./paths.ts";
 import { parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
 
 export type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";
@@ -102,6 +102,40 @@ export function substitute(bytes: Uint8Array, values: Partial<Record<Placeholder
   return new TextEncoder().encode(text);
 }
 
+/** TEMPLATE_VERSION is always known: the template's own version unless given. */
+function withDefaults(plan: Plan, values: Partial<Record<Placeholder, string>>): Partial<Record<Placeholder, string>> {
+  return { TEMPLATE_VERSION: plan.templateVersion, ...values };
+}
+
+export interface Unfilled {
+  path: string;
+  /** The token as written, `{{NAME}}`. */
+  token: string;
+}
+
+/**
+ * The `{{NAME}}` tokens each planned file would still hold after substitution (per file, in order of first
+ * appearance). Binary files are copied as they are and never scanned; `{{...}}` is prose, not a token.
+ */
+export function unfilledPlaceholders(src: TemplateSource, plan: Plan, given: Partial<Record<Placeholder, string>>): Unfilled[] {
+  const values = withDefaults(plan, given);
+  const out: Unfilled[] = [];
+  const dec = new TextDecoder("utf-8", { fatal: true });
+  for (const e of plan.entries) {
+    if (e.action !== "planned") continue;
+    const raw = src.read(e.path);
+    if (raw === null) continue;
+    let text: string;
+    try {
+      text = dec.decode(substitute(raw, values));
+    } catch {
+      continue;
+    }
+    for (const name of new Set(placeholderTokens(text))) out.push({ path: e.path, token: `{{${name}}}` });
+  }
+  return out;
+}
+
 export interface Written {
   path: string;
   action: "written" | "skipped-existing-seed";
@@ -109,7 +143,8 @@ export interface Written {
 }
 
 /** Writes every planned entry. Throws ApplySetupError (nothing written) when a destination became unsafe. */
-export function writePlan(ops: string, src: TemplateSource, plan: Plan, values: Partial<Record<Placeholder, string>>): Written[] {
+export function writePlan(ops: string, src: TemplateSource, plan: Plan, given: Partial<Record<Placeholder, string>>): Written[] {
+  const values = withDefaults(plan, given);
   const planned = plan.entries.filter((e) => e.action === "planned");
   for (const e of planned) {
     const why = unsafeDestination(ops, e.path);

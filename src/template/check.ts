@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { adoptionNotes, type AdoptionNote } from "./changelog.ts";
 import { walkFiles } from "./embed-render.ts";
-import { invalidRelPath, isInstanceOwned, isTemplateSide } from "./paths.ts";
+import { invalidRelPath, isInstanceOwned, isPlaceholder, isTemplateSide, placeholderTokens } from "./paths.ts";
 import { decode, parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
 
 export interface CheckReport {
@@ -22,6 +22,8 @@ export interface CheckReport {
   adoption_notes: AdoptionNote[];
   questions_unanswered: string[];
   invalid_paths: string[];
+  /** `<path>: {{NAME}}` for every known placeholder token an installed .md/.json/.txt file still holds. */
+  unfilled_placeholders: string[];
 }
 
 export interface CheckOutcome {
@@ -64,6 +66,28 @@ function readOpsManifest(ops: string, report: CheckReport): string[] | null {
   }
 }
 
+/**
+ * Placeholder tokens of the closed set left in the ops repository's text files (a write that skipped a value, or
+ * a hand copy). Template-side files are not installed and legitimately name every placeholder; undecodable files
+ * are onboarding-rehearsal's P02 business, not drift here.
+ */
+function unfilledInOps(ops: string, files: readonly string[]): string[] {
+  const out: string[] = [];
+  const dec = new TextDecoder("utf-8", { fatal: true });
+  for (const f of files) {
+    if (!/\.(md|json|txt)$/.test(f) || isTemplateSide(f)) continue;
+    let text: string;
+    try {
+      text = dec.decode(readFileSync(join(ops, f)));
+    } catch {
+      continue;
+    }
+    if (!text.includes("{{")) continue;
+    for (const name of new Set(placeholderTokens(text))) if (isPlaceholder(name)) out.push(`${f}: {{${name}}}`);
+  }
+  return out;
+}
+
 /** Template version, required set and adoption notes; returns false when the template could not be read. */
 function compareTemplate(src: TemplateSource, report: CheckReport): { required: string[] | null; ok: boolean } {
   try {
@@ -82,15 +106,15 @@ function compareTemplate(src: TemplateSource, report: CheckReport): { required: 
       return { required: null, ok: false };
     }
   }
-  if (report.installed_version !== report.template_version) {
-    const log = src.read("CHANGELOG.md");
-    if (log !== null) {
-      try {
-        report.adoption_notes = adoptionNotes(decode(log), report.installed_version);
-      } catch (e) {
-        report.questions_unanswered.push(`template CHANGELOG unreadable: ${(e as Error).message}`);
-        return { required, ok: false };
-      }
+  // Decoded even when the versions agree: a CHANGELOG that cannot be read is an unreadable template either way.
+  const log = src.read("CHANGELOG.md");
+  if (log !== null) {
+    try {
+      const text = decode(log, "template CHANGELOG.md");
+      if (report.installed_version !== report.template_version) report.adoption_notes = adoptionNotes(text, report.installed_version);
+    } catch (e) {
+      report.questions_unanswered.push(`template CHANGELOG unreadable: ${(e as Error).message}`);
+      return { required, ok: false };
     }
   }
   return { required, ok: true };
@@ -109,6 +133,7 @@ export function templateCheck(ops: string, src: TemplateSource | null): CheckOut
     adoption_notes: [],
     questions_unanswered: [],
     invalid_paths: [],
+    unfilled_placeholders: [],
   };
   const own = readOpsManifest(ops, report);
   if (report.manifest_status === "malformed") return { report, code: 2 };
@@ -120,6 +145,7 @@ export function templateCheck(ops: string, src: TemplateSource | null): CheckOut
   }
   const scan = scanOps(ops);
   report.invalid_paths = scan.symlinks;
+  report.unfilled_placeholders = unfilledInOps(ops, scan.files);
   const present = new Set(scan.files);
   if (required) {
     const req = new Set(required);
@@ -131,6 +157,7 @@ export function templateCheck(ops: string, src: TemplateSource | null): CheckOut
     report.absent_required.length > 0 ||
     report.unknown_present.length > 0 ||
     report.invalid_paths.length > 0 ||
+    report.unfilled_placeholders.length > 0 ||
     (src !== null && report.installed_version !== report.template_version);
   return { report, code: drift ? 1 : 0 };
 }
@@ -150,6 +177,8 @@ export function renderCheck(r: CheckReport, code: number): string[] {
     ...list(r.unknown_present),
     `invalid_paths: ${r.invalid_paths.length}`,
     ...list(r.invalid_paths),
+    `unfilled_placeholders: ${r.unfilled_placeholders.length}`,
+    ...list(r.unfilled_placeholders),
     `adoption_notes: ${r.adoption_notes.length} section(s)`,
   ];
   for (const n of r.adoption_notes) {

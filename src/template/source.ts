@@ -116,15 +116,20 @@ export function parseManifest(bytes: Uint8Array, where: string): Manifest {
   return r.output;
 }
 
-export function decode(bytes: Uint8Array): string {
-  return new TextDecoder().decode(bytes);
+/** Strict UTF-8 (the reference's Python reads these as UTF-8 and fails on bad bytes): never U+FFFD silently. */
+export function decode(bytes: Uint8Array, what: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new TemplateSourceError(`${what} is not valid UTF-8`);
+  }
 }
 
 /** The template's version: TEMPLATE-VERSION when present (it must be non-empty), else its manifest's. */
 export function templateVersion(src: TemplateSource): string {
   const raw = src.read("TEMPLATE-VERSION");
   if (raw !== null) {
-    const text = decode(raw).trim();
+    const text = decode(raw, "template TEMPLATE-VERSION").trim();
     if (!text) throw new TemplateSourceError("template TEMPLATE-VERSION is empty");
     return text;
   }

@@ -42,11 +42,11 @@ describe("mogui template apply", () => {
 
   test("the typed confirmation: anything but 'apply' declines with exit 2 and writes nothing", async () => {
     const ops = tempDir();
-    const r = await runMain(["template", "apply", "--ops", ops, "--write", "--confirm-input", "yes"]);
+    const r = await runMain(["template", "apply", "--ops", ops, "--write", "--confirm-input", "yes", ...ALL]);
     expect(r.code).toBe(2);
     expect(r.stderr).toEndWith("template apply: confirmation declined; no writes\n");
     expect(Bun.spawnSync(["ls", "-A", ops]).stdout.toString()).toBe("");
-    expect((await runMain(["template", "apply", "--ops", ops, "--write", "--confirm-input", "apply"])).code).toBe(0);
+    expect((await runMain(["template", "apply", "--ops", ops, "--write", "--confirm-input", "apply", ...ALL])).code).toBe(0);
   });
 
   test("placeholder errors and setup errors are exit 2", async () => {
@@ -69,7 +69,7 @@ describe("mogui template apply", () => {
     const r = await runMain(["template", "apply", "--ops", ops, "--write", "--yes"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("error-invalid-path: docs/MASTER-OPERATIONS.md — destination passes through a symlink (docs)");
-    expect(r.stderr).toBe("template apply: the plan has errors; nothing written\n");
+    expect(r.stderr).toStartWith("template apply: the plan has errors; nothing written\n");
     const a = await runMain(["template", "apply", "--ops", tempDir(), "--attempt", "src/evil.ts"]);
     expect(a.code).toBe(1);
     expect(a.stdout).toContain("refused-not-in-manifest: src/evil.ts");

@@ -70,3 +70,28 @@ describe("product-path-guard through dist/mogui (config from $MOGUI_HOME/config/
     expect(await p.exited).toBe(2);
   });
 });
+
+describe("fail-closed input through dist/mogui (D32)", () => {
+  const raw = (stdin: string | undefined, args: string[] = []) => runBinary(["hook", "product-path-guard", ...args], { env, cwd: ops, ...(stdin === undefined ? {} : { stdin }) });
+
+  test("empty stdin, whitespace, invalid JSON, a JSON array, an unreadable --input-file: exit 2 BLOCKED", async () => {
+    for (const stdin of ["", "  \n", "{not json", "[1,2]"]) {
+      const r = await raw(stdin);
+      expect({ stdin, code: r.code, stdout: r.stdout }).toEqual({ stdin, code: 2, stdout: "" });
+      expect(r.stderr).toStartWith("[product-path-guard] BLOCKED: unreadable hook input: ");
+    }
+    const r = await raw(undefined, ["--input-file", join(root, "no-such.json")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("cannot read");
+  });
+
+  test("a lowercase tool name and an unknown tool with a product path block; a Read passes", async () => {
+    const call = (tool_name: string, tool_input: Record<string, unknown>) => raw(JSON.stringify({ tool_name, tool_input, cwd: ops }));
+    const w = await call("write", { file_path: `${product}/x.ts`, content: "x" });
+    expect(w.code).toBe(2);
+    expect(w.stderr).toContain(`write targets ${product}/x.ts inside the product repo`);
+    expect((await call("mcp__fs__edit_file", { edits: [{ file_path: `${product}/README.md` }] })).code).toBe(2);
+    expect(await call("Read", { file_path: `${product}/README.md` })).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(readFileSync(join(product, "README.md"), "utf8")).toBe("hello\n");
+  });
+});

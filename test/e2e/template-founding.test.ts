@@ -45,7 +45,7 @@ async function foundWorkspace() {
     join(home, "config", "workspace-descriptor.json"),
     JSON.stringify({ workspace_root_is_plain_folder: true, workspace_root: root, master_seat: "folder-workspace-of-workspace-root", repositories: [{ name: "acme-ops", path: "acme-ops", role: "ops", prohibited: ["force-push"] }] }),
   );
-  return { root, ops, home };
+  return { root, ops, home, args };
 }
 
 describe("founding from the embedded template", () => {
@@ -80,10 +80,18 @@ describe("founding from the embedded template", () => {
   });
 
   test("a second apply (the same version) overwrites template files but never instance-owned ones", async () => {
-    const { root, ops, home } = await foundWorkspace();
+    const { root, ops, home, args } = await foundWorkspace();
     writeFileSync(join(ops, "docs/runbooks/role-state.md"), "Current Role: Maintenance\n");
     writeFileSync(join(ops, "docs/charter/05-dispatch-gate.md"), "local edit\n");
-    const r = await runBinary(["template", "apply", "--ops", ops, "--write", "--yes", "--json"], { env: env(home), cwd: root });
+    // Without the values again, an upgrade would turn filled files back into {{...}}: refused, nothing written.
+    const readme = readFileSync(join(ops, "README.md"));
+    const bare = await runBinary(["template", "apply", "--ops", ops, "--write", "--yes"], { env: env(home), cwd: root });
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain("placeholder(s) would stay unfilled; nothing written");
+    expect(bare.stderr).toContain("  README.md: {{WORKSPACE_NAME}}\n");
+    expect(readFileSync(join(ops, "README.md")).equals(readme)).toBe(true);
+    expect(readFileSync(join(ops, "docs/charter/05-dispatch-gate.md"), "utf8")).toBe("local edit\n");
+    const r = await runBinary(["template", "apply", "--ops", ops, "--write", "--yes", "--json", ...args], { env: env(home), cwd: root });
     expect(r.code).toBe(0);
     const actions = JSON.parse(r.stdout).actions as { path: string; reason: string }[];
     expect(actions.find((a) => a.path === "docs/charter/05-dispatch-gate.md")?.reason).toBe("overwrote existing file");
@@ -97,7 +105,7 @@ describe("the typed confirmation through the binary", () => {
   test("EOF or any answer but 'apply' on stdin declines (exit 2) and writes nothing", async () => {
     for (const stdin of ["", "yes\n", "APPLY\n"]) {
       const ops = tempDir("mogui-ops-");
-      const r = await runBinary(["template", "apply", "--ops", ops, "--write"], { env: env(tempDir()), stdin });
+      const r = await runBinary(["template", "apply", "--ops", ops, "--write", "--allow-unfilled"], { env: env(tempDir()), stdin });
       expect(r.code).toBe(2);
       expect(r.stderr).toEndWith("template apply: confirmation declined; no writes\n");
       expect(existsSync(join(ops, "MANIFEST.json"))).toBe(false);
@@ -107,7 +115,7 @@ describe("the typed confirmation through the binary", () => {
 
 describe("upgrading an ops repository one version behind", () => {
   test("check shows the adoption notes (exit 1), apply brings it current (exit 0)", async () => {
-    const { root, ops, home } = await foundWorkspace();
+    const { root, ops, home, args } = await foundWorkspace();
     // Make it an install of the previous template version: its manifest says v0.4.4 and lacks the runbook v0.5.0 added.
     const manifest = JSON.parse(readFileSync(join(ops, "MANIFEST.json"), "utf8"));
     writeFileSync(join(ops, "MANIFEST.json"), `${JSON.stringify({ template_version: PREVIOUS, files: manifest.files.filter((f: string) => f !== "docs/runbooks/worker-reap.md") }, null, 2)}\n`);
@@ -124,7 +132,7 @@ describe("upgrading an ops repository one version behind", () => {
     expect(json.adoption_notes.map((n: { version: string }) => n.version)).toEqual(["v0.5.0"]);
     expect(json.adoption_notes[0].body).toContain("Manual step: re-wire the hooks with `mogui hook install --host claude`");
 
-    const apply = await runBinary(["template", "apply", "--ops", ops, "--write", "--yes", "--placeholder", "WORKSPACE_NAME=acme", "--placeholder", `WORKSPACE_ROOT=${root}`], { env: env(home), cwd: root });
+    const apply = await runBinary(["template", "apply", "--ops", ops, "--write", "--yes", ...args], { env: env(home), cwd: root });
     expect(apply.code).toBe(0);
     expect(apply.stdout).toContain("written: docs/runbooks/worker-reap.md — created missing file");
     expect(apply.stdout).toContain("written: MANIFEST.json — overwrote existing file");

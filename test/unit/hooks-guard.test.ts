@@ -139,7 +139,7 @@ describe("product-path-guard: allowed", () => {
     ["commit message heredoc in $(...) with an apostrophe", () => `git commit -m "$(cat <<'EOF'\nDon't touch ${P} (see notes\nEOF\n)"`],
     ["fd duplication in the product cwd", () => "echo x >&2 2>/dev/null", P],
     ["read-only commands in the product cwd", () => "pwd; ls; git status; head -3 README.md", P],
-    ["copying out of the product", () => `cp ${P}/README.md ${OPS}/notes/`],
+    ["copying out of the product with cat (cp names the product: blocked, D32)", () => `cat ${P}/README.md > ${OPS}/notes/README.md`],
     ["xargs with a read-only command", () => `ls ${P}/src | xargs cat`],
     ["a comment mentioning the product", () => `ls # rm -rf ${P}`],
     ["a prefix that only looks like the product", () => `touch ${P}-old/x ${P}2`],
@@ -197,5 +197,75 @@ describe("product-path-guard: configuration (fail closed)", () => {
   test("an unparseable command blocks only when it concerns the product", () => {
     expect(bash(`echo 'unterminated ${P}`)).toMatchObject({ block: true, commandClass: "unparseable" });
     expect(bash("echo 'unterminated")).toMatchObject({ block: false, commandClass: "unparseable" });
+  });
+});
+
+// D32: the input side fails closed.
+describe("product-path-guard: tool names and unknown tools (D32)", () => {
+  const call = (tool_name: unknown, tool_input: unknown) => decide({ env: env(), cwd: OPS }, { tool_name, tool_input } as Record<string, unknown>, OPS);
+
+  test("tool names match case-insensitively", () => {
+    for (const t of ["write", "WRITE", "edit", "Multiedit", "notebookedit"]) expect({ t, ...call(t, { file_path: `${P}/x`, notebook_path: `${P}/n.ipynb` }) }).toMatchObject({ t, block: true, toolKind: "file" });
+    expect(call("bash", { command: `touch ${P}/x` })).toMatchObject({ block: true, toolKind: "bash" });
+    expect(call("BASH", { command: "ls" }).block).toBe(false);
+  });
+
+  test("an unknown tool carrying a path-like key is judged by it, at any depth", () => {
+    expect(call("ApplyPatch", { path: `${P}/a.ts` })).toMatchObject({ block: true, commandClass: "file_tool" });
+    expect(call("mcp__fs__write_file", { edits: [{ file_path: `${OPS}/ok.md` }, { file_path: `${P}/src/a.ts` }] }).block).toBe(true);
+    expect(call("mcp__fs__move", { paths: [`${OPS}/a`, `${LINK}/b`] }).block).toBe(true);
+    expect(call("Custom", { target_file: "README.md" })).toMatchObject({ block: false, targetScope: "outside" });
+    expect(call("Custom", { uri: `file://${P}/x` }).block).toBe(true);
+    expect(call("Custom", { query: "hello" })).toMatchObject({ block: false, toolKind: "other" });
+    expect(call("Custom", {})).toMatchObject({ block: true, commandClass: "file_tool" });
+  });
+
+  test("known read-only tools pass with product paths; a missing tool name with nothing to judge blocks", () => {
+    for (const t of ["Read", "read", "Grep", "Glob", "LS"]) expect(call(t, { file_path: `${P}/README.md`, path: P }).block).toBe(false);
+    expect(decide({ env: env(), cwd: OPS }, {}, OPS)).toMatchObject({ block: true, commandClass: "unparseable" });
+    expect(call(undefined, { file_path: `${P}/x` }).block).toBe(true);
+    expect(call(42, { command: `rm ${P}/README.md` }).block).toBe(true);
+  });
+});
+
+describe("product-path-guard: static expansions and the catch-all (D32)", () => {
+  const cases: [string, () => string, boolean][] = [
+    ["assignment", () => `D=${P}; echo x > $D/f`, true],
+    ["$(echo)", () => `echo x > $(echo ${P})/f`, true],
+    ["brace expansion", () => `touch {${P},/tmp/x}/f`, true],
+    ["awk program", () => `awk 'BEGIN{print 1 > "${P}/f"}'`, true],
+    ["git -c with a command key", () => `git -C ${P} -c core.pager=less log`, false],
+    ["git -c alias", () => `git -C ${P} -c alias.x='!touch f' status`, true],
+    ["GIT_PAGER=cat is fine", () => `GIT_PAGER=cat git -C ${P} log`, false],
+    ["GIT_PAGER running something", () => `GIT_PAGER='rm -rf src' git -C ${P} log`, true],
+    ["a function and a product read", () => `f() { :; }; cat ${P}/README.md`, true],
+    ["sort -o", () => `sort -o ${P}/x ${OPS}/notes`, true],
+    ["sort to stdout", () => `sort ${P}/README.md`, false],
+  ];
+  for (const [name, cmd, blocked] of cases) {
+    test(name, () => expect({ name, block: bash(cmd()).block }).toEqual({ name, block: blocked }));
+  }
+});
+
+describe("product-path-guard: random commands never throw (seeded; MOGUI_GUARD_SEED reproduces)", () => {
+  test("2,000 commands built from shell fragments: a verdict every time, and a product redirect after them is blocked", () => {
+    const seed = Number(process.env.MOGUI_GUARD_SEED ?? Date.now() % 1_000_000);
+    console.log(`product-path-guard random commands: seed ${seed}`);
+    let x = seed || 1;
+    const rnd = (n: number) => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x % n;
+    };
+    const bits = () => [P, OPS, LINK, "..", "~", "$D", "${D}", "$(echo x)", "`pwd`", "{a,b}", "{1..3}", "'", '"', "\\", ";", "&&", "|", "(", ")", "<<EOF\n", "\nEOF\n", "$(", "${", "=", "D=", "for", "in", "do", "done", "f()", "{", "}", "cat", "rm", "awk", "sed", "-i", "git", "-C", "-c", "x"];
+    const frags = bits();
+    for (let i = 0; i < 2000; i++) {
+      const words = Array.from({ length: 1 + rnd(12) }, () => frags[rnd(frags.length)]!);
+      const cmd = words.join(rnd(3) ? " " : "");
+      const d = bash(cmd);
+      expect(typeof d.block).toBe("boolean");
+      expect(d.reason.length).toBeGreaterThan(0);
+      // A heredoc left open makes the rest of the text its body (data, as bash reads it), so those are skipped.
+      if (!cmd.includes("<<")) expect({ cmd, block: bash(`${cmd}\necho x > ${P}/f`).block }).toEqual({ cmd, block: true });
+    }
   });
 });

@@ -48,6 +48,44 @@ describe("shell lexer", () => {
   });
 });
 
+describe("static expansions (D32)", () => {
+  const keep = (v: string) => v.includes("/src/prod");
+  const w = (src: string) => parseShell(src, { ...env, keep }).pipelines.map((p) => p.map((c) => [...c.words, ...c.redirects.map((r) => `${r.op}${r.target}`)]));
+
+  test("assignments earlier in the same command: VAR=, export, +=, for loops; a product value is kept over a later one", () => {
+    expect(w("D=/x; echo > $D/f")).toEqual([[["D=/x"]], [["echo", ">/x/f"]]]);
+    expect(w("export D=/x E=2; rm ${D}/a$E")).toEqual([[["export", "D=/x", "E=2"]], [["rm", "/x/a2"]]]);
+    expect(w("D=/a; D+=/b; rm $D")).toEqual([[["D=/a"]], [["D+=/b"]], [["rm", "/a/b"]]]);
+    expect(w("for d in /t /src/prod/x; do rm $d; done")[1]).toEqual([["do", "rm", "/src/prod/x"]]);
+    expect(w("D=$P || D=/tmp; rm $D")[2]).toEqual([["rm", "/src/prod"]]);
+    expect(w('echo "D=/x"; rm $D')[1]).toEqual([["rm", "$D"]]);
+  });
+
+  test("${VAR:-word}, ${VAR:=word}, ${VAR:+word}; unknown forms stay literal", () => {
+    expect(w("echo ${U:-/d} ${P:-/d} ${P:+yes} ${U:+yes}")).toEqual([[["echo", "/d", "/src/prod", "yes", ""]]]);
+    expect(w(": ${D:=/set}; echo $D")[1]).toEqual([["echo", "/set"]]);
+    expect(w("echo ${#P} ${U:-$X}")).toEqual([[["echo", "${#P}", "${U:-$X}"]]]);
+  });
+
+  test("$(echo|printf|pwd) and backticks over literals give their output; anything else stays as written", () => {
+    const vars = { ...env.vars, PWD: "/cwd" };
+    const x = (src: string) => parseShell(src, { ...env, vars }).pipelines[0]![0]!.words;
+    expect(x("echo $(echo /a)/f `printf '%s-%d' b 3` $(printf '\\x2fz') $(pwd)/p")).toEqual(["echo", "/a/f", "b-3", "/z", "/cwd/p"]);
+    expect(x("echo $(echo -e 'a\\tb') $(echo -n x)")).toEqual(["echo", "a\tb", "x"]);
+    expect(x("echo $(cat f) $(echo a | tr a b) $(printf '%q' x)")).toEqual(["echo", "$(cat f)", "$(echo a | tr a b)", "$(printf '%q' x)"]);
+  });
+
+  test("brace expansion: alternatives, nesting, sequences; quoted braces and lone braces are literal", () => {
+    expect(w("touch {/a,/b}/f x{1..3} {c..a} {x,{y,z}}")).toEqual([[["touch", "/a/f", "/b/f", "x1", "x2", "x3", "c", "b", "a", "x", "y", "z"]]]);
+    expect(w("echo '{a,b}' \"{c,d}\" {e} {} a,b")).toEqual([[["echo", "{a,b}", "{c,d}", "{e}", "{}", "a,b"]]]);
+    expect(w("{ a; }")).toEqual([[["{", "a"]], [["}"]]]);
+  });
+
+  test("shell functions are reported", () => {
+    expect(parseShell("f() { x; }; function g { y; }; h", env).functions).toEqual(["f", "g"]);
+  });
+});
+
 describe("advisory detectors", () => {
   test("poll loops", () => {
     expect(pollLoop("while true; do x; sleep 5; done")).toBe(true);

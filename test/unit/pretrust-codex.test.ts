@@ -197,3 +197,19 @@ describe("Bun.deepEquals (the verification's comparison): what the edit check re
     expect(deepEqual(undefined, {})).toBe(false);
   });
 });
+
+test("a config reached through a symlinked account or home directory is refused, nothing edited (issue 13)", () => {
+  const realHome = join(dir, "real-home");
+  mkdirSync(realHome);
+  writeFileSync(join(realHome, "config.toml"), "");
+  mkdirSync(join(acc, "a"), { recursive: true });
+  symlinkSync(realHome, join(acc, "a", "home"));
+  expect(fails(run)).toBe(`ERROR ${join(acc, "a", "home", "config.toml")}: refusing to edit a config through a symlinked directory: ${join(acc, "a", "home")}`);
+  const realAccount = join(dir, "real-account");
+  mkdirSync(join(realAccount, "home"), { recursive: true });
+  writeFileSync(join(realAccount, "home", "config.toml"), "");
+  symlinkSync(realAccount, join(acc, "b"));
+  expect(fails(run)).toContain("refusing to edit a config through a symlinked directory");
+  expect(readFileSync(join(realHome, "config.toml"), "utf8")).toBe("");
+  expect(readFileSync(join(realAccount, "home", "config.toml"), "utf8")).toBe("");
+});

@@ -133,3 +133,45 @@ test("the command: exit codes and streams", async () => {
   expect((await cmd([])).code).toBe(2);
   expect((await cmd([wt, "x"])).code).toBe(2);
 });
+
+// Issue 13: a symlinked ANCESTOR of the projects directory redirected the marker (exit 0, a file under real/).
+describe("a symlinked ancestor of the projects directory (flag, env, existing target)", () => {
+  const treeOf = (root: string): string[] => {
+    const out: string[] = [];
+    const walk = (d: string, rel: string) => {
+      for (const n of readdirSync(d).sort()) {
+        out.push(`${rel}${n}`);
+        if (statSync(join(d, n)).isDirectory()) walk(join(d, n), `${rel}${n}/`);
+      }
+    };
+    walk(root, "");
+    return out;
+  };
+  const cmd = (args: string[], env: Record<string, string> = {}) => runMain(["cursor-worker-pretrust", ...args], { env: { HOME: dir, ...env }, cwd: dir });
+  const refusal = (link: string) => ({ code: 2, stdout: "", stderr: `ERROR trust marker path must not use symlinks: ${link}\n` });
+
+  for (const existing of [false, true]) {
+    test(`--projects-dir and CURSOR_PROJECTS_DIR through link -> real (real/projects ${existing ? "exists" : "absent"}): exit 2, nothing written`, async () => {
+      const real = join(dir, "real");
+      mkdirSync(existing ? join(real, "projects") : real, { recursive: true });
+      const link = join(dir, "link");
+      symlinkSync(real, link);
+      const before = treeOf(real);
+      expect(await cmd([wt, "--projects-dir", `${link}/projects`])).toMatchObject(refusal(link));
+      expect(await cmd([wt, "--projects-dir", `${link}//projects/`])).toMatchObject(refusal(link));
+      expect(await cmd([wt], { CURSOR_PROJECTS_DIR: `${link}/projects` })).toMatchObject(refusal(link));
+      expect(await cmd([wt], { CURSOR_PROJECTS_DIR: "link/projects" })).toMatchObject(refusal(link));
+      expect(treeOf(real)).toEqual(before);
+    });
+  }
+
+  test("a symlinked ~/.cursor (the default projects dir) is refused too; a real path still works", async () => {
+    const real = join(dir, "dot-cursor");
+    mkdirSync(real);
+    symlinkSync(real, join(dir, ".cursor"));
+    expect(await cmd([wt])).toMatchObject(refusal(join(dir, ".cursor")));
+    expect(readdirSync(real)).toEqual([]);
+    expect((await cmd([wt, "--projects-dir", join(real, "projects")])).code).toBe(0);
+    expect(treeOf(real)).toEqual(["projects", `projects/${cursorProjectKey(wt)}`, `projects/${cursorProjectKey(wt)}/.workspace-trusted`]);
+  });
+});

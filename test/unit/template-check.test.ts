@@ -31,7 +31,7 @@ describe("templateCheck", () => {
     expect(code).toBe(0);
     expect(report).toEqual({
       report_set: "install-manifest", ops_root: ops, template: null, installed_version: "v1", manifest_status: "ok", absent_required: [], unknown_present: [],
-      template_version: null, adoption_notes: [], questions_unanswered: [], invalid_paths: [],
+      template_version: null, adoption_notes: [], questions_unanswered: [], invalid_paths: [], unfilled_placeholders: [],
     });
   });
 

@@ -7,7 +7,7 @@ import type { Case } from "./types.ts";
 
 export const cases: Record<keyof typeof commands, Case> = {
   "generate-manifest": { argv: ["generate-manifest", "--check", "--skeleton", join(ROOT, "master-ops")], code: 0, stdout: /^$/ },
-  "template check": { argv: ["template", "check", "--ops", join(ROOT, "master-ops"), "--no-template", "--json"], code: 0, stdout: /"report_set": "install-manifest"/ },
+  "template check": { argv: ["template", "check", "--ops", join(ROOT, "master-ops"), "--no-template", "--json"], code: 1, stdout: /"unfilled_placeholders": \[\n    "AGENTS.md: \{\{WORKSPACE_NAME\}\}"/ }, // the skeleton itself is unfilled
   "template apply": { argv: ["template", "apply", "--ops", tempDir(), "--json"], code: 0, stdout: /^\{"phase":"dry-run","actions":\[\{"path":"AGENTS.md","action":"planned"/ },
   "template show": { argv: ["template", "show", "TEMPLATE-VERSION"], code: 0, stdout: /^v\d+\.\d+\.\d+\n$/ },
   "onboarding-rehearsal": {

@@ -18,6 +18,8 @@ export interface ReportData {
   tier_policies: { path: string; sha256: string | null; decisions: number }[];
   tier_overrides: { model: string; reason: string; count: number }[];
   registrations: Record<string, { registrations: number; model_verified: number }>;
+  /** D37: measured tokens per tier from the spend ledger (present only when it holds spend rows). */
+  spend_per_tier?: Record<string, number>;
 }
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
@@ -152,6 +154,7 @@ export function renderReport(r: ReportData): string {
     ...section("Tier policies:", r.tier_policies.map((p) => `  ${p.path}: sha256=${p.sha256 ? p.sha256.slice(0, 12) : "<unrecorded>"} decisions=${p.decisions}`)),
     ...section("Tier overrides:", r.tier_overrides.map((o) => `  ${o.model}: reason=${pyJsonString(o.reason)} count=${o.count}`)),
     ...section("Registrations:", Object.entries(r.registrations).map(([rt, v]) => `  ${rt}: registrations=${v.registrations} model_verified=${v.model_verified}`)),
+    ...(r.spend_per_tier ? section("Spend per tier (tokens, measured):", Object.entries(r.spend_per_tier).map(([t, n]) => `  ${t}: tokens=${n}`)) : []),
   ];
   return `${out.join("\n")}\n`;
 }

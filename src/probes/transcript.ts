@@ -87,17 +87,24 @@ class CodexState {
 const CHUNK = 1 << 20;
 
 /**
- * Calls `onLine(text, lineNo, terminated)` for every line, reading the file in 1 MiB chunks. A line that is not
- * valid UTF-8 (a torn multi-byte character, a corrupt write) arrives as null.
+ * Calls `onLine(text, lineNo, terminated, end)` for every line, reading the file in 1 MiB chunks from byte `start`
+ * (default 0; line numbers then count from there). `end` is the byte offset just past the line's newline, so a
+ * caller can resume after the last complete line. A line that is not valid UTF-8 (a torn multi-byte character,
+ * a corrupt write) arrives as null.
  */
-export function forEachLine(path: string, onLine: (line: string | null, n: number, terminated: boolean) => void): void {
+export function forEachLine(
+  path: string,
+  onLine: (line: string | null, n: number, terminated: boolean, end: number) => void,
+  start = 0,
+): void {
   const fd = openSync(path, "r");
   const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer[] = [];
     let n = 0;
-    const emit = (parts: Buffer[], terminated: boolean) => {
+    let pos = start;
+    const emit = (parts: Buffer[], terminated: boolean, end: number) => {
       n++;
       const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
       let text: string | null;
@@ -106,23 +113,28 @@ export function forEachLine(path: string, onLine: (line: string | null, n: numbe
       } catch {
         text = null;
       }
-      onLine(text, n, terminated);
+      onLine(text, n, terminated, end);
     };
     for (;;) {
-      const got = readSync(fd, buf, 0, CHUNK, null);
+      const got = readSync(fd, buf, 0, CHUNK, pos);
       if (got === 0) break;
       let from = 0;
       for (;;) {
         const nl = buf.indexOf(10, from);
         if (nl < 0 || nl >= got) break;
-        carry.push(Buffer.from(buf.subarray(from, nl)));
-        emit(carry, true);
+        // A line wholly inside this chunk is decoded in place (emit decodes before the buffer is reused).
+        if (carry.length === 0) emit([buf.subarray(from, nl)], true, pos + nl + 1);
+        else {
+          carry.push(buf.subarray(from, nl));
+          emit(carry, true, pos + nl + 1);
+        }
         carry = [];
         from = nl + 1;
       }
       if (from < got) carry.push(Buffer.from(buf.subarray(from, got)));
+      pos += got;
     }
-    if (carry.length) emit(carry, false);
+    if (carry.length) emit(carry, false, pos);
   } finally {
     closeSync(fd);
   }

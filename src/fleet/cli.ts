@@ -20,8 +20,10 @@ export const FLEET_ARGS: MoguiArgsDef = {
   json: { type: "boolean", description: "Print one compact JSON document" },
 };
 
+const DEFAULTS: Record<string, string> = { concurrency: "8", "timeout-ms": "30000", "grace-ms": "3000" };
+
 function intFlag(args: Parsed, name: string, min: number, max: number, cmd: string): number {
-  const raw = String(args[name]);
+  const raw = typeof args[name] === "string" ? (args[name] as string) : (DEFAULTS[name] ?? "");
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`, cmd);
   return n;

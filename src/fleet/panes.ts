@@ -32,7 +32,8 @@ async function orcaPanes(ctx: Ctx, timeoutMs: number, view: PaneView): Promise<v
     }
   } catch (e) {
     if (!(e instanceof OrcaError)) throw e;
-    if (e.failure === "missing") view.absent.push("orca");
+    // No executable, or Orca not running: no terminal of it can be live.
+    if (e.failure === "missing" || e.orcaCode === "runtime_unavailable") view.absent.push("orca");
     else view.failed.push(`orca: ${e.message}`);
   }
 }

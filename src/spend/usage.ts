@@ -6,8 +6,12 @@
  * - Codex repeats a `token_count` event whose cumulative total did not move: only a change of the total counts,
  *   as the difference from the last total seen.
  * Malformed lines are skipped and counted; a torn last line is left unread (the next run picks it up once complete).
+ *
+ * Speed (issue 18: >= 200 MB/s): a line that cannot carry usage (no `"usage"`, `"token_count"`, `"turn_context"`
+ * or `"session_meta"` in its bytes) is never decoded or parsed; it is only checked to be one JSON object's shape
+ * (`{` ... `}`). Every other line, and every line until the format is known, is parsed in full.
  */
-import { forEachLine, formatOf, type TranscriptFormat } from "../probes/transcript.ts";
+import { forEachLineBytes, formatOf, type TranscriptFormat } from "../probes/transcript.ts";
 
 export interface Tokens {
   input: number;
@@ -43,6 +47,9 @@ export interface ReadResult {
 }
 
 const KEEP_IDS = 32;
+const WS = new Set([0x20, 0x09, 0x0d, 0x0a]);
+/** Byte markers of the only lines that can carry usage or the Codex model. */
+const MARKERS = ['"usage"', '"token_count"', '"turn_context"', '"session_meta"'].map((m) => Buffer.from(m));
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -131,16 +138,26 @@ export function readUsage(path: string, start: CursorState): ReadResult {
     add(out.byModel, u.model, u.tokens);
     stamp(ev);
   };
-  forEachLine(
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  forEachLineBytes(
     path,
-    (line, _n, terminated, end) => {
+    (bytes, _n, terminated, end) => {
       if (!terminated) return; // torn or still being written: read it next time
       out.lines++;
       cursor.offset = end;
-      if (line !== null && line.trim() === "") return;
+      let a = 0;
+      let b = bytes.length;
+      while (a < b && WS.has(bytes[a]!)) a++;
+      while (b > a && WS.has(bytes[b - 1]!)) b--;
+      if (a === b) return;
+      if (bytes[a] !== 0x7b || bytes[b - 1] !== 0x7d) {
+        out.malformed++;
+        return;
+      }
+      if (cursor.format !== null && !MARKERS.some((m) => bytes.indexOf(m, a) >= 0)) return;
       let ev: unknown;
       try {
-        ev = line === null ? undefined : JSON.parse(line);
+        ev = JSON.parse(decoder.decode(bytes.subarray(a, b)));
       } catch {
         ev = undefined;
       }

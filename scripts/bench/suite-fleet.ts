@@ -5,7 +5,7 @@
 //   bun run bench fleet [--runs N] [--concurrency N]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fmt, ratio, type Cmd, type Sample } from "./measure.ts";
+import { fmt, interleaved, printTable, ratio, type Cmd, type Sample } from "./measure.ts";
 
 const GIT_ENV = {
   GIT_CONFIG_GLOBAL: "/dev/null",
@@ -46,25 +46,6 @@ function fleet(root: string, n: number): { repo: string; wts: string[] } {
   return { repo, wts };
 }
 
-function timeOnce(c: Cmd): number {
-  const t0 = performance.now();
-  const p = Bun.spawnSync(c.argv, { env: c.env, cwd: c.cwd, stdout: "pipe", stderr: "pipe" });
-  if (p.exitCode !== (c.expect ?? 0)) throw new Error(`${c.argv.join(" ")} exited ${p.exitCode}: ${p.stderr.toString().trim().slice(0, 300)}`);
-  return performance.now() - t0;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
-
-function interleaved(cmds: Cmd[], runs: number): Sample[] {
-  for (const c of cmds) timeOnce(c);
-  const xs = cmds.map(() => [] as number[]);
-  for (let i = 0; i < runs; i++) cmds.forEach((c, j) => xs[j]!.push(timeOnce(c)));
-  return cmds.map((_, j) => ({ medianMs: quantile(xs[j]!, 0.5), p95Ms: quantile(xs[j]!, 0.95), peakRssKb: null }));
-}
-
 export default async function fleetSuite({ runs, bin, tmp, args }: { runs: number; bin: string; tmp: string; args: string[] }): Promise<number> {
   const ci = args.indexOf("--concurrency");
   const concurrency = ci >= 0 ? args[ci + 1]! : "8";
@@ -91,15 +72,14 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
   } finally {
     for (const s of sleepers) s.kill("SIGKILL");
   }
-  const rows: string[][] = [["worktrees", "fleet scan median", "p95", "per worktree", "growth vs 50", "status loop (baseline)", "scan / loop"]];
+  const rows: string[][] = [["worktrees", "fleet scan median", "p95", "per worktree", "growth vs 50", "scan peak RSS", "status loop (baseline)", "scan / loop"]];
   const scan50 = samples[0]!.medianMs;
   sizes.forEach((n, i) => {
     const s = samples[2 * i]!;
     const loop = samples[2 * i + 1]!;
-    rows.push([String(n), fmt(s.medianMs), fmt(s.p95Ms), fmt(s.medianMs / n), `${ratio(s.medianMs, scan50)}x (${n / 50}x worktrees)`, fmt(loop.medianMs), `${ratio(s.medianMs, loop.medianMs)}x`]);
+    rows.push([String(n), fmt(s.medianMs), fmt(s.p95Ms), fmt(s.medianMs / n), `${ratio(s.medianMs, scan50)}x (${n / 50}x worktrees)`, s.peakRssKb === null ? "n/a" : `${(s.peakRssKb / 1024).toFixed(1)} MB`, fmt(loop.medianMs), `${ratio(s.medianMs, loop.medianMs)}x`]);
   });
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
+  printTable(rows);
   const per = sizes.map((n, i) => samples[2 * i]!.medianMs / n);
   console.log(`\nruns: ${rounds} interleaved rounds; --concurrency ${concurrency}; each scan: safety check (5-7 git calls), size, processes per worktree`);
   console.log(`linear in worktrees (per-worktree time at 200 within 1.5x of that at 50): ${ratio(per[2]!, per[0]!)}x ${per[2]! <= 1.5 * per[0]! ? "MET" : "MISSED"}`);

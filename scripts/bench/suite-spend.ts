@@ -8,7 +8,7 @@
 import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fmt, ratio, type Cmd, type Sample } from "./measure.ts";
+import { fmt, interleaved, once as timeOnce, printTable as table, ratio, type Cmd, type Sample } from "./measure.ts";
 import { generateLedger } from "./suite-gate.ts";
 
 const YEAR = 365 * 86_400;
@@ -18,51 +18,32 @@ function mb(k: number | null): string {
   return k === null ? "n/a" : `${(k / 1024).toFixed(1)} MB`;
 }
 
-function timeOnce(c: Cmd): number {
-  const t0 = performance.now();
-  const p = Bun.spawnSync(c.argv, { env: c.env, cwd: c.cwd, stdout: "pipe", stderr: "pipe" });
-  if (p.exitCode !== (c.expect ?? 0)) throw new Error(`${c.argv.join(" ")} exited ${p.exitCode}: ${p.stderr.toString().trim().slice(0, 400)}`);
-  return performance.now() - t0;
-}
-
-function peakRss(c: Cmd): number | null {
-  if (!existsSync("/usr/bin/time")) return null;
-  const p = Bun.spawnSync(["/usr/bin/time", "-f", "%M", ...c.argv], { env: c.env, stdout: "pipe", stderr: "pipe" });
-  const last = p.stderr.toString().trim().split("\n").pop() ?? "";
-  return /^\d+$/.test(last) ? Number(last) : null;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
-
-function interleaved(cmds: Cmd[], runs: number, before?: () => void): Sample[] {
-  for (const c of cmds) {
-    before?.();
-    timeOnce(c);
-  }
-  const xs = cmds.map(() => [] as number[]);
-  for (let i = 0; i < runs; i++)
-    cmds.forEach((c, j) => {
-      before?.();
-      xs[j]!.push(timeOnce(c));
-    });
-  return cmds.map((c, j) => {
-    before?.();
-    return { medianMs: quantile(xs[j]!, 0.5), p95Ms: quantile(xs[j]!, 0.95), peakRssKb: peakRss(c) };
-  });
-}
-
 const FILLER = "The parser reads each record, checks its fields and reports the line of the first bad one. ".repeat(40);
 
-/** One Claude Code session file of about `bytes`: user turns, tool results, responses split over 2-3 lines. */
-function claudeFile(path: string, bytes: number, seed: number): void {
-  writeFileSync(path, "");
+/** Append the lines `next(i)` yields (i = 0, 1, ...) until about `bytes` are written, in 4 MB writes. */
+function writeLines(path: string, bytes: number, next: (i: number) => string[]): void {
   let buf: string[] = [];
   let size = 0;
   let written = 0;
   for (let i = 0; written + size < bytes; i++) {
+    for (const l of next(i)) {
+      buf.push(`${l}\n`);
+      size += l.length + 1;
+    }
+    if (size > 4 << 20) {
+      appendFileSync(path, buf.join(""));
+      written += size;
+      buf = [];
+      size = 0;
+    }
+  }
+  appendFileSync(path, buf.join(""));
+}
+
+/** One Claude Code session file of about `bytes`: user turns, tool results, responses split over 2-3 lines. */
+function claudeFile(path: string, bytes: number, seed: number): void {
+  writeFileSync(path, "");
+  writeLines(path, bytes, (i) => {
     const id = `msg_${seed}_${i}`;
     const usage = { input_tokens: 10 + (i % 7), cache_creation_input_tokens: 100, cache_read_input_tokens: 2000 + i, output_tokens: 50 + (i % 13) };
     const lines = [
@@ -71,43 +52,18 @@ function claudeFile(path: string, bytes: number, seed: number): void {
       JSON.stringify({ type: "assistant", sessionId: `s${seed}`, uuid: `b${i}`, requestId: `req_${i}`, timestamp: "2026-11-30T10:00:02Z", message: { id, role: "assistant", model: "claude-sonnet-5", content: [{ type: "text", text: FILLER.slice(0, 600) }], usage } }),
     ];
     if (i % 500 === 7) lines.push("{torn-in-the-middle");
-    for (const l of lines) {
-      buf.push(`${l}\n`);
-      size += l.length + 1;
-    }
-    if (size > 4 << 20) {
-      appendFileSync(path, buf.join(""));
-      written += size;
-      buf = [];
-      size = 0;
-    }
-  }
-  appendFileSync(path, buf.join(""));
+    return lines;
+  });
 }
 
 /** One Codex rollout of about `bytes`: response items and token_count events (each total repeated once). */
 function codexFile(path: string, bytes: number, seed: number): void {
   writeFileSync(path, `${JSON.stringify({ type: "session_meta", payload: { id: `r${seed}`, cwd: "/srv/wt" } })}\n${JSON.stringify({ type: "turn_context", payload: { model: "gpt-5.5" } })}\n`);
-  let buf: string[] = [];
-  let size = 0;
-  let written = 0;
-  let total = 0;
-  for (let i = 0; written + size < bytes; i++) {
-    total += 1000;
+  writeLines(path, bytes, (i) => {
+    const total = 1000 * (i + 1);
     const tc = JSON.stringify({ type: "event_msg", payload: { type: "token_count", info: { total_token_usage: { input_tokens: total, cached_input_tokens: total / 2, output_tokens: total / 10 } } } });
-    const lines = [JSON.stringify({ type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: FILLER.slice(0, 2500) }] } }), tc, tc];
-    for (const l of lines) {
-      buf.push(`${l}\n`);
-      size += l.length + 1;
-    }
-    if (size > 4 << 20) {
-      appendFileSync(path, buf.join(""));
-      written += size;
-      buf = [];
-      size = 0;
-    }
-  }
-  appendFileSync(path, buf.join(""));
+    return [JSON.stringify({ type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text: FILLER.slice(0, 2500) }] } }), tc, tc];
+  });
 }
 
 function spendLedger(path: string, n: number, nowSec: number): void {
@@ -124,11 +80,6 @@ function spendLedger(path: string, n: number, nowSec: number): void {
     }
   }
   appendFileSync(path, buf.join(""));
-}
-
-function table(rows: string[][]): void {
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
 }
 
 async function recordPart(bin: string, tmp: string, runs: number, gb: number): Promise<string[]> {

@@ -4,7 +4,8 @@
 //      the same bytes. Targets: >= 200 MB/s streaming, peak RSS < 128 MB.
 //   2. `dispatch-gate check` with spend caps on a 1M-row gate ledger AND a 1M-row spend ledger (rows over 365
 //      days, 24 h window) against the same check on empty ledgers. Target: <= 1.5x.
-// `--gb <n>` changes the transcript volume (default 1). Commands compared by a ratio run interleaved.
+// `--gb <n>` changes the transcript volume (default 1); `--part record|gate` runs one half. Commands compared by a
+// ratio run interleaved.
 import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -163,11 +164,18 @@ export default async function spendSuite({ runs, bin, tmp, args }: { runs: numbe
     console.error("bench: --gb takes a number from 0.1 to 8");
     return 2;
   }
+  const pi = args.indexOf("--part");
+  const part = pi >= 0 ? args[pi + 1] : "all";
+  if (part !== "all" && part !== "record" && part !== "gate") {
+    console.error("bench: --part takes record, gate or all");
+    return 2;
+  }
   const recordRuns = Math.max(3, Math.min(runs, 5));
-  const verdicts = [...(await recordPart(bin, tmp, recordRuns, gb)), ""];
-  console.log("");
-  verdicts.push(...(await gatePart(bin, tmp, runs)));
-  console.log(`\nruns: ${recordRuns} interleaved rounds of record / wc / cat; ${runs} interleaved rounds of the two checks`);
+  const verdicts: string[] = [];
+  if (part !== "gate") verdicts.push(...(await recordPart(bin, tmp, recordRuns, gb)), "");
+  if (part === "all") console.log("");
+  if (part !== "record") verdicts.push(...(await gatePart(bin, tmp, runs)));
+  console.log(`\nruns: ${part !== "gate" ? `${recordRuns} interleaved rounds of record / wc / cat; ` : ""}${part !== "record" ? `${runs} interleaved rounds of the two checks` : ""}`);
   for (const v of verdicts) if (v) console.log(v);
   return 0;
 }

@@ -115,7 +115,7 @@ describe("fleet reap", () => {
 
     const r = await runBinary(["fleet", "reap", "--repo", w.f.repo, "--execute", "--grace-ms", "300", "--json"], { env: w.env });
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { worktrees: Array<{ path: string; outcome: string; reason: string | null; killed: Array<{ pid: number; signal: string }>; terminal_closed: string | null; bytes_reclaimed: number }>; bytes_reclaimed: number };
+    const out = JSON.parse(r.stdout) as { worktrees: Array<{ path: string; outcome: string; reason: string | null; killed: Array<{ pid: number; command: string; signal: string }>; terminal_closed: string | null; bytes_reclaimed: number }>; bytes_reclaimed: number };
     const by = (n: string) => out.worktrees.find((x) => x.path === w.wt[n])!;
     for (const n of ["orphan", "settled", "stubborn"]) {
       expect(by(n).outcome).toBe("removed");

@@ -22,7 +22,7 @@ export default defineMoguiCommand({
     "grace-ms": { type: "string", valueHint: "ms", default: "3000", description: "Wait between TERM and KILL" },
   },
   notes: [
-    "Left, with the reason: the main worktree; a worktree bound to an open job or dispatch; one worker-reap's\n" +
+    "Left, with the reason: the main worktree; a worktree bound to an open job or dispatch; one that worker-reap's\n" +
       "safety check refuses (dirty, untracked, unmerged, detached, locked, hidden index flags, precious ignored\n" +
       "files); a live pane that is not the recorded terminal; processes or panes that could not be measured.\n" +
       "A process is signalled only if it still has the same start time and is still inside the worktree; never\n" +

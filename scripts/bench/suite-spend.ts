@@ -6,7 +6,7 @@
 //      days, 24 h window) against the same check on empty ledgers. Target: <= 1.5x.
 // `--gb <n>` changes the transcript volume (default 1); `--part record|gate` runs one half. Commands compared by a
 // ratio run interleaved.
-import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fmt, interleaved, once as timeOnce, printTable as table, ratio, type Cmd, type Sample } from "./measure.ts";

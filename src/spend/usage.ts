@@ -7,9 +7,9 @@
  *   as the difference from the last total seen.
  * Malformed lines are skipped and counted; a torn last line is left unread (the next run picks it up once complete).
  *
- * Speed (issue 18: >= 200 MB/s): a line that cannot carry usage (no `"usage"`, `"token_count"`, `"turn_context"`
- * or `"session_meta"` in its bytes) is never decoded or parsed; it is only checked to be one JSON object's shape
- * (`{` ... `}`). Every other line, and every line until the format is known, is parsed in full.
+ * Speed (issue 18: >= 200 MB/s): a line that cannot carry usage for its format (MARKERS) is never decoded or
+ * parsed; it is only checked to be one JSON object's shape (`{` ... `}`). Every other line, and every line until
+ * the format is known, is parsed in full.
  */
 import { forEachLineBytes, formatOf, type TranscriptFormat } from "../probes/transcript.ts";
 
@@ -48,8 +48,11 @@ export interface ReadResult {
 
 const KEEP_IDS = 32;
 const WS = new Set([0x20, 0x09, 0x0d, 0x0a]);
-/** Byte markers of the only lines that can carry usage or the Codex model. */
-const MARKERS = ['"usage"', '"token_count"', '"turn_context"', '"session_meta"'].map((m) => Buffer.from(m));
+/** Byte markers of the only lines that can carry usage (or, for Codex, the model in force), per format. */
+const MARKERS: Record<TranscriptFormat, Buffer[]> = {
+  "claude-code": [Buffer.from('"usage"')],
+  codex: ['"token_count"', '"turn_context"', '"session_meta"'].map((m) => Buffer.from(m)),
+};
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -154,7 +157,7 @@ export function readUsage(path: string, start: CursorState): ReadResult {
         out.malformed++;
         return;
       }
-      if (cursor.format !== null && !MARKERS.some((m) => bytes.indexOf(m, a) >= 0)) return;
+      if (cursor.format !== null && !MARKERS[cursor.format].some((m) => bytes.indexOf(m, a) >= 0)) return;
       let ev: unknown;
       try {
         ev = JSON.parse(decoder.decode(bytes.subarray(a, b)));

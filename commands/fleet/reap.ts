@@ -24,7 +24,8 @@ export default defineMoguiCommand({
   notes: [
     "Left, with the reason: the main worktree; a worktree bound to an open job or dispatch; one that worker-reap's\n" +
       "safety check refuses (dirty, untracked, unmerged, detached, locked, hidden index flags, precious ignored\n" +
-      "files); a live pane that is not the recorded terminal; processes or panes that could not be measured.\n" +
+      "files); a live pane that is not the recorded terminal; processes or panes that could not be measured; a\n" +
+      "process working elsewhere that holds a file open in it.\n" +
       "A process is signalled only if it still has the same start time and is still inside the worktree; never\n" +
       "mogui itself or its parents. After the processes stop, the safety check runs again before removal.",
   ],

@@ -13,6 +13,8 @@ export interface ProcInfo {
   command: string;
   /** An opaque start-time token (Linux: clock ticks since boot; macOS: `ps -o lstart`). */
   start: string;
+  /** Its working directory, when known (absolute, as the kernel reports it). */
+  cwd: string | null;
   /** Paths the process is "in": its cwd and its open files (absolute, as the kernel reports them). */
   paths: string[];
 }
@@ -70,7 +72,7 @@ function linuxProc(pid: number): ProcInfo | null {
   }
   const cmdline = readText(`/proc/${pid}/cmdline`);
   const command = cmdline ? cmdline.replace(/\0+$/, "").split("\0").join(" ") : (readText(`/proc/${pid}/comm`)?.trim() ?? "?");
-  return { pid, command, start: st.start, paths };
+  return { pid, command, start: st.start, cwd, paths };
 }
 
 function linuxTable(): ProcTable {
@@ -113,17 +115,22 @@ function sendSignal(pid: number, sig: "SIGTERM" | "SIGKILL"): boolean {
   }
 }
 
-/** `lsof -F pcn` output: p<pid>, c<command>, n<name> lines. */
-export function parseLsof(text: string): Map<number, { command: string; paths: string[] }> {
-  const m = new Map<number, { command: string; paths: string[] }>();
-  let cur: { command: string; paths: string[] } | null = null;
+/** `lsof -F pcfn` output: p<pid>, c<command>, then per open file f<fd> (`cwd` for the working directory), n<name>. */
+export function parseLsof(text: string): Map<number, { command: string; cwd: string | null; paths: string[] }> {
+  const m = new Map<number, { command: string; cwd: string | null; paths: string[] }>();
+  let cur: { command: string; cwd: string | null; paths: string[] } | null = null;
+  let fd = "";
   for (const line of text.split("\n")) {
     if (line.startsWith("p")) {
       const pid = Number(line.slice(1));
-      cur = m.get(pid) ?? { command: "?", paths: [] };
+      cur = m.get(pid) ?? { command: "?", cwd: null, paths: [] };
       m.set(pid, cur);
     } else if (cur && line.startsWith("c")) cur.command = line.slice(1);
-    else if (cur && line.startsWith("n/")) cur.paths.push(line.slice(1));
+    else if (cur && line.startsWith("f")) fd = line.slice(1);
+    else if (cur && line.startsWith("n/")) {
+      cur.paths.push(line.slice(1));
+      if (fd === "cwd") cur.cwd = line.slice(1);
+    }
   }
   return m;
 }
@@ -136,19 +143,19 @@ function lsofTable(ctx: Pick<Ctx, "runner" | "env">): ProcTable {
   const table: ProcTable = {
     why: "",
     async list() {
-      const r = await ctx.runner(["lsof", "-n", "-P", "-w", "-F", "pcn"], { env: ctx.env, timeoutMs: 60_000 });
+      const r = await ctx.runner(["lsof", "-n", "-P", "-w", "-F", "pcfn"], { env: ctx.env, timeoutMs: 60_000 });
       // lsof exits 1 when some files could not be listed; its output is still usable when there is any.
       if (r.missing || r.timedOut || r.stdout.trim() === "") {
         table.why = r.missing ? "lsof not found" : r.timedOut ? "lsof timed out" : "lsof printed nothing";
         return null;
       }
       const out: ProcInfo[] = [];
-      for (const [pid, p] of parseLsof(r.stdout)) out.push({ pid, command: p.command, start: "", paths: p.paths });
+      for (const [pid, p] of parseLsof(r.stdout)) out.push({ pid, command: p.command, start: "", cwd: p.cwd, paths: p.paths });
       return out;
     },
     async current(pid, st) {
       const s = await start(pid);
-      return s !== null && (st === "" || s === st) ? { pid, command: "?", start: s, paths: [] } : null;
+      return s !== null && (st === "" || s === st) ? { pid, command: "?", start: s, cwd: null, paths: [] } : null;
     },
     signal: sendSignal,
     protectedPids: () => new Set([process.pid, process.ppid]),

@@ -55,6 +55,9 @@ export function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
   const foreign = w.panes.find((p) => !(rec && rec.host === p.host && rec.id === p.id));
   if (foreign) return `live ${foreign.host} pane ${foreign.id} works in it`;
   if (w.processes === "unmeasured") return `processes unmeasured: ${scan.processes_unmeasured ?? "unknown"}`;
+  // A process working elsewhere that holds a file open in here (an editor, a watcher) is not the worker's leftover.
+  const visitor = w.processes.find((p) => !p.cwd_inside);
+  if (visitor) return `process ${visitor.pid} (${visitor.command}) works elsewhere but holds files open in it`;
   return null;
 }
 
@@ -65,9 +68,9 @@ async function signalAll(table: ProcTable, procs: ProcRef[], dir: string, sig: "
   const out: Killed[] = [];
   for (const p of procs) {
     if (protect.has(p.pid)) continue;
-    // Right before the signal: the same process (start time) and still inside the worktree, or it is not ours.
+    // Right before the signal: the same process (start time) still working inside the worktree, or not ours.
     const now = await table.current(p.pid, p.start);
-    if (!now || (now.paths.length && !now.paths.some((q) => inside(q, dir)))) continue;
+    if (!now || (now.cwd !== null && !inside(now.cwd, dir))) continue;
     if (table.signal(p.pid, sig)) out.push({ pid: p.pid, command: p.command, signal: sig });
   }
   return out;

@@ -32,6 +32,8 @@ export interface ProcRef {
   pid: number;
   command: string;
   start: string;
+  /** true: its working directory is inside; false: it only holds files open inside (its cwd is elsewhere). */
+  cwd_inside: boolean;
 }
 
 export interface FleetWorktree {
@@ -129,7 +131,7 @@ export function procsInside(procs: readonly ProcInfo[] | null, dir: string, prot
   if (procs === null) return "unmeasured";
   return procs
     .filter((p) => !protect.has(p.pid) && p.paths.some((q) => inside(q, dir)))
-    .map((p) => ({ pid: p.pid, command: p.command, start: p.start }))
+    .map((p) => ({ pid: p.pid, command: p.command, start: p.start, cwd_inside: p.cwd !== null && inside(p.cwd, dir) }))
     .sort((a, b) => a.pid - b.pid);
 }
 

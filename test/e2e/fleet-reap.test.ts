@@ -38,7 +38,7 @@ function startIn(cwd: string, argv = ["sleep", "300"]): Bun.Subprocess {
 beforeAll(() => {
   const f = makeRepo();
   const home = tempDir("mogui-fleet-home-");
-  const names = ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged", "orcalive", "stubborn"];
+  const names = ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged", "orcalive", "stubborn", "visited"];
   const wt: Record<string, string> = {};
   for (const n of names) wt[n] = addWorktree(f, n);
   for (const n of names) if (n !== "unmerged") mergeBranch(f, n);
@@ -70,6 +70,8 @@ beforeAll(() => {
   for (const n of ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged"]) procs[n] = startIn(wt[n]!);
   procs.stubborn = startIn(wt.stubborn!, ["sh", "-c", "trap '' TERM; sleep 300"]);
   procs.outside = startIn(f.dir);
+  // Works elsewhere, holds a file of `visited` open (an editor, a watcher): not a leftover of that worktree.
+  procs.visitor = startIn(f.dir, ["sh", "-c", 'exec 3< "$0"; exec sleep 300', join(wt.visited!, "visited.txt")]);
   const env = e2eEnv({
     MOGUI_HOME: home,
     HOME: home,
@@ -91,7 +93,7 @@ describe("fleet scan", () => {
     expect(r.code).toBe(0);
     const scan = JSON.parse(r.stdout) as { worktrees: Array<{ path: string; state: string; safety: { safe: boolean; reason: string }; size_bytes: number; processes: Array<{ pid: number }>; panes: Array<{ id: string }> }> };
     const by = (n: string) => scan.worktrees.find((x) => x.path === w.wt[n])!;
-    expect(scan.worktrees.length).toBe(9);
+    expect(scan.worktrees.length).toBe(10);
     expect(scan.worktrees[0]!.state).toBe("main");
     expect(by("orphan")).toMatchObject({ state: "orphaned", safety: { safe: true } });
     expect(by("dirty")).toMatchObject({ state: "settled", safety: { safe: false, reason: "Worktree has uncommitted changes" } });
@@ -129,9 +131,11 @@ describe("fleet reap", () => {
     expect(by("open").reason).toContain("bound to open job job-open");
     expect(by("herdrlive").reason).toBe("live herdr pane w1:p1 works in it");
     expect(by("orcalive").reason).toBe("live orca pane term_live1 works in it");
+    expect(by("visited").reason).toBe(`process ${w.procs.visitor!.pid} (sleep 300) works elsewhere but holds files open in it`);
     // The bytes: work that was there is still there, and processes outside the reaped worktrees live on.
     expect(readFileSync(join(w.wt.dirty!, "notes.txt"), "utf8")).toBe("unsaved work\n");
-    for (const n of ["dirty", "open", "herdrlive", "unmerged", "outside"]) expect(alive(w.procs[n]!)).toBe(true);
+    for (const n of ["dirty", "open", "herdrlive", "unmerged", "outside", "visitor"]) expect(alive(w.procs[n]!)).toBe(true);
+    expect(existsSync(w.wt.visited!)).toBe(true);
     await Bun.sleep(100);
     for (const n of ["orphan", "stubborn"]) expect(alive(w.procs[n]!)).toBe(false);
     const rows = readFileSync(join(w.home, "dispatch-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -54,7 +54,8 @@ interface ModelWt {
 interface ModelProc {
   pid: number;
   start: string;
-  dir: string; // the worktree (or outside dir) it is in
+  dir: string; // its cwd: a worktree, a main worktree or an outside dir
+  file: string | null; // a file it holds open (a visitor: cwd outside, a file inside a worktree)
   stubborn: boolean; // ignores TERM
   unkillable: boolean; // survives KILL too
   reused: boolean; // its pid belongs to another process by the time we signal
@@ -106,11 +107,13 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
     for (let k = 0; k < r.int(0, 2); k++) procs.push(proc(r, pid++, repo)); // in the main worktree
   }
   for (let k = 0; k < r.int(0, 3); k++) procs.push(proc(r, pid++, outside));
+  const wts = repos.flatMap((x) => x.wts);
+  if (r.p(0.3)) procs.push({ ...proc(r, pid++, outside), file: join(wts[r.int(0, wts.length - 1)]!.path, "open.txt") });
   return { repos, procs, procsUnmeasured: r.p(0.04), herdrFails: r.p(0.04) };
 }
 
 function proc(r: ReturnType<typeof rng>, pid: number, dir: string): ModelProc {
-  return { pid, start: `t${pid}`, dir, stubborn: r.p(0.25), unkillable: r.p(0.04), reused: r.p(0.05), alive: true };
+  return { pid, start: `t${pid}`, dir, file: null, stubborn: r.p(0.25), unkillable: r.p(0.04), reused: r.p(0.05), alive: true };
 }
 
 // ------------------------------------------------------------------------------------------------ the oracle
@@ -124,6 +127,8 @@ function holdsWork(w: ModelWt): boolean {
 function eligible(w: ModelWt, f: Fleet): boolean {
   if (holdsWork(w) || w.binding === "open" || f.herdrFails || f.procsUnmeasured) return false;
   if (w.foreignPane) return false;
+  // A process working elsewhere with a file open inside is not a leftover: the worktree is left.
+  if (f.procs.some((p) => p.file !== null && p.file.startsWith(`${w.path}/`))) return false;
   return true;
 }
 
@@ -189,7 +194,7 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
 }
 
 function fakeTable(f: Fleet, signals: { pid: number; sig: string }[]): ProcTable {
-  const info = (p: ModelProc): ProcInfo => ({ pid: p.pid, command: `sleep ${p.pid}`, start: p.start, paths: [p.dir] });
+  const info = (p: ModelProc): ProcInfo => ({ pid: p.pid, command: `sleep ${p.pid}`, start: p.start, cwd: p.dir, paths: [p.dir, ...(p.file ? [p.file] : [])] });
   return {
     why: f.procsUnmeasured ? "test: unmeasured" : "",
     async list() {
@@ -253,7 +258,7 @@ describe("fleet reap over random fleets", () => {
       // 1. Nothing holding work (or bound to an open record) is ever removed.
       for (const p of removed) {
         const w = all.find((x) => x.path === p)!;
-        expect({ fleet: ctxMsg, path: p, holdsWork: holdsWork(w), open: w.binding === "open" }).toEqual({ fleet: ctxMsg, path: p, holdsWork: false, open: false });
+        expect({ fleet: ctxMsg, path: p, holdsWork: holdsWork(w), open: w.binding === "open", eligible: eligible(w, f) }).toEqual({ fleet: ctxMsg, path: p, holdsWork: false, open: false, eligible: true });
       }
       // 2. Every signal went to a live, non-reused process inside a worktree the oracle lets fleet reap act on.
       for (const s of signals) {

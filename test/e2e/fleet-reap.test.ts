@@ -38,7 +38,7 @@ function startIn(cwd: string, argv = ["sleep", "300"]): Bun.Subprocess {
 beforeAll(() => {
   const f = makeRepo();
   const home = tempDir("mogui-fleet-home-");
-  const names = ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged", "orcalive", "stubborn", "visited"];
+  const names = ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged", "orcalive", "stubborn", "visited", "dispatched"];
   const wt: Record<string, string> = {};
   for (const n of names) wt[n] = addWorktree(f, n);
   for (const n of names) if (n !== "unmerged") mergeBranch(f, n);
@@ -65,7 +65,18 @@ beforeAll(() => {
       ],
     }),
   );
-  writeFileSync(join(home, "orca-state.json"), JSON.stringify({ terminals: [{ handle: "term_live1", worktreePath: wt.orcalive }] }));
+  writeFileSync(
+    join(home, "orca-state.json"),
+    JSON.stringify({ terminals: [{ handle: "term_live1", worktreePath: wt.orcalive }, { handle: "term_rec1", worktreePath: wt.dispatched }] }),
+  );
+  // A settled dispatch whose lifecycle rows name its worktree and terminal (the Orca terminal is still open).
+  writeFileSync(
+    join(home, "dispatch-ledger.jsonl"),
+    [
+      JSON.stringify({ event: "dispatch_submitted", ts: 1, dispatch_id: "ctx_1", task_id: "task_1", status: "dispatched", worktree_path: wt.dispatched, terminal_id: "term_rec1" }),
+      JSON.stringify({ event: "dispatch_completed", ts: 2, dispatch_id: "ctx_1", task_id: "task_1", status: "completed" }),
+    ].join("\n") + "\n",
+  );
   const procs: Record<string, Bun.Subprocess> = {};
   for (const n of ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged"]) procs[n] = startIn(wt[n]!);
   procs.stubborn = startIn(wt.stubborn!, ["sh", "-c", "trap '' TERM; sleep 300"]);
@@ -93,7 +104,8 @@ describe("fleet scan", () => {
     expect(r.code).toBe(0);
     const scan = JSON.parse(r.stdout) as { worktrees: Array<{ path: string; state: string; safety: { safe: boolean; reason: string }; size_bytes: number; processes: Array<{ pid: number }>; panes: Array<{ id: string }> }> };
     const by = (n: string) => scan.worktrees.find((x) => x.path === w.wt[n])!;
-    expect(scan.worktrees.length).toBe(10);
+    expect(scan.worktrees.length).toBe(11);
+    expect(by("dispatched")).toMatchObject({ state: "settled", safety: { safe: true }, panes: [{ id: "term_rec1" }] });
     expect(scan.worktrees[0]!.state).toBe("main");
     expect(by("orphan")).toMatchObject({ state: "orphaned", safety: { safe: true } });
     expect(by("dirty")).toMatchObject({ state: "settled", safety: { safe: false, reason: "Worktree has uncommitted changes" } });
@@ -111,7 +123,7 @@ describe("fleet reap", () => {
     const dry = await runBinary(["fleet", "reap", "--repo", w.f.repo, "--json"], { env: w.env });
     expect(dry.code).toBe(0);
     const plan = JSON.parse(dry.stdout) as { worktrees: Array<{ path: string; outcome: string }> };
-    expect(plan.worktrees.filter((x) => x.outcome === "would_remove").map((x) => x.path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn].sort());
+    expect(plan.worktrees.filter((x) => x.outcome === "would_remove").map((x) => x.path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn, w.wt.dispatched].sort());
     for (const p of Object.values(w.procs)) expect(alive(p)).toBe(true);
     for (const p of Object.values(w.wt)) expect(existsSync(p)).toBe(true);
 
@@ -119,14 +131,15 @@ describe("fleet reap", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { worktrees: Array<{ path: string; outcome: string; reason: string | null; killed: Array<{ pid: number; command: string; signal: string }>; terminal_closed: string | null; bytes_reclaimed: number }>; bytes_reclaimed: number };
     const by = (n: string) => out.worktrees.find((x) => x.path === w.wt[n])!;
-    for (const n of ["orphan", "settled", "stubborn"]) {
+    for (const n of ["orphan", "settled", "stubborn", "dispatched"]) {
       expect(by(n).outcome).toBe("removed");
       expect(existsSync(w.wt[n]!)).toBe(false);
     }
     expect(by("settled").terminal_closed).toBe("herdr:w1:p2");
+    expect(by("dispatched").terminal_closed).toBe("orca:term_rec1");
     expect(by("orphan").killed).toEqual([{ pid: w.procs.orphan!.pid, command: "sleep 300", signal: "SIGTERM" }]);
     expect(by("stubborn").killed.some((k) => k.signal === "SIGKILL")).toBe(true);
-    expect(out.bytes_reclaimed).toBe(by("orphan").bytes_reclaimed + by("settled").bytes_reclaimed + by("stubborn").bytes_reclaimed);
+    expect(out.bytes_reclaimed).toBe(["orphan", "settled", "stubborn", "dispatched"].reduce((t, n) => t + by(n).bytes_reclaimed, 0));
     expect(by("dirty").reason).toBe("Worktree has uncommitted changes");
     expect(by("open").reason).toContain("bound to open job job-open");
     expect(by("herdrlive").reason).toBe("live herdr pane w1:p1 works in it");
@@ -139,8 +152,11 @@ describe("fleet reap", () => {
     await Bun.sleep(100);
     for (const n of ["orphan", "stubborn"]) expect(alive(w.procs[n]!)).toBe(false);
     const rows = readFileSync(join(w.home, "dispatch-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(rows.map((x) => x.event)).toEqual(["fleet_reap", "fleet_reap", "fleet_reap"]);
-    expect(rows.map((x) => x.worktree_path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn].sort());
+    expect(rows.map((x) => x.event)).toEqual(["dispatch_submitted", "dispatch_completed", "fleet_reap", "fleet_reap", "fleet_reap", "fleet_reap"]);
+    expect(rows.slice(2).map((x) => x.worktree_path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn, w.wt.dispatched].sort());
+    expect(rows.find((x) => x.event === "fleet_reap" && x.worktree_path === w.wt.dispatched)).toMatchObject({ binding: "dispatch:ctx_1", outcome: "removed", terminal_closed: "orca:term_rec1" });
+    const orca = JSON.parse(readFileSync(join(w.home, "orca-state.json"), "utf8")) as { terminals: Array<{ handle: string }> };
+    expect(orca.terminals.map((t) => t.handle)).not.toContain("term_rec1");
     expect(sh(w.f.repo, "worktree", "list", "--porcelain")).not.toContain(w.wt.orphan!);
   });
 

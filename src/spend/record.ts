@@ -1,8 +1,11 @@
 /**
  * `spend record`: read each job's transcripts from where the last run stopped and append the measured usage to
- * the spend ledger, one row per job, transcript and model. The whole run holds the state lock, appends its rows,
- * then saves the new offsets (tmp + rename), so two concurrent runs never count the same bytes. A transcript that
- * shrank or was replaced (another inode) is read again from the start.
+ * the spend ledger, one row per job, transcript and model. The whole run holds the state lock, so two concurrent
+ * runs never count the same bytes. Crash safety: the new offsets are saved first together with the old ones and
+ * the ledger's size (`pending`), then the rows are appended, then `pending` is dropped. A run that finds `pending`
+ * left behind keeps the new offsets if the ledger grew past that size (the rows landed) and restores the old ones
+ * otherwise, so a crash neither loses nor double-counts a response. A transcript that shrank or was replaced
+ * (another inode) is read again from the start.
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { ExitError } from "../lib/errors.ts";
@@ -24,6 +27,8 @@ export interface TranscriptState {
 export interface SpendState {
   v: 1;
   transcripts: Record<string, TranscriptState>;
+  /** Set between saving new offsets and appending their rows: the ledger size before, and the old offsets. */
+  pending?: { ledger_size: number; before: Record<string, TranscriptState> };
 }
 
 export interface JobTranscripts {
@@ -53,6 +58,20 @@ export function loadState(ledger: string): SpendState {
     // fall through: a state file we cannot read is an error, never a silent re-count
   }
   throw new ExitError(2, `spend: LEDGER_UNAVAILABLE: ${p}: unreadable spend state (delete it only together with the ledger)`);
+}
+
+function ledgerSize(ledger: string): number {
+  try {
+    return statSync(ledger).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Finish what a crashed run left: its rows landed (the ledger grew) or they did not (back to the old offsets). */
+function settlePending(ledger: string, s: SpendState): SpendState {
+  if (!s.pending) return s;
+  return { v: 1, transcripts: ledgerSize(ledger) > s.pending.ledger_size ? s.transcripts : s.pending.before };
 }
 
 function saveState(ledger: string, s: SpendState): void {
@@ -97,7 +116,8 @@ function readOne(state: SpendState, job: string, path: string): ReturnType<typeo
 export function recordSpend(ledger: string, jobs: readonly JobTranscripts[], policy: TierPolicy | null, nowSec: number): RecordSummary[] {
   try {
     return withLock(`${spendStatePath(ledger)}.lock`, () => {
-      const state = loadState(ledger);
+      const state = settlePending(ledger, loadState(ledger));
+      const before = { ...state.transcripts };
       const rows: LedgerRow[] = [];
       const out: RecordSummary[] = [];
       for (const j of jobs) {
@@ -116,7 +136,10 @@ export function recordSpend(ledger: string, jobs: readonly JobTranscripts[], pol
           out.push({ job_id: j.job_id, transcript: t, responses, tokens, malformed: r.malformed });
         }
       }
-      if (rows.length) appendRows(ledger, rows);
+      if (rows.length) {
+        saveState(ledger, { ...state, pending: { ledger_size: ledgerSize(ledger), before } });
+        appendRows(ledger, rows);
+      }
       saveState(ledger, state);
       return out;
     });

@@ -68,6 +68,33 @@ describe("spend record", () => {
     expect(sum(rows, "input_tokens")).toBe(115 + 99 + 1);
   });
 
+  test("a crash between saving offsets and appending rows neither loses nor double-counts a response", async () => {
+    const h = home();
+    const t = join(h.dir, "s.jsonl");
+    const ledger = join(h.dir, "spend-ledger.jsonl");
+    const statePath = `${ledger}.state.json`;
+    writeFileSync(t, assistant("a", "m", 1, 0));
+    await h.run(["spend", "record", "--job", "j1", "--transcript", t]);
+    const s1 = JSON.parse(readFileSync(statePath, "utf8"));
+    const l1 = readFileSync(ledger, "utf8");
+    appendFileSync(t, assistant("b", "m", 10, 0));
+    await h.run(["spend", "record", "--job", "j1", "--transcript", t]);
+    const s2 = JSON.parse(readFileSync(statePath, "utf8"));
+    const l2 = readFileSync(ledger, "utf8");
+    const crashed = JSON.stringify({ ...s2, pending: { ledger_size: Buffer.byteLength(l1), before: s1.transcripts } });
+    // Died before the append: the rows never landed, so the old offsets come back and "b" is counted once.
+    writeFileSync(ledger, l1);
+    writeFileSync(statePath, crashed);
+    await h.run(["spend", "record", "--job", "j1", "--transcript", t]);
+    expect(sum(h.rows(), "input_tokens")).toBe(11);
+    // Died after the append: the rows landed, so nothing is counted again.
+    writeFileSync(ledger, l2);
+    writeFileSync(statePath, crashed);
+    await h.run(["spend", "record", "--job", "j1", "--transcript", t]);
+    expect(sum(h.rows(), "input_tokens")).toBe(11);
+    expect(JSON.parse(readFileSync(statePath, "utf8")).pending).toBeUndefined();
+  });
+
   test("a replaced transcript (another inode) is read from the start", async () => {
     const h = home();
     const t = join(h.dir, "s.jsonl");

@@ -3,7 +3,7 @@ import type { MoguiCommand } from "../src/lib/command.ts";
 
 export interface CommandEntry {
   summary: string;
-  group: "Workers" | "Dispatch" | "Succession" | "Evidence" | "Publishing" | "Ops repository" | "Hooks" | "Help" | "Developer";
+  group: "Workers" | "Dispatch" | "Succession" | "Evidence" | "Publishing" | "Ops repository" | "Hooks" | "Help" | "Developer" | "Fleet";
   hidden?: boolean;
   load: () => Promise<{ default: MoguiCommand }>;
 }

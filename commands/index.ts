@@ -6,6 +6,7 @@ import * as core from "./families/core.ts";
 import * as dispatch from "./families/dispatch.ts";
 import * as gate from "./families/gate.ts";
 import * as evidence from "./families/evidence.ts";
+import * as fleet from "./families/fleet.ts";
 import * as hooks from "./families/hooks.ts";
 import * as lifecycle from "./families/lifecycle.ts";
 import * as publish from "./families/publish.ts";
@@ -15,7 +16,7 @@ import type { CommandEntry } from "./entry.ts";
 
 export type { CommandEntry } from "./entry.ts";
 
-export const FAMILIES = { core, gate, dispatch, lifecycle, evidence, publish, template, hooks, workers } as const;
+export const FAMILIES = { core, gate, dispatch, lifecycle, evidence, publish, template, hooks, workers, fleet } as const;
 
 export const COMMANDS = {
   ...core.commands,
@@ -27,6 +28,7 @@ export const COMMANDS = {
   ...template.commands,
   ...hooks.commands,
   ...workers.commands,
+  ...fleet.commands,
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

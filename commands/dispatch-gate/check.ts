@@ -28,13 +28,13 @@ export default defineMoguiCommand({
     "est-chars": { type: "string", valueHint: "n", description: "Input size estimate (default: the contract's character count)" },
     "completion-channel": { type: "enum", options: ["orchestration", "sentinel-log"], valueHint: "channel", description: "How completion is observed: orchestration | sentinel-log (denied NO_COMPLETION_CHANNEL when absent)" },
     "tier-policy": { type: "string", valueHint: "path", description: "Tier policy (default $DISPATCH_TIER_POLICY, $MOGUI_HOME/config/model-tier-policy.json, the built-in template)" },
-    "tier-override": { type: "string", valueHint: "text", description: "Reason to bypass a tier denial (recorded only when it bypassed one)" },
+    "tier-override": { type: "string", valueHint: "text", description: "Reason to bypass a tier denial: fan-out or spend cap (recorded only when it bypassed one)" },
     "no-record": { type: "boolean", description: "Decide only: no ledger row, no ticket" },
     ledger: LEDGER_FLAG,
   },
   notes: [
     "Order: CONTRACT_UNREADABLE, validation (NO_COMPLETION_CHANNEL, NO_MODEL, INVALID_REQUEST), TIER_POLICY_UNAVAILABLE,\n" +
-      "tier (TIER_FANOUT_CAP / TIER_POLICY), CONTRACT_UNREADABLE, lint warnings, BUDGET_EXCEEDED, ROUTING_VIOLATION, OK.\n" +
+      "tier (TIER_FANOUT_CAP, SPEND_CAP_EXCEEDED / TIER_POLICY), CONTRACT_UNREADABLE, lint warnings, BUDGET_EXCEEDED, ROUTING_VIOLATION, OK.\n" +
       "A ledger that cannot be read, written or locked is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`.",
   ],
   examples: [

@@ -3,13 +3,25 @@ import { sortedJson } from "../../src/lib/output.ts";
 import { gateWarn, LEDGER_FLAG, withLedgerFaults } from "../../src/gate/cli.ts";
 import { gatePaths } from "../../src/gate/paths.ts";
 import { buildReport, renderReport } from "../../src/gate/report.ts";
+import type { Ctx } from "../../src/lib/context.ts";
+import { loadTierPolicy, type TierPolicy } from "../../src/gate/tier-policy.ts";
+import { spendPerTier } from "../../src/spend/window.ts";
+
+function policyOrNull(ctx: Ctx): TierPolicy | null {
+  try {
+    return loadTierPolicy(ctx);
+  } catch {
+    return null; // rows recorded with a tier still count; others show as unknown
+  }
+}
 
 export default defineMoguiCommand({
   meta: {
     name: "dispatch-gate report",
     description: [
       "Summarise the gate ledger: time span, dispatches and estimated cost per model, denials per reason, agents",
-      "per tier, the tier policies decisions were made under, tier overrides, and registrations per runtime.",
+      "per tier, the tier policies decisions were made under, tier overrides, registrations per runtime, and the",
+      "tokens each tier spent as measured by `mogui spend record` (when the spend ledger has any).",
     ].join("\n"),
   },
   usage: ["dispatch-gate report [--today] [--json] [--ledger <path>]"],
@@ -24,8 +36,11 @@ export default defineMoguiCommand({
   ],
   examples: ["mogui dispatch-gate report --today", "mogui dispatch-gate report --json --ledger ~/.mogui/dispatch-ledger.jsonl"],
   async run(ctx, args) {
-    const { ledger } = gatePaths(ctx, args.ledger as string | undefined);
+    const { ledger, spendLedger } = gatePaths(ctx, args.ledger as string | undefined);
     const data = await withLedgerFaults(async () => buildReport(ledger, Boolean(args.today), ctx.now(), gateWarn(ctx)));
+    const day = Math.floor(ctx.now() / 86_400_000) * 86_400;
+    const spend = await withLedgerFaults(async () => spendPerTier(spendLedger, policyOrNull(ctx), args.today ? day : -Infinity, args.today ? day + 86_400 : Infinity, gateWarn(ctx)));
+    if (Object.keys(spend).length) data.spend_per_tier = spend;
     ctx.io.stdout(args.json ? `${sortedJson({ ledger, ...data })}\n` : renderReport(data));
     return 0;
   },

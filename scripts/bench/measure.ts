@@ -23,7 +23,7 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-function once(c: Cmd): number {
+export function once(c: Cmd): number {
   const t0 = performance.now();
   const p = Bun.spawnSync(c.argv, { env: c.env, cwd: c.cwd, stdout: "pipe", stderr: "pipe" });
   const ms = performance.now() - t0;
@@ -33,7 +33,7 @@ function once(c: Cmd): number {
   return ms;
 }
 
-function peakRss(c: Cmd): number | null {
+export function peakRss(c: Cmd): number | null {
   if (!existsSync(GNU_TIME)) {
     const p = Bun.spawnSync(c.argv, { env: c.env, cwd: c.cwd, stdout: "pipe", stderr: "pipe" });
     return p.resourceUsage ? Math.round(p.resourceUsage.maxRSS / 1024) : null;
@@ -62,4 +62,31 @@ export function fmt(ms: number): string {
 
 export function ratio(a: number, b: number): string {
   return (a / b).toFixed(2);
+}
+
+/**
+ * One warm-up each, then `runs` rounds of one run of every command (so a load spike on a shared machine hits every
+ * side of a ratio alike); `before` runs before every run (e.g. to reset state). Median, p95 and peak RSS each.
+ */
+export function interleaved(cmds: Cmd[], runs: number, before?: () => void): Sample[] {
+  for (const c of cmds) {
+    before?.();
+    once(c);
+  }
+  const xs = cmds.map(() => [] as number[]);
+  for (let i = 0; i < runs; i++)
+    cmds.forEach((c, j) => {
+      before?.();
+      xs[j]!.push(once(c));
+    });
+  return cmds.map((c, j) => {
+    before?.();
+    return { medianMs: quantile(xs[j]!, 0.5), p95Ms: quantile(xs[j]!, 0.95), peakRssKb: peakRss(c) };
+  });
+}
+
+/** Print rows as aligned columns. */
+export function printTable(rows: string[][]): void {
+  const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
 }

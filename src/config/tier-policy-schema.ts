@@ -34,6 +34,10 @@ export const ModelTierPolicySchema = v.pipe(
       v.record(v.string(), v.pipe(v.number("must be a non-negative integer"), v.integer("must be a non-negative integer"), v.minValue(0, "must be a non-negative integer")), "must be a JSON object"),
       v.description("Tier (or \"unknown\") -> max concurrent worker dispatches per window. A tier without an entry is uncapped. Required."),
     ),
+    spend_caps: v.pipe(
+      v.optional(v.record(v.string(), v.pipe(v.number("must be a non-negative integer"), v.integer("must be a non-negative integer"), v.minValue(0, "must be a non-negative integer")), "must be a JSON object")),
+      v.description("Tier (or \"unknown\") -> max tokens (input + output + cache) the tier may spend per window, measured from the workers' transcripts by `mogui spend record` (D37). A tier without an entry is uncapped."),
+    ),
     window_seconds: v.pipe(
       v.optional(v.pipe(v.number("must be a positive integer"), v.integer("must be a positive integer"), v.minValue(1, "must be a positive integer")), 86400),
       v.description("The fan-out window in seconds (default 86400)."),
@@ -48,6 +52,7 @@ export const ModelTierPolicySchema = v.pipe(
     return true;
   }, "a model id appears in more than one tier"),
   v.check((p) => Object.keys(p.fanout_caps).every((k) => k === "unknown" || k in p.tiers), "fanout_caps keys must be tiers or 'unknown'"),
+  v.check((p) => Object.keys(p.spend_caps ?? {}).every((k) => k === "unknown" || k in p.tiers), "spend_caps keys must be tiers or 'unknown'"),
   v.description("Instance model tier policy (v2): $MOGUI_HOME/config/model-tier-policy.json (or --tier-policy / $DISPATCH_TIER_POLICY). Keys starting with _ are ignored."),
   v.metadata({ jsonSchema: UNDERSCORE_KEYS }),
 );

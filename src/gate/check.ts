@@ -22,6 +22,7 @@ import {
 import { prepareTicket, takeGateLock, ticketPath } from "./tickets.ts";
 import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "./tier-policy.ts";
 import { tierWindowAgents } from "./window.ts";
+import { tierSpendSince } from "../spend/window.ts";
 
 export interface CheckRequest {
   runtime: string;
@@ -78,6 +79,17 @@ function tierStep(paths: GatePaths, req: CheckRequest, policy: TierPolicy, nowSe
         if (override === undefined) {
           const message = `tier=${tier} agents=${req.nAgents} used=${used} cap=${cap} window_seconds=${policy.windowSeconds}`;
           return { ...out, deny: deny("TIER_FANOUT_CAP", { message }) };
+        }
+        out.override = override;
+      }
+    }
+    const spendCap = policy.spendCaps.get(tier);
+    if (spendCap !== undefined) {
+      const spent = tierSpendSince(paths.spendLedger, policy, tier, nowSec - policy.windowSeconds, warn);
+      if (spent >= spendCap) {
+        if (override === undefined) {
+          const message = `tier=${tier} spent_tokens=${spent} cap=${spendCap} window_seconds=${policy.windowSeconds}`;
+          return { ...out, deny: deny("SPEND_CAP_EXCEEDED", { message }) };
         }
         out.override = override;
       }

@@ -2,6 +2,7 @@
 import { join } from "node:path";
 import type { Ctx } from "../lib/context.ts";
 import { moguiHome, resolveStatePath } from "../lib/context.ts";
+import { spendLedgerPath } from "../spend/paths.ts";
 
 export const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 const LEDGER_FILE = "dispatch-ledger.jsonl";
@@ -14,6 +15,8 @@ export interface GatePaths {
   ticketDir: string;
   knownRoots: string;
   lockTimeoutMs: number;
+  /** D37: the spend ledger `mogui spend record` appends to ($MOGUI_SPEND_LEDGER, else $MOGUI_HOME/spend-ledger.jsonl). */
+  spendLedger: string;
 }
 
 /** The gate ledger: the flag > $DISPATCH_GATE_LEDGER > $MOGUI_HOME/dispatch-ledger.jsonl (also `mogui dispatch`'s). */
@@ -28,6 +31,7 @@ export function gatePaths(ctx: Pick<Ctx, "env" | "cwd">, ledgerFlag?: string): G
     ticketDir: join(home, "dispatch-tickets"),
     knownRoots: join(home, "known-roots.json"),
     lockTimeoutMs: lockTimeout(ctx.env[LOCK_TIMEOUT_ENV]),
+    spendLedger: spendLedgerPath(ctx),
   };
 }
 

@@ -21,6 +21,8 @@ export interface ReportData {
   registrations: Record<string, { registrations: number; model_verified: number }>;
   /** D38: dispatches that ended before their worker started, per pipeline step (their ALLOW gave its slot back). */
   pipeline_aborted: Record<string, number>;
+  /** D37: measured tokens per tier from the spend ledger (present only when it holds spend rows). */
+  spend_per_tier?: Record<string, number>;
 }
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
@@ -163,6 +165,7 @@ export function renderReport(r: ReportData): string {
     ...section("Registrations:", Object.entries(r.registrations).map(([rt, v]) => `  ${rt}: registrations=${v.registrations} model_verified=${v.model_verified}`)),
     // Only when there are any, so a ledger from before D38 reports exactly as it did.
     ...(Object.keys(r.pipeline_aborted).length ? section("Aborted dispatches (cap slot given back):", Object.entries(r.pipeline_aborted).map(([step, n]) => `  ${step}: ${n}`)) : []),
+    ...(r.spend_per_tier ? section("Spend per tier (tokens, measured):", Object.entries(r.spend_per_tier).map(([t, n]) => `  ${t}: tokens=${n}`)) : []),
   ];
   return `${out.join("\n")}\n`;
 }

@@ -42,6 +42,8 @@ export interface TierPolicy {
   /** tier names in cost order, most expensive first (D12: `tier_rank` if given, else key order of `tiers`). */
   tierNames: readonly string[];
   fanoutCaps: ReadonlyMap<string, number>;
+  /** D37: tokens a tier may spend per window (measured, from the spend ledger); a tier without one is uncapped. */
+  spendCaps: ReadonlyMap<string, number>;
   windowSeconds: number;
   /** The parsed tiers object (tier -> model ids as written), for model derivation by `mogui dispatch`. */
   tiers: Readonly<Record<string, readonly string[]>>;
@@ -87,6 +89,7 @@ function loadV1(path: string, digest: string, obj: Record<string, unknown>): Tie
     modelTiers: new Map(),
     tierNames: [],
     fanoutCaps: new Map(),
+    spendCaps: new Map(),
     windowSeconds: DEFAULT_TIER_WINDOW_SECONDS,
     tiers: {},
   };
@@ -124,6 +127,15 @@ function loadV2(path: string, digest: string, obj: Record<string, unknown>): Tie
     if (!isNonNegInt(cap)) throw new TierPolicyError(path, `fanout_caps.${tier} must be a non-negative integer`);
     caps.set(tier, cap);
   }
+  const spendCaps = new Map<string, number>();
+  if (obj.spend_caps !== undefined) {
+    if (!isPlainObject(obj.spend_caps)) throw new TierPolicyError(path, "spend_caps must be an object");
+    for (const [tier, cap] of Object.entries(obj.spend_caps)) {
+      if (tier !== UNKNOWN_TIER && !(tier in tiers)) throw new TierPolicyError(path, `spend_caps.${tier} names no tier`);
+      if (!isNonNegInt(cap)) throw new TierPolicyError(path, `spend_caps.${tier} must be a non-negative integer (tokens per window)`);
+      spendCaps.set(tier, cap);
+    }
+  }
   let windowSeconds = DEFAULT_TIER_WINDOW_SECONDS;
   if (obj.window_seconds !== undefined) {
     if (!isNonNegInt(obj.window_seconds) || obj.window_seconds < 1) throw new TierPolicyError(path, "window_seconds must be a positive integer");
@@ -139,6 +151,7 @@ function loadV2(path: string, digest: string, obj: Record<string, unknown>): Tie
     modelTiers,
     tierNames: tierOrder(path, Object.keys(tiers), obj.tier_rank),
     fanoutCaps: caps,
+    spendCaps,
     windowSeconds,
     tiers,
   };

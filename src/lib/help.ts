@@ -29,7 +29,7 @@ export function renderRootHelp(): string {
     "  mogui <command> [subcommand] [flags]",
     "",
   ];
-  const order: readonly CommandEntry["group"][] = ["Dispatch", "Workers", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
+  const order: readonly CommandEntry["group"][] = ["Dispatch", "Workers", "Fleet", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
   const ranked = [...groups].sort(([a], [b]) => order.indexOf(a as CommandEntry["group"]) - order.indexOf(b as CommandEntry["group"]));
   for (const [g, rows] of ranked) out.push(`${g.toUpperCase()} COMMANDS`, ...pad(rows), "");
   out.push(

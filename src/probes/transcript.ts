@@ -87,45 +87,58 @@ class CodexState {
 const CHUNK = 1 << 20;
 
 /**
- * Calls `onLine(text, lineNo, terminated)` for every line, reading the file in 1 MiB chunks. A line that is not
- * valid UTF-8 (a torn multi-byte character, a corrupt write) arrives as null.
+ * Calls `onLine(bytes, lineNo, terminated, end)` for every line (without its newline), reading the file in 1 MiB
+ * chunks from byte `start` (default 0; line numbers then count from there). `end` is the byte offset just past the
+ * line's newline, so a caller can resume after the last complete line. `bytes` is only valid during the call.
  */
-export function forEachLine(path: string, onLine: (line: string | null, n: number, terminated: boolean) => void): void {
+export function forEachLineBytes(path: string, onLine: (bytes: Buffer, n: number, terminated: boolean, end: number) => void, start = 0): void {
   const fd = openSync(path, "r");
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer[] = [];
     let n = 0;
-    const emit = (parts: Buffer[], terminated: boolean) => {
-      n++;
-      const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    let pos = start;
+    for (;;) {
+      const got = readSync(fd, buf, 0, CHUNK, pos);
+      if (got === 0) break;
+      let from = 0;
+      for (;;) {
+        const nl = buf.indexOf(10, from);
+        if (nl < 0 || nl >= got) break;
+        // A line wholly inside this chunk is handed over in place (the buffer is reused only after the call).
+        const bytes = carry.length === 0 ? buf.subarray(from, nl) : Buffer.concat([...carry, buf.subarray(from, nl)]);
+        onLine(bytes, ++n, true, pos + nl + 1);
+        carry = [];
+        from = nl + 1;
+      }
+      if (from < got) carry.push(Buffer.from(buf.subarray(from, got)));
+      pos += got;
+    }
+    if (carry.length) onLine(Buffer.concat(carry), ++n, false, pos);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Calls `onLine(text, lineNo, terminated, end)` for every line, as forEachLineBytes reads it. A line that is not
+ * valid UTF-8 (a torn multi-byte character, a corrupt write) arrives as null.
+ */
+export function forEachLine(path: string, onLine: (line: string | null, n: number, terminated: boolean, end: number) => void, start = 0): void {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  forEachLineBytes(
+    path,
+    (bytes, n, terminated, end) => {
       let text: string | null;
       try {
         text = decoder.decode(bytes);
       } catch {
         text = null;
       }
-      onLine(text, n, terminated);
-    };
-    for (;;) {
-      const got = readSync(fd, buf, 0, CHUNK, null);
-      if (got === 0) break;
-      let from = 0;
-      for (;;) {
-        const nl = buf.indexOf(10, from);
-        if (nl < 0 || nl >= got) break;
-        carry.push(Buffer.from(buf.subarray(from, nl)));
-        emit(carry, true);
-        carry = [];
-        from = nl + 1;
-      }
-      if (from < got) carry.push(Buffer.from(buf.subarray(from, got)));
-    }
-    if (carry.length) emit(carry, false);
-  } finally {
-    closeSync(fd);
-  }
+      onLine(text, n, terminated, end);
+    },
+    start,
+  );
 }
 
 /** Streams a transcript, calling `onTurn` for each assistant turn in order. */

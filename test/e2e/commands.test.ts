@@ -16,10 +16,11 @@ import { cases as publish } from "./cases/publish.ts";
 import { cases as template } from "./cases/template.ts";
 import { cases as hooks } from "./cases/hooks.ts";
 import { cases as workers } from "./cases/workers.ts";
+import { cases as fleet } from "./cases/fleet.ts";
 import type { Case } from "./cases/types.ts";
 
 // Each family keeps its rows in test/e2e/cases/<family>.ts.
-const CASES: Record<CommandName, Case> = { ...core, ...gate, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers };
+const CASES: Record<CommandName, Case> = { ...core, ...gate, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers, ...fleet };
 
 describe("every command, end to end through dist/mogui", () => {
   test("the table covers exactly the registered commands", () => {

@@ -50,9 +50,10 @@ describe("tickets", () => {
 });
 
 describe("vocabulary and faults", () => {
-  test("23 reason codes of the reference plus MODEL_RUNTIME_MISMATCH (D13); five probe failures", () => {
-    expect(REASON_CODES.length).toBe(24);
-    expect(new Set(REASON_CODES).size).toBe(24);
+  test("23 reason codes of the reference plus MODEL_RUNTIME_MISMATCH (D13) and SPEND_CAP_EXCEEDED (D37); five probe failures", () => {
+    expect(REASON_CODES.length).toBe(25);
+    expect(new Set(REASON_CODES).size).toBe(25);
+    expect(REASON_CODES.indexOf("SPEND_CAP_EXCEEDED")).toBe(REASON_CODES.indexOf("TIER_FANOUT_CAP") + 1);
     expect(PROBE_FAILURES).toEqual(["orca_missing", "probe_timeout", "probe_unparseable", "task_omitted", "task_not_found"]);
   });
 

@@ -34,7 +34,7 @@ export default defineMoguiCommand({
     if (raw !== undefined && (!/^\d+$/.test(raw) || Number(raw) < 1)) throw new UsageError(`--timeout-ms takes a whole number of milliseconds (got '${raw}')`, "orca-wait");
     const types = args.types as string | undefined;
     if (types !== undefined && !/^[a-z_]+(,[a-z_]+)*$/.test(types)) throw new UsageError(`--types takes a comma-separated list of message types (got '${types}')`, "orca-wait");
-    // Orca would just never match an unknown type and block for the whole wait (orca-cli.md §6).
+    // Orca would just never match an unknown type and block for the whole wait (docs/orca-cli.md §6).
     const unknown = types?.split(",").filter((t) => !ORCA_MESSAGE_TYPES.includes(t)) ?? [];
     if (unknown.length) throw new UsageError(`--types: '${unknown.join(",")}' is not an Orca message type (valid: ${ORCA_MESSAGE_TYPES.join(", ")})`, "orca-wait");
     const timeoutMs = raw ? Number(raw) : DEFAULT_TIMEOUT_MS;

@@ -20,7 +20,7 @@ export interface ProbeTarget {
 
 /**
  * The absolute path a worktree selector names by itself: `path:/abs`, `/abs`, and a worktree id as Orca prints it,
- * `<repoId>::/abs` (orca-cli.md §4), with or without `id:`. Any other selector (name:, branch:, id:folder:...) ->
+ * `<repoId>::/abs` (docs/orca-cli.md §4), with or without `id:`. Any other selector (name:, branch:, id:folder:...) ->
  * null: ask Orca (`worktree list`, see worktree.ts).
  */
 export function absoluteWorktree(selector: string | undefined): string | null {

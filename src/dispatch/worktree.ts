@@ -1,7 +1,7 @@
 /**
  * The worker's worktree as an absolute path, for pre-trust (codex) and the transcript probe (claude). A path or a
  * worktree id carries it (probe-target.ts absoluteWorktree); any other selector is looked up in Orca's
- * `worktree list` with the selector grammar of orca-cli.md §4; with --terminal, `terminal show` says where it runs.
+ * `worktree list` with the selector grammar of docs/orca-cli.md §4; with --terminal, `terminal show` says where it runs.
  */
 import * as v from "valibot";
 import { OrcaClient, OrcaError } from "../orca/client.ts";

@@ -10,7 +10,7 @@ import { resolveOrcaExecutable } from "../orca/resolve.ts";
 
 export const DRAIN_LIMIT = 100;
 
-/** Orca's message types (orca-cli.md §6); `--types` outside this list would never match. */
+/** Orca's message types (docs/orca-cli.md §6); `--types` outside this list would never match. */
 export const ORCA_MESSAGE_TYPES: readonly string[] = ["status", "dispatch", "worker_done", "merge_ready", "escalation", "handoff", "decision_gate", "question", "heartbeat"];
 
 /** `<code>: <message>` from an `ok:false` envelope on stdout (the message made one line), or undefined. */

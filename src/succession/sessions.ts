@@ -144,7 +144,7 @@ export interface DuplicateReport {
   /** The row fields the marker was matched against (those some row of the list actually carried). */
   relies_on: string[];
   /**
-   * `sessionId` / `processId` / `pid` are no part of Orca's documented `terminal list` summary (orca-cli.md §5):
+   * `sessionId` / `processId` / `pid` are no part of Orca's documented `terminal list` summary (docs/orca-cli.md §5):
    * when no row carries them, a marker that only a session id would show is not seen. Named, never guessed.
    */
   session_id: "measured" | "unmeasured";

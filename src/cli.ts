@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
-import { main } from "./main.ts";
+// The composition root: the one file of src/ that may import commands/ (the command tree is injected into main).
+import { main } from "../commands/index.ts";
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { parseLedger } from "../../src/lineage/lineage.ts";
 import { readText } from "../../src/succession/io.ts";
@@ -25,7 +26,8 @@ export default defineCommand({
   async run({ ctx, args }) {
     const ledger = resolve(ctx.cwd, args.ledger);
     const { entries, warnings } = parseLedger(readText(ctx, ledger, NAME));
-    for (const w of warnings) ctx.io.stderr(`${NAME}: warning: ${ledger}: ${w}\n`);
+    const log = logger(ctx, NAME);
+    for (const w of warnings) log.warn(`${ledger}: ${w}`);
     if (args.json) {
       printDoc(ctx, { entries, ledger, warnings }, true);
       return "ok";

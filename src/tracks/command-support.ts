@@ -3,6 +3,7 @@ import { ARGS } from "../lib/args.ts";
 import { failWith } from "../lib/command.ts";
 import { resolveStatePath, type Ctx } from "../lib/context.ts";
 import { SHARED_EXITS, type Exits } from "../lib/exits.ts";
+import { logger } from "../lib/log.ts";
 import { printDoc } from "../lib/output.ts";
 import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "./ledger.ts";
 
@@ -20,7 +21,8 @@ export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
   const path = resolveStatePath(ctx, flag, WORK_LEDGER_ENV, WORK_LEDGER_FILE);
   try {
     const rt = new WorkspaceRuntime(path);
-    for (const w of rt.warnings) ctx.io.stderr(`tracks: warning: ${path}: ${w}\n`);
+    const log = logger(ctx, "tracks");
+    for (const w of rt.warnings) log.warn(`${path}: ${w}`);
     return rt;
   } catch (e) {
     return failWith(TRACK_EXITS, "ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${(e as Error).message}`);

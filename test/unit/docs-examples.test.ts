@@ -57,11 +57,12 @@ describe("every mogui example in README.md and docs/ uses a real command and rea
         }
         const first = ex.words[0] ?? "";
         if (!path) {
-          if (!["help", "--help", "--version"].includes(first)) problems.push(`${file}:${ex.line}: no command '${ex.words.slice(0, 2).join(" ")}'`);
+          if (!["help", "--help", "--version", "completion"].includes(first)) problems.push(`${file}:${ex.line}: no command '${ex.words.slice(0, 2).join(" ")}'`);
           continue;
         }
         const cmd = (await commandEntry(path)!.load()).default;
-        if (cmd.passthrough) continue;
+        // A group's flags are its subcommand's (the leading-flag rule); a passthrough command parses its own.
+        if (cmd.kind === "group" || cmd.passthrough) continue;
         const known = new Set(["--help", "-h"]);
         for (const [name, def] of Object.entries(cmd.args)) {
           known.add(`--${name}`);

@@ -36,6 +36,8 @@ describe("groups", () => {
     const b = await runMain(["tracks", "list", "--json", "--ledger", ledger], { env });
     expect(await runMain(["tracks", "--ledger", ledger, "--json", "list"], { env })).toEqual(b);
     expect(b.stdout).toContain('"track_id":"T-1"');
+    // --debug is global for a group whose old router row was a passthrough command, too.
+    expect((await runMain(["dispatch-gate", "--debug", "--ledger", ledger, "report", "--json"], { env })).code).toBe(0);
     const bad = await runMain(["tracks", "--all", "register", "T-2", "--title", "y"], { env });
     expect(bad).toEqual({ code: 2, stdout: "", stderr: "mogui: unknown flag --all for 'mogui tracks'\nRun 'mogui tracks --help' for usage.\n" });
   });

@@ -1,19 +1,12 @@
 // The command model's mechanical rules (D35, issue 16 §2 and §4): the import graph points down only and has no
 // cycles; exit codes are names, not bare numbers; converted commands read typed args (no casts).
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { tsFiles } from "../helpers/files.ts";
 import { ROOT } from "../helpers/paths.ts";
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (p.endsWith(".ts")) out.push(p);
-  }
-  return out;
-}
+const files = tsFiles;
 
 const SOURCES = [...files(join(ROOT, "src")), ...files(join(ROOT, "commands"))];
 const rel = (f: string) => relative(ROOT, f);

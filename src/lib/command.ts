@@ -48,6 +48,7 @@ export interface GroupSpec {
   subCommands: Record<string, () => Promise<AnyCommand | OldCommand>>;
   /** Synopsis lines when `<group> <a|b|c> [flags]` is not enough. */
   usage?: readonly string[];
+  notes?: readonly string[];
   examples?: readonly string[];
   /** Rows for the group's own outcomes (no or unknown subcommand); run codes are the subcommand's. */
   exits?: Exits;

@@ -96,7 +96,8 @@ export function renderGroupHelp(path: string, head: Loaded | undefined, subs: re
   const usage = head?.usage?.length ? head.usage : [`${path} <${names.join("|")}> [flags]`];
   const out = [description, "", "USAGE", ...usage.map((u) => `  mogui ${u}`), ""];
   out.push("AVAILABLE COMMANDS", ...pad(subs.map(([n, d]) => [`${n}:`, d])), "");
-  out.push("Flags given before the subcommand are the subcommand's own (`mogui " + path + " --json " + (names[0] ?? "x") + "`).", "");
+  out.push(`Flags may also come before the subcommand: 'mogui ${path} <flags> <command>' is 'mogui ${path} <command> <flags>'.`, "");
+  for (const n of head?.notes ?? []) out.push(...n.split("\n"), "");
   if (head?.examples?.length) out.push("EXAMPLES", ...head.examples.map((e) => `  $ ${e}`), "");
   const codes = head ? exitRowsFor(path, head, reg) : undefined;
   if (codes) out.push("EXIT CODES", ...exitRows(codes), "");

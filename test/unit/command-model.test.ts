@@ -89,7 +89,6 @@ const NOT_YET_CONVERTED = new Set([
   "commands/conversation-redaction-scan.ts",
   "commands/demo.ts",
   "commands/dispatch-collision-check.ts",
-  "commands/dispatch-gate.ts",
   "commands/dispatch-gate/report.ts",
   "commands/generate-manifest.ts",
   "commands/harness-selfcheck.ts",

@@ -211,7 +211,8 @@ export async function main(argv: readonly string[], ctxIn: Partial<Ctx> | undefi
   try {
     // A passthrough command's argv (the simulators) is never touched.
     const head = headPath(reg, argv.filter((a) => a !== "--debug"));
-    const passthrough = head && !isGroup(reg, head) && (await loadEntry(reg, head))?.passthrough;
+    const entry = head && !isGroup(reg, head) ? await loadEntry(reg, head) : undefined;
+    const passthrough = entry?.kind !== "group" && entry?.passthrough;
     const args = passthrough ? [...argv] : takeGlobals(ctx, [...argv]);
     return await dispatch(ctx, reg, args);
   } catch (e) {

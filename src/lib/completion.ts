@@ -2,6 +2,7 @@
  * `mogui completion bash|zsh|fish`: a completion script generated from the command tree (commands, subcommands,
  * each command's flags). The tree is walked once when the script is generated; the script itself runs no mogui.
  */
+import type { MoguiArgsDef } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { GLOBAL_EXIT } from "./exit-codes.ts";
@@ -28,7 +29,8 @@ async function buildTree(reg: Registry): Promise<Tree> {
     if (e.hidden && !path.includes(" ") && Object.keys(reg.commands).some((k) => k.startsWith(`${path} `))) continue;
     const cmd = (await e.load()).default;
     if (cmd.kind === "group") continue;
-    flags.set(path, Object.entries(cmd.args).filter(([, d]) => d.type !== "positional" && !d.hidden).map(([n]) => `--${n}`));
+    const args: MoguiArgsDef = cmd.args;
+    flags.set(path, Object.entries(args).filter(([, d]) => d.type !== "positional" && !d.hidden).map(([n]) => `--${n}`));
   }
   return { subs, flags };
 }

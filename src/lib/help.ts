@@ -78,9 +78,10 @@ export function renderCommandHelp(path: string, cmd: Loaded, reg: Registry = cur
   if (cmd.kind === "group") return renderGroupHelp(path, cmd, [], reg);
   // A usage line that starts with white space continues the synopsis above it.
   const out = [cmd.meta.description, "", "USAGE", ...cmd.usage.map((u) => (/^\s/.test(u) ? `        ${u.trimStart()}` : `  mogui ${u}`)), ""];
-  const positionals = Object.entries(cmd.args).filter(([, d]) => d.type === "positional");
+  const args: MoguiArgsDef = cmd.args;
+  const positionals = Object.entries(args).filter(([, d]) => d.type === "positional");
   if (positionals.length) out.push("ARGUMENTS", ...pad(positionals.map(([n, d]) => [`<${n}>`, d.description ?? ""])), "");
-  if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(cmd.args)), "");
+  if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(args)), "");
   for (const n of cmd.notes ?? []) out.push(...n.split("\n"), "");
   if (cmd.examples?.length) out.push("EXAMPLES", ...cmd.examples.map((e) => `  $ ${e}`), "");
   const codes = exitRowsFor(path, cmd, reg);

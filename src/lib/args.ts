@@ -2,12 +2,15 @@
  * A strict argv parser over citty-style arg definitions. citty's own parseArgs accepts unknown flags silently and
  * lets `--ledger --json` swallow `--json` as the value; mogui's contract is that both are usage errors (exit 2).
  */
-import type { ArgDef, ArgsDef } from "citty";
+import type { ArgDef, ArgsDef, EnumArgDef } from "citty";
 import { UsageError } from "./errors.ts";
 import { suggest } from "./registry.ts";
 
+/** citty's enum, with readonly options (definitions are inferred `as const`). */
+type ChoiceArgDef = Omit<EnumArgDef, "options"> & { options: readonly string[] };
+
 export type MoguiArgDef =
-  | (ArgDef & {
+  | ((Exclude<ArgDef, { type: "enum" }> | ChoiceArgDef) & {
       /** A string flag that may be repeated; parsed as string[]. */
       multiple?: boolean;
       /** Hidden from --help (test hooks). */

@@ -4,7 +4,7 @@
  * `fail` that throws one of the command's declared exits; it returns an exit name. A group is a command with lazy
  * `subCommands`. docs/contributing.md is the guide.
  */
-import { defineCommand as cittyDefine, type CommandDef } from "citty";
+import { defineCommand as cittyDefine, type ArgDef, type ArgsDef, type CommandDef } from "citty";
 import type { ArgValues, MoguiArgsDef, ParseRules, Parsed } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
@@ -55,8 +55,19 @@ export interface GroupSpec {
 }
 export type Group = GroupSpec & { kind: "group"; citty: CommandDef };
 
+/** citty's view of the args (an `int` is a string to citty; bounds and repeats are mogui's strict layer). */
+function cittyArgs(args: MoguiArgsDef): ArgsDef {
+  const out: ArgsDef = {};
+  for (const [name, d] of Object.entries(args)) {
+    if (d.type === "int") out[name] = { type: "string", description: d.description, valueHint: d.valueHint, required: d.required };
+    // citty's own types differ only in mutability (options: string[]): its parser never writes to them.
+    else out[name] = d as ArgDef;
+  }
+  return out;
+}
+
 export function defineCommand<const A extends MoguiArgsDef, const X extends Exits>(spec: CommandSpec<A, X>): Command<A, X> {
-  const citty = cittyDefine({ meta: spec.meta, args: {} });
+  const citty = cittyDefine({ meta: spec.meta, args: cittyArgs(spec.args) });
   return { ...spec, kind: "command", citty };
 }
 
@@ -71,7 +82,7 @@ export function defineGroup(spec: GroupSpec): Group {
 }
 
 /** Throw a declared exit by name (for helpers outside run that have the command's exits). */
-export function failWith(exits: Exits, name: string, message: string): never {
+export function failWith<X extends Exits>(exits: X, name: ExitName<X>, message: string): never {
   throw new NamedExit(name, exitCode(exits, name), message);
 }
 

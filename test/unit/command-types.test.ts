@@ -1,6 +1,6 @@
 // Typed args are inferred from the definitions (checked by tsc; bun runs the assertions below at run time too).
 import { describe, expect, test } from "bun:test";
-import { ARGS, parseArgv, type ArgValues } from "../../src/lib/args.ts";
+import { ARGS, parseArgv } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 
 const args = {
@@ -41,7 +41,7 @@ const cmd = defineCommand({
 
 describe("typed args", () => {
   test("the typed parse applies defaults, [] for repeatables and false for booleans", () => {
-    const v = parseArgv("t", ["x", "--title", "T"], cmd.args, {}, { typed: true }) as unknown as ArgValues<typeof args>;
+    const v: Record<string, unknown> = parseArgv("t", ["x", "--title", "T"], cmd.args, {}, { typed: true });
     expect(v).toEqual({ _: [], id: "x", title: "T", m: 3, ref: [], note: "", json: false });
   });
 });

@@ -5,7 +5,6 @@ import { mkdtempSync } from "node:fs";
 import { defineMoguiCommand } from "../src/lib/command.ts";
 import type { Ctx } from "../src/lib/context.ts";
 import { ExitError, UsageError } from "../src/lib/errors.ts";
-import { main } from "../src/main.ts";
 import { buildWorld, type DemoWorld } from "../src/demo/steps.ts";
 
 interface Step {
@@ -30,6 +29,8 @@ async function runStep(ctx: Ctx, w: DemoWorld, n: number, s: Step): Promise<void
   ctx.io.stdout(`\n${n}. ${s.title}\n$ mogui ${s.argv.join(" ")}\n`);
   let out = "";
   let err = "";
+  // Lazy: index.ts loads this file lazily, so a static import back would be a cycle.
+  const { main } = await import("./index.ts");
   const code = await main(s.argv, {
     ...ctx,
     env: w.env,

@@ -1,8 +1,9 @@
-import { defineMoguiCommand } from "../src/lib/command.ts";
+import { ARGS } from "../src/lib/args.ts";
+import { defineCommand } from "../src/lib/command.ts";
 import { resolveStatePath, type Ctx } from "../src/lib/context.ts";
 import { ExitError, UsageError } from "../src/lib/errors.ts";
-import { WORKER_REAP_EXIT } from "../src/lib/exit-codes.ts";
-import { checkWritable, LedgerError, type LedgerWarning } from "../src/lib/ledger.ts";
+import { SHARED_EXITS } from "../src/lib/exits.ts";
+import { checkWritable, type LedgerWarning } from "../src/lib/ledger.ts";
 import { printJson, printLines } from "../src/lib/output.ts";
 import { resolve } from "node:path";
 import { unreapedSettled } from "../src/reap/observability.ts";
@@ -14,41 +15,26 @@ function warn(ctx: Ctx) {
   return (w: LedgerWarning) => ctx.io.stderr(`worker-reap: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`);
 }
 
-function ledgerFail(e: LedgerError): ExitError {
-  return new ExitError(WORKER_REAP_EXIT.USAGE, `worker-reap: LEDGER_UNAVAILABLE: ${e.message}`);
-}
-
-function parseTimeout(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > 3_600_000) throw new UsageError(`--timeout-ms must be a whole number from 1 to 3600000 (got '${raw}')`, "worker-reap");
-  return n;
-}
-
-async function listUnreaped(ctx: Ctx, ledger: string, json: boolean): Promise<number> {
-  let rows;
-  try {
-    rows = await unreapedSettled(ledger, { onWarning: warn(ctx) });
-  } catch (e) {
-    if (e instanceof LedgerError) throw ledgerFail(e);
-    throw e;
-  }
+// A LedgerError anywhere below maps to ledgerUnavailable once, in main (SHARED_ERRORS).
+// Key order of the JSON documents follows the Python reference (printJson, not printDoc).
+async function listUnreaped(ctx: Ctx, ledger: string, json: boolean): Promise<"ok"> {
+  const rows = await unreapedSettled(ledger, { onWarning: warn(ctx) });
   if (json) {
     printJson(ctx, { ledger, count: rows.length, unreaped: rows.map(({ reaped, reaped_at, ...r }) => r) }, true);
-    return 0;
+    return "ok";
   }
   if (rows.length === 0) {
     printLines(ctx, [`No settled dispatches awaiting reap in ${ledger}.`]);
-    return 0;
+    return "ok";
   }
   printLines(
     ctx,
     rows.map((r) => `${r.dispatch_id}\ttask=${r.task_id ?? "-"}\tstatus=${r.status}\t(settled, not yet reaped)`),
   );
-  return 0;
+  return "ok";
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker-reap",
     description: [
@@ -72,8 +58,16 @@ export default defineMoguiCommand({
     "dry-run": { type: "boolean", description: "Plan only: no terminal close, no worktree removal, no ledger row" },
     worktree: { type: "string", valueHint: "path", description: "Use this worktree instead of the one Orca reports" },
     unreaped: { type: "boolean", description: "List dispatches the ledger shows settled but never reaped" },
-    json: { type: "boolean", description: "Print one compact JSON document (default: indented JSON)" },
-    "timeout-ms": { type: "string", valueHint: "ms", description: "Timeout for each orca and git call (default 30000)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (default: indented JSON)" },
+    "timeout-ms": { ...ARGS.timeoutMs, description: "Timeout for each orca and git call (default 30000)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "reaped (or planned with --dry-run); --unreaped listed the ledger" },
+    failed: { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
+    ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt or locked" },
+    notSettled: { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
+    unparseable: { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
+    orca: { code: "N", meaning: "orca's own non-zero exit code when an orca call itself fails (dispatch-show, task-list, terminal close)" },
   },
   rules: {
     exclusive: [
@@ -92,37 +86,27 @@ export default defineMoguiCommand({
     "mogui worker-reap --dispatch-id ctx_0123456789ab --json",
     "mogui worker-reap --unreaped",
   ],
-  async run(ctx, args) {
-    const json = Boolean(args.json);
-    const ledger = resolveStatePath(ctx, args.ledger as string | undefined, LEDGER_ENV, "dispatch-ledger.jsonl");
-    if (args.unreaped) return listUnreaped(ctx, ledger, json);
-    const taskId = args["task-id"] as string | undefined;
-    const dispatchId = args["dispatch-id"] as string | undefined;
+  async run({ ctx, args, fail }) {
+    const ledger = resolveStatePath(ctx, args.ledger, LEDGER_ENV, "dispatch-ledger.jsonl");
+    if (args.unreaped) return listUnreaped(ctx, ledger, args.json);
+    const taskId = args["task-id"];
+    const dispatchId = args["dispatch-id"];
     if (!taskId && !dispatchId) throw new UsageError("one of --task-id, --dispatch-id is required", "worker-reap");
-    const timeoutMs = parseTimeout(args["timeout-ms"] as string | undefined);
+    const timeoutMs = args["timeout-ms"];
     const execute = !args["dry-run"];
-    if (execute) {
-      // A bad ledger stops the reap before anything is closed or removed.
-      try {
-        checkWritable(ledger);
-      } catch (e) {
-        if (e instanceof LedgerError) throw ledgerFail(e);
-        throw e;
-      }
-    }
-    const worktree = args.worktree ? resolve(ctx.cwd, args.worktree as string) : undefined;
+    // A bad ledger stops the reap before anything is closed or removed.
+    if (execute) checkWritable(ledger);
+    const worktree = args.worktree ? resolve(ctx.cwd, args.worktree) : undefined;
     let outcome;
     try {
       outcome = await reap(ctx, { taskId, dispatchId, worktree, execute, ledgerPath: ledger, orcaTimeoutMs: timeoutMs, gitTimeoutMs: timeoutMs });
     } catch (e) {
+      // src/reap throws its codes from this command's table (notSettled, unparseable, failed, orca's own).
       if (e instanceof ExitError && !(e instanceof UsageError)) throw new ExitError(e.code, `worker-reap: ${e.message}`);
       throw e;
     }
-    printJson(ctx, { record: outcome.record, dry_run: !execute }, json);
-    if (outcome.ledgerError) {
-      ctx.io.stderr(`worker-reap: reaped, but the ledger row was not written: ${outcome.ledgerError}\n`);
-      return WORKER_REAP_EXIT.FAILED;
-    }
-    return WORKER_REAP_EXIT.OK;
+    printJson(ctx, { record: outcome.record, dry_run: !execute }, args.json);
+    if (outcome.ledgerError) return fail("failed", `worker-reap: reaped, but the ledger row was not written: ${outcome.ledgerError}`);
+    return "ok";
   },
 });

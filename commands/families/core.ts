@@ -26,22 +26,9 @@ export const commands = {
 } satisfies Record<string, CommandEntry>;
 
 export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
-  "worker-reap": [
-    { code: 0, meaning: "reaped (or planned with --dry-run); --unreaped listed the ledger" },
-    { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
-    { code: 2, meaning: "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt or locked" },
-    { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
-    { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
-    { code: "N", meaning: "orca's own non-zero exit code when an orca call itself fails (dispatch-show, task-list, terminal close)" },
-  ],
   demo: [
     { code: 0, meaning: "every demo step behaved as documented" },
     { code: 1, meaning: "a step did not (the failing step is named on stderr)" },
-  ],
-  "sim orca": [
-    { code: 0, meaning: "the simulated call succeeded" },
-    { code: 1, meaning: "the simulated call failed like the real Orca CLI (error envelope), or an injected fault" },
-    { code: "N", meaning: "an injected exit code" },
   ],
   "sim install-shims": [
     { code: 0, meaning: "every shim written, or kept because it already existed (both listed)" },

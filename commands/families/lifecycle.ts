@@ -9,31 +9,21 @@ export const commands = {
   "master-succeed check-duplicates": { summary: "List other Orca terminals carrying this session's marker", group: "Succession", load: () => import("../master-succeed/check-duplicates.ts") },
   "master-succeed retire": { summary: "Retire the predecessor: close its terminal and prove pane, process and tty are gone", group: "Succession", load: () => import("../master-succeed/retire.ts") },
   "master-succeed spawn": { summary: "Spawn the successor master fail-closed: placement, liveness, owned-only cleanup", group: "Succession", load: () => import("../master-succeed/spawn.ts") },
-  "master-succeed": { summary: "master-succeed with --json before the subcommand", group: "Succession", hidden: true, load: () => import("../master-succeed/route.ts") },
+  "master-succeed": { summary: "Master succession (group)", group: "Succession", hidden: true, load: () => import("../master-succeed/route.ts") },
   "master-bootstrap": { summary: "Boot measurement: charter + handoff in a budget, Role State, dual-instance", group: "Succession", load: () => import("../master-bootstrap.ts") },
   "master-bootstrap-live": { summary: "SessionStart hook: the bounded boot block; fail-open, always exit 0", group: "Succession", load: () => import("../master-bootstrap-live.ts") },
   "master-recover": { summary: "Recovery Flow 0-6 for a successor, read-only", group: "Succession", load: () => import("../master-recover.ts") },
   "lineage append": { summary: "Append a verified generation to MASTER-LINEAGE.md", group: "Succession", load: () => import("../lineage/append.ts") },
   "lineage show": { summary: "Parse MASTER-LINEAGE.md back into generations", group: "Succession", load: () => import("../lineage/show.ts") },
-  lineage: { summary: "lineage with --json before the subcommand", group: "Succession", hidden: true, load: () => import("../lineage/route.ts") },
+  lineage: { summary: "The master lineage ledger (group)", group: "Succession", hidden: true, load: () => import("../lineage/route.ts") },
   "tracks register": { summary: "Register a work track in the work ledger", group: "Succession", load: () => import("../tracks/register.ts") },
   "tracks update": { summary: "Set a work track's status and note", group: "Succession", load: () => import("../tracks/update.ts") },
   "tracks close": { summary: "Close a work track with its resolution", group: "Succession", load: () => import("../tracks/close.ts") },
   "tracks list": { summary: "List the work ledger's tracks", group: "Succession", load: () => import("../tracks/list.ts") },
-  tracks: { summary: "tracks with --json before the subcommand", group: "Succession", hidden: true, load: () => import("../tracks/route.ts") },
+  tracks: { summary: "The work ledger of tracks (group)", group: "Succession", hidden: true, load: () => import("../tracks/route.ts") },
 } satisfies Record<string, CommandEntry>;
 
 const USAGE = { code: 2, meaning: "usage: unknown flag, missing or conflicting flags, a malformed value" } as const;
-const ROUTER: readonly ExitCodeRow[] = [
-  { code: 0, meaning: "as the subcommand" },
-  { code: 2, meaning: "no or unknown subcommand, or a flag other than --json/--debug before it" },
-  { code: "N", meaning: "the subcommand's own exit code" },
-];
-const TRACKS: readonly ExitCodeRow[] = [
-  { code: 0, meaning: "the event was appended; the track's new state is on stdout" },
-  { code: 2, meaning: "usage, or the work ledger cannot be read or written" },
-  { code: 3, meaning: "refused by the ledger rules: already active (register), unknown or closed track (update, close)" },
-];
 
 export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "master-succeed detect": [{ code: 0, meaning: "classified (the status is in the JSON)" }, USAGE],
@@ -56,23 +46,10 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 25, meaning: "SPAWN_LIST_ERROR: the scoped pre-snapshot or liveness list failed" },
     { code: 26, meaning: "SPAWN_PLACEMENT_MISMATCH: the terminal is not where --expected-placement says" },
   ],
-  "master-succeed": ROUTER,
   "master-bootstrap": [{ code: 0, meaning: "measured" }, { code: 2, meaning: "usage; charter missing; invalid Role State; DUAL_INSTANCE with --strict-lease" }],
   "master-bootstrap-live": [
     { code: 0, meaning: "the block was printed, or one [BOOTSTRAP-FALLBACK] line (fail-open)" },
     { code: 2, meaning: "usage only (e.g. --handoff-dir missing)" },
   ],
   "master-recover": [{ code: 0, meaning: "report printed, whatever the step statuses" }, USAGE],
-  "lineage append": [
-    { code: 0, meaning: "appended and verified" },
-    { code: 2, meaning: "usage; entry unreadable, invalid, or its generation already recorded" },
-    { code: 3, meaning: "the append could not be verified or the lock not taken (the original bytes were restored)" },
-  ],
-  "lineage show": [{ code: 0, meaning: "parsed" }, { code: 2, meaning: "usage; ledger unreadable" }],
-  lineage: ROUTER,
-  "tracks register": TRACKS,
-  "tracks update": TRACKS,
-  "tracks close": TRACKS,
-  "tracks list": [{ code: 0, meaning: "listed (bad ledger lines are warnings on stderr)" }, { code: 2, meaning: "usage; the work ledger cannot be read" }],
-  tracks: ROUTER,
 };

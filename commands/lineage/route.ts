@@ -1,4 +1,12 @@
-/** Hidden: `mogui lineage [--json] <append|show> ...`. */
-import { groupRouter } from "../../src/succession/route.ts";
+/** `mogui lineage <append|show>`: the group; its flags may also come before the subcommand. */
+import { defineGroup } from "../../src/lib/command.ts";
+import { GROUP_EXITS } from "../../src/lib/exits.ts";
 
-export default groupRouter("lineage", ["append", "show"], "The master lineage ledger (MASTER-LINEAGE.md): append a generation, show the ledger.");
+export default defineGroup({
+  meta: { name: "lineage", description: "The master lineage ledger (MASTER-LINEAGE.md): append a generation, show the ledger." },
+  exits: GROUP_EXITS,
+  subCommands: {
+    append: () => import("./append.ts").then((m) => m.default),
+    show: () => import("./show.ts").then((m) => m.default),
+  },
+});

@@ -1,7 +1,8 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { idArg, jsonArg, ledgerArg, runtime, write } from "../../src/tracks/command-support.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "../../src/tracks/command-support.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "tracks register",
     description: "Register a work track in the work ledger (a closed track may be registered again; an active one may not).",
@@ -12,11 +13,12 @@ export default defineMoguiCommand({
     title: { type: "string", valueHint: "text", required: true, description: "What the track is about" },
     ref: { type: "string", valueHint: "ref", multiple: true, description: "A reference (issue, PR, path); repeatable" },
     ledger: ledgerArg,
-    json: jsonArg,
+    json: ARGS.json,
   },
+  exits: TRACK_EXITS,
   examples: ['mogui tracks register T-12 --title "Ship the parser" --ref gh#12'],
-  async run(ctx, args) {
-    const rt = runtime(ctx, args.ledger as string | undefined);
-    return write(ctx, Boolean(args.json), () => rt.registerTrack(args["track-id"] as string, args.title as string, (args.ref as string[] | undefined) ?? []));
+  async run({ ctx, args }) {
+    const rt = runtime(ctx, args.ledger);
+    return write(ctx, args.json, () => rt.registerTrack(args["track-id"], args.title, args.ref));
   },
 });

@@ -1,23 +1,118 @@
-/** The shape of one mogui command: citty-style arg definitions plus the help text mogui renders gh-style. */
-import type { MoguiArgsDef, ParseRules, Parsed } from "./args.ts";
+/**
+ * The command model (D35). A command is a citty `defineCommand` with mogui's extra fields: usage, examples, notes,
+ * parse rules, declared exits, passthrough. `run` receives typed args (inferred from `args`), mogui's Ctx and a
+ * `fail` that throws one of the command's declared exits; it returns an exit name. A group is a command with lazy
+ * `subCommands`. docs/contributing.md is the guide.
+ */
+import { defineCommand as cittyDefine, type ArgDef, type ArgsDef, type CommandDef } from "citty";
+import type { ArgValues, MoguiArgsDef, ParseRules, Parsed } from "./args.ts";
 import type { Ctx } from "./context.ts";
+import { COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
 
-export interface MoguiCommand {
+/** What run gets: citty's context shape (args, rawArgs) plus mogui's Ctx and the typed exit helpers. */
+export interface RunContext<A extends MoguiArgsDef, X extends Exits> {
+  args: ArgValues<A>;
+  rawArgs: string[];
+  ctx: Ctx;
+  /** Throw one of the declared exits with a one-line message (printed on stderr). */
+  fail(name: ExitName<X>, message: string): never;
+}
+
+export type ExitName<X extends Exits> = Extract<keyof X, string> | keyof typeof COMMON_EXITS;
+
+export interface CommandSpec<A extends MoguiArgsDef, X extends Exits> {
   meta: { name: string; description: string };
   /** gh-style synopsis lines, without the leading `mogui `. */
+  usage: readonly string[];
+  args: A;
+  rules?: ParseRules;
+  examples?: readonly string[];
+  notes?: readonly string[];
+  /** The command's own exit codes (beside COMMON_EXITS): name -> {code, meaning}. */
+  exits: X;
+  /** Hand argv over untouched in args._ (the simulators parse like the real CLIs they imitate). */
+  passthrough?: boolean;
+  /** Returns an exit name; a passthrough command may return forward(code) (its `N` row). */
+  run(rc: RunContext<A, X>): Promise<ExitName<X> | Forwarded>;
+}
+
+/** A mogui command: the citty definition, tagged so main knows the new shape from the old one. */
+export type Command<A extends MoguiArgsDef = MoguiArgsDef, X extends Exits = Exits> = CommandSpec<A, X> & {
+  kind: "command";
+  citty: CommandDef;
+};
+
+export interface GroupSpec {
+  meta: { name: string; description: string };
+  /** Lazy: loading a group never loads its subcommands' modules until one is run (or help lists them). */
+  subCommands: Record<string, () => Promise<AnyCommand | OldCommand>>;
+  /** Synopsis lines when `<group> <a|b|c> [flags]` is not enough. */
+  usage?: readonly string[];
+  notes?: readonly string[];
+  examples?: readonly string[];
+  /** Rows for the group's own outcomes (no or unknown subcommand); run codes are the subcommand's. */
+  exits?: Exits;
+}
+export type Group = GroupSpec & { kind: "group"; citty: CommandDef };
+
+/** citty's view of the args (an `int` is a string to citty; bounds and repeats are mogui's strict layer). */
+function cittyArgs(args: MoguiArgsDef): ArgsDef {
+  const out: ArgsDef = {};
+  for (const [name, d] of Object.entries(args)) {
+    if (d.type === "int") out[name] = { type: "string", description: d.description, valueHint: d.valueHint, required: d.required };
+    // citty's own types differ only in mutability (options: string[]): its parser never writes to them.
+    else out[name] = d as ArgDef;
+  }
+  return out;
+}
+
+export function defineCommand<const A extends MoguiArgsDef, const X extends Exits>(spec: CommandSpec<A, X>): Command<A, X> {
+  const citty = cittyDefine({ meta: spec.meta, args: cittyArgs(spec.args) });
+  return { ...spec, kind: "command", citty };
+}
+
+export function defineGroup(spec: GroupSpec): Group {
+  const subCommands = Object.fromEntries(
+    Object.entries(spec.subCommands).map(([k, load]) => [k, async () => {
+      const c = await load();
+      return c.citty ?? cittyDefine({ meta: c.meta });
+    }]),
+  );
+  return { ...spec, kind: "group", citty: cittyDefine({ meta: spec.meta, subCommands }) };
+}
+
+/** Throw a declared exit by name (for helpers outside run that have the command's exits). */
+export function failWith<X extends Exits>(exits: X, name: ExitName<X>, message: string): never {
+  throw new NamedExit(name, exitCode(exits, name), message);
+}
+
+// biome-ignore lint: the erased shape main dispatches on
+export type AnyCommand = Command<any, any> | Group;
+
+/**
+ * The pre-D35 shape, still run by main until every command is converted (docs/contributing.md: converting).
+ * @deprecated use defineCommand
+ */
+export interface OldCommand {
+  kind?: undefined;
+  citty?: undefined;
+  meta: { name: string; description: string };
   usage: readonly string[];
   args: MoguiArgsDef;
   rules?: ParseRules;
   examples?: readonly string[];
-  /** Extra paragraphs for --help (contracts worth knowing before running it). */
   notes?: readonly string[];
-  /** Key into EXIT_CODES; defaults to meta.name. */
+  /** Key into the family's exitCodes table; defaults to the command path. */
   exitCodes?: string;
-  /** Hand argv over untouched (the simulators parse like the real CLIs they imitate). */
   passthrough?: boolean;
   run(ctx: Ctx, args: Parsed): Promise<number>;
 }
+/** @deprecated alias kept for unconverted commands */
+export type MoguiCommand = OldCommand;
 
-export function defineMoguiCommand(cmd: MoguiCommand): MoguiCommand {
+/** @deprecated use defineCommand */
+export function defineMoguiCommand(cmd: OldCommand): OldCommand {
   return cmd;
 }
+
+export type Loaded = AnyCommand | OldCommand;

@@ -15,6 +15,8 @@ export interface Io {
   stderrIsTTY: boolean;
 }
 
+export type ColorMode = "auto" | "always" | "never";
+
 export interface Ctx {
   io: Io;
   env: Env;
@@ -25,6 +27,8 @@ export interface Ctx {
   debug: boolean;
   /** argv that re-invokes this very program (the compiled binary, or bun + src/cli.ts). */
   self: string[];
+  /** The global --color flag (default auto). */
+  color?: ColorMode;
 }
 
 export function processIo(): Io {
@@ -70,7 +74,14 @@ export function resolveStatePath(ctx: Pick<Ctx, "env" | "cwd">, flag: string | u
   return join(moguiHome(ctx), file);
 }
 
-/** Colour only on a TTY and never with NO_COLOR (https://no-color.org). */
-export function useColor(ctx: Pick<Ctx, "env">, isTTY: boolean): boolean {
+/**
+ * Colour: --color always|never wins; then FORCE_COLOR (non-empty and not "0") forces it on; NO_COLOR
+ * (https://no-color.org) turns it off; otherwise only on a TTY that is not TERM=dumb.
+ */
+export function useColor(ctx: Pick<Ctx, "env"> & { color?: ColorMode }, isTTY: boolean): boolean {
+  if (ctx.color === "always") return true;
+  if (ctx.color === "never") return false;
+  const force = ctx.env.FORCE_COLOR;
+  if (force !== undefined && force !== "" && force !== "0") return true;
   return isTTY && !("NO_COLOR" in ctx.env && ctx.env.NO_COLOR !== undefined) && ctx.env.TERM !== "dumb";
 }

@@ -1,9 +1,16 @@
-/** gh-style help text, rendered from the same command definitions and exit-code table the code runs on. */
-import { COMMANDS, type CommandEntry } from "../../commands/index.ts";
+/** gh-style help text, rendered from the command definitions and their declared exits (the registry is injected). */
 import { VERSION } from "../version.ts";
-import { aliasesOf } from "./args.ts";
-import type { MoguiCommand } from "./command.ts";
-import { EXIT_CODES, type ExitCodeRow } from "./exit-codes.ts";
+import { aliasesOf, type MoguiArgsDef } from "./args.ts";
+import type { Group, Loaded } from "./command.ts";
+import { EVERY_COMMAND, type ExitCodeRow } from "./exit-codes.ts";
+import type { Registry } from "./registry.ts";
+
+let current: Registry = { commands: {}, exitCodes: {} };
+
+/** main installs the registry it runs on, so help rendered from inside a command sees the same tree. */
+export function useRegistry(reg: Registry): void {
+  current = reg;
+}
 
 function pad(rows: [string, string][], indent = "  "): string[] {
   const w = Math.max(0, ...rows.map(([a]) => a.length));
@@ -14,71 +21,96 @@ export function exitRows(rows: readonly ExitCodeRow[]): string[] {
   return pad(rows.map((r) => [String(r.code), r.meaning]));
 }
 
-export function renderRootHelp(): string {
+/** A command's exit rows: its declared `exits`, else its family table row (unconverted commands). */
+export function exitRowsFor(path: string, cmd: Loaded | Group, reg: Registry = current): readonly ExitCodeRow[] | undefined {
+  if (cmd.kind === "command") return Object.values(cmd.exits);
+  if (cmd.kind === "group") return cmd.exits ? Object.values(cmd.exits) : reg.exitCodes[path];
+  return reg.exitCodes[cmd.exitCodes ?? path];
+}
+
+const ORDER = ["Dispatch", "Workers", "Fleet", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
+
+export function renderRootHelp(reg: Registry = current): string {
   const groups = new Map<string, [string, string][]>();
-  for (const [name, e] of Object.entries(COMMANDS as Record<string, CommandEntry>)) {
+  for (const [name, e] of Object.entries(reg.commands)) {
     if (e.hidden) continue;
     const g = groups.get(e.group) ?? [];
     g.push([`${name}:`, e.summary]);
     groups.set(e.group, g);
   }
-  const out = [
-    "The master session's toolbelt for a coding-agent workspace.",
-    "",
-    "USAGE",
-    "  mogui <command> [subcommand] [flags]",
-    "",
-  ];
-  const order: readonly CommandEntry["group"][] = ["Dispatch", "Workers", "Fleet", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
-  const ranked = [...groups].sort(([a], [b]) => order.indexOf(a as CommandEntry["group"]) - order.indexOf(b as CommandEntry["group"]));
+  const out = ["The master session's toolbelt for a coding-agent workspace.", "", "USAGE", "  mogui <command> [subcommand] [flags]", ""];
+  const ranked = [...groups].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
   for (const [g, rows] of ranked) out.push(`${g.toUpperCase()} COMMANDS`, ...pad(rows), "");
   out.push(
     "FLAGS",
-    "  --help       Show help for a command",
-    "  --version    Show mogui's version",
-    "  --debug      Print stack traces for internal errors",
+    "  --help                      Show help for a command",
+    "  --version                   Show mogui's version",
+    "  --debug                     Print stack traces for internal errors",
+    "  --color auto|always|never   Colour on stderr (default auto: a TTY, unless NO_COLOR)",
     "",
     "LEARN MORE",
     "  Use 'mogui <command> --help' for more information about a command.",
     "  Use 'mogui help exit-codes' for every command's exit codes.",
+    "  Use 'mogui completion bash|zsh|fish' for shell completion.",
     "",
     `mogui ${VERSION}`,
   );
   return `${out.join("\n")}\n`;
 }
 
-function flagRows(cmd: MoguiCommand): [string, string][] {
+function flagRows(args: MoguiArgsDef): [string, string][] {
   const rows: [string, string][] = [];
-  for (const [name, def] of Object.entries(cmd.args)) {
+  for (const [name, def] of Object.entries(args)) {
     if (def.type === "positional" || def.hidden) continue;
     const short = aliasesOf(def).find((a) => a.length === 1);
-    const hint = def.type === "boolean" ? "" : ` <${def.valueHint ?? "string"}>`;
-    const head = `${short ? `-${short}, ` : "    "}--${name}${hint}${def.multiple ? "..." : ""}`;
+    const hint = def.type === "boolean" ? "" : ` <${def.valueHint ?? (def.type === "int" ? "n" : "string")}>`;
+    const many = def.type !== "int" && def.multiple ? "..." : "";
+    const head = `${short ? `-${short}, ` : "    "}--${name}${hint}${many}`;
+    const range = def.type === "int" ? ` (${def.min}-${def.max})` : "";
     const dflt = def.default !== undefined && def.type !== "boolean" ? ` (default ${JSON.stringify(def.default)})` : "";
-    rows.push([head, `${def.description ?? ""}${dflt}`]);
+    rows.push([head, `${def.description ?? ""}${range}${dflt}`]);
   }
   rows.push(["-h, --help", "Show help for command"]);
   return rows;
 }
 
-export function renderCommandHelp(path: string, cmd: MoguiCommand): string {
+export function renderCommandHelp(path: string, cmd: Loaded, reg: Registry = current): string {
+  if (cmd.kind === "group") return renderGroupHelp(path, cmd, [], reg);
   // A usage line that starts with white space continues the synopsis above it.
   const out = [cmd.meta.description, "", "USAGE", ...cmd.usage.map((u) => (/^\s/.test(u) ? `        ${u.trimStart()}` : `  mogui ${u}`)), ""];
-  const positionals = Object.entries(cmd.args).filter(([, d]) => d.type === "positional");
+  const args: MoguiArgsDef = cmd.args;
+  const positionals = Object.entries(args).filter(([, d]) => d.type === "positional");
   if (positionals.length) out.push("ARGUMENTS", ...pad(positionals.map(([n, d]) => [`<${n}>`, d.description ?? ""])), "");
-  if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(cmd)), "");
+  if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(args)), "");
   for (const n of cmd.notes ?? []) out.push(...n.split("\n"), "");
   if (cmd.examples?.length) out.push("EXAMPLES", ...cmd.examples.map((e) => `  $ ${e}`), "");
-  const codes = EXIT_CODES[cmd.exitCodes ?? path];
+  const codes = exitRowsFor(path, cmd, reg);
   if (codes) out.push("EXIT CODES", ...exitRows(codes), "");
   out.push("LEARN MORE", "  Use 'mogui help exit-codes' for every command's exit codes.");
   return `${out.join("\n")}\n`;
 }
 
-export function renderExitCodes(): string {
-  const out = ["EXIT CODES", ""];
-  for (const [name, rows] of Object.entries(EXIT_CODES)) {
-    out.push(name === "(every command)" ? "Every command" : `mogui ${name}`, ...exitRows(rows), "");
+/** A group's help: its description, synopsis, and every subcommand with its description (exit 0 with --help). */
+export function renderGroupHelp(path: string, head: Loaded | undefined, subs: readonly [string, string][], reg: Registry = current): string {
+  const names = subs.map(([n]) => n);
+  const description = head?.meta.description ?? `The ${path} commands.`;
+  const usage = head?.usage?.length ? head.usage : [`${path} <${names.join("|")}> [flags]`];
+  const out = [description, "", "USAGE", ...usage.map((u) => `  mogui ${u}`), ""];
+  out.push("AVAILABLE COMMANDS", ...pad(subs.map(([n, d]) => [`${n}:`, d])), "");
+  out.push(`Flags may also come before the subcommand: 'mogui ${path} <flags> <command>' is 'mogui ${path} <command> <flags>'.`, "");
+  for (const n of head?.notes ?? []) out.push(...n.split("\n"), "");
+  if (head?.examples?.length) out.push("EXAMPLES", ...head.examples.map((e) => `  $ ${e}`), "");
+  const codes = head ? exitRowsFor(path, head, reg) : undefined;
+  if (codes) out.push("EXIT CODES", ...exitRows(codes), "");
+  out.push("LEARN MORE", `  Use 'mogui ${path} <command> --help' for more information about a command.`);
+  return `${out.join("\n")}\n`;
+}
+
+export async function renderExitCodes(reg: Registry = current): Promise<string> {
+  const out = ["EXIT CODES", "", "Every command", ...exitRows(EVERY_COMMAND), ""];
+  for (const [name, e] of Object.entries(reg.commands)) {
+    const rows = reg.exitCodes[name] ?? exitRowsFor(name, (await e.load()).default, reg);
+    if (rows) out.push(`mogui ${name}`, ...exitRows(rows), "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }

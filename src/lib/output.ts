@@ -2,6 +2,15 @@
 import type { Ctx } from "./context.ts";
 import { useColor } from "./context.ts";
 
+/**
+ * THE data-document rule: keys sorted at every level; with --json one compact document on stdout, without it the
+ * same document indented. Every converted command prints its document through this.
+ */
+export function printDoc(ctx: Ctx, value: unknown, json: boolean): void {
+  printJson(ctx, sortKeys(value), json);
+}
+
+/** Key order as given (kept only for outputs pinned to the Python reference's order). Prefer printDoc. */
 export function printJson(ctx: Ctx, value: unknown, compact: boolean): void {
   ctx.io.stdout(`${compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
 }

@@ -1,43 +1,43 @@
-/** Shared bits of the `mogui tracks` commands: ledger resolution (D2), the runtime, error mapping, output. */
-import type { MoguiArgDef } from "../lib/args.ts";
+/** Shared bits of the `mogui tracks` commands: arg fragments, exits, ledger resolution (D2), the runtime, output. */
+import { ARGS } from "../lib/args.ts";
+import { failWith } from "../lib/command.ts";
 import { resolveStatePath, type Ctx } from "../lib/context.ts";
-import { ExitError } from "../lib/errors.ts";
-import { LedgerError } from "../lib/ledger.ts";
-import { emit } from "../succession/io.ts";
+import { SHARED_EXITS, type Exits } from "../lib/exits.ts";
+import { logger } from "../lib/log.ts";
+import { printDoc } from "../lib/output.ts";
 import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "./ledger.ts";
 
-export const TRACK_REFUSED_EXIT = 3;
+export const ledgerArg = { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` } as const;
+export const idArg = { type: "positional", required: true, description: "The track id" } as const;
 
-export const ledgerArg: MoguiArgDef = {
-  type: "string",
-  valueHint: "path",
-  description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})`,
-};
-export const jsonArg: MoguiArgDef = { type: "boolean", description: "Compact JSON (default: indented JSON)" };
-export const idArg: MoguiArgDef = { type: "positional", required: true, description: "The track id" };
+/** The write commands' exits (register, update, close). A LedgerError maps to ledgerUnavailable (SHARED_ERRORS). */
+export const TRACK_EXITS = {
+  ok: { code: 0, meaning: "the event was appended; the track's new state is on stdout" },
+  ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage, or the work ledger cannot be read or written" },
+  refused: { code: 3, meaning: "refused by the ledger rules: already active (register), unknown or closed track (update, close)" },
+} as const satisfies Exits;
 
 export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
   const path = resolveStatePath(ctx, flag, WORK_LEDGER_ENV, WORK_LEDGER_FILE);
   try {
     const rt = new WorkspaceRuntime(path);
-    for (const w of rt.warnings) ctx.io.stderr(`tracks: warning: ${path}: ${w}\n`);
+    const log = logger(ctx, "tracks");
+    for (const w of rt.warnings) log.warn(`${path}: ${w}`);
     return rt;
   } catch (e) {
-    throw new ExitError(2, `tracks: LEDGER_UNAVAILABLE: ${path}: ${(e as Error).message}`);
+    return failWith(TRACK_EXITS, "ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${(e as Error).message}`);
   }
 }
 
-/** Run a write; a rule refusal is exit 3, an unusable ledger exit 2. */
-export function write(ctx: Ctx, json: boolean, fn: () => TrackState): number {
+/** Run a write and print the track's new state; a rule refusal is `refused` (exit 3). */
+export function write(ctx: Ctx, json: boolean, fn: () => TrackState): "ok" {
   let t: TrackState;
   try {
     t = fn();
   } catch (e) {
-    if (e instanceof TrackRuleError) throw new ExitError(TRACK_REFUSED_EXIT, `tracks: ${e.message}`);
-    if (e instanceof LedgerError) throw new ExitError(2, `tracks: LEDGER_UNAVAILABLE: ${e.message}`);
+    if (e instanceof TrackRuleError) failWith(TRACK_EXITS, "refused", `tracks: ${e.message}`);
     throw e;
   }
-  emit(ctx, t, json);
-  return 0;
+  printDoc(ctx, t, json);
+  return "ok";
 }
-

@@ -1,5 +1,5 @@
 // Small file trees for tests that build a template, an ops repository or a workspace on disk.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 /** Writes `text` at `dir/rel`, creating the parent directories. */
@@ -12,4 +12,15 @@ export function put(dir: string, rel: string, text: string): void {
 export function writeTree(dir: string, files: Record<string, string>): string {
   for (const [rel, text] of Object.entries(files)) put(dir, rel, text);
   return dir;
+}
+
+/** Every .ts file under `dir`, recursively (the hygiene tests read src/ and commands/). */
+export function tsFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...tsFiles(p));
+    else if (p.endsWith(".ts")) out.push(p);
+  }
+  return out;
 }

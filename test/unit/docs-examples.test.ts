@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { commandEntry } from "../../commands/index.ts";
-import { aliasesOf } from "../../src/lib/args.ts";
+import { aliasesOf, type MoguiArgsDef } from "../../src/lib/args.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 interface Example {
@@ -57,13 +57,14 @@ describe("every mogui example in README.md and docs/ uses a real command and rea
         }
         const first = ex.words[0] ?? "";
         if (!path) {
-          if (!["help", "--help", "--version"].includes(first)) problems.push(`${file}:${ex.line}: no command '${ex.words.slice(0, 2).join(" ")}'`);
+          if (!["help", "--help", "--version", "completion"].includes(first)) problems.push(`${file}:${ex.line}: no command '${ex.words.slice(0, 2).join(" ")}'`);
           continue;
         }
         const cmd = (await commandEntry(path)!.load()).default;
-        if (cmd.passthrough) continue;
+        // A group's flags are its subcommand's (the leading-flag rule); a passthrough command parses its own.
+        if (cmd.kind === "group" || cmd.passthrough) continue;
         const known = new Set(["--help", "-h"]);
-        for (const [name, def] of Object.entries(cmd.args)) {
+        for (const [name, def] of Object.entries(cmd.args as MoguiArgsDef)) {
           known.add(`--${name}`);
           for (const a of aliasesOf(def)) known.add(a.length === 1 ? `-${a}` : `--${a}`);
         }

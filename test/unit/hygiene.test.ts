@@ -1,18 +1,11 @@
 // Codebase rules that are cheap to enforce mechanically (README "Conventions every command follows", docs/decisions.md, the security rules).
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { tsFiles } from "../helpers/files.ts";
 import { ROOT } from "../helpers/paths.ts";
 
-function files(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...files(p));
-    else if (p.endsWith(".ts")) out.push(p);
-  }
-  return out;
-}
+const files = tsFiles;
 
 const SOURCES = [...files(join(ROOT, "src")), ...files(join(ROOT, "commands"))];
 

@@ -50,3 +50,33 @@ describe("state paths (DECISIONS D2)", () => {
     expect(resolveStatePath({ env: { MOGUI_HOME: "/m" }, cwd: "/work" }, undefined, "DISPATCH_GATE_LEDGER", "dispatch-ledger.jsonl")).toBe("/m/dispatch-ledger.jsonl");
   });
 });
+
+describe("diagnostics (src/lib/log.ts)", () => {
+  function errCtx(tty: boolean): { c: Ctx; err: () => string } {
+    let err = "";
+    const c = { io: { stdout: () => {}, stderr: (t: string) => void (err += t), stdoutIsTTY: tty, stderrIsTTY: tty }, env: { NO_COLOR: "1" }, cwd: "/", debug: false } as unknown as Ctx;
+    return { c, err: () => err };
+  }
+
+  test("one consola per run, on stderr, tagged with the command", async () => {
+    const { logger } = await import("../../src/lib/log.ts");
+    const { c, err } = errCtx(false);
+    logger(c, "tracks").warn("bad line 3");
+    logger(c, "lineage show").info("no generations");
+    expect(err()).toBe("tracks: warning: bad line 3\nlineage show: info: no generations\n");
+  });
+
+  test("progress: one updating line on a TTY, at most one plain line per tenth otherwise", async () => {
+    const { progress } = await import("../../src/lib/log.ts");
+    const t = errCtx(true);
+    const p = progress(t.c, "scan");
+    p.update(1, 2, "a");
+    p.end("2 files");
+    expect(t.err()).toBe("\r\x1b[2Kscan: 1/2 a\r\x1b[2Kscan: 2 files\n");
+    const plain = errCtx(false);
+    const q = progress(plain.c, "scan");
+    for (let i = 0; i <= 100; i++) q.update(i, 100);
+    q.end("done");
+    expect(plain.err().split("\n").length - 1).toBe(12);
+  });
+});

@@ -31,7 +31,7 @@ const ROUTER: readonly ExitCodeRow[] = [
 ];
 const TRACKS: readonly ExitCodeRow[] = [
   { code: 0, meaning: "the event was appended; the track's new state is on stdout" },
-  { code: 2, meaning: "usage, or the work ledger cannot be read or written" },
+  { code: 2, meaning: "usage, or the work ledger cannot be read or written, or has a corrupt line before its last (LEDGER_UNAVAILABLE, nothing appended)" },
   { code: 3, meaning: "refused by the ledger rules: already active (register), unknown or closed track (update, close)" },
 ];
 
@@ -73,6 +73,6 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "tracks register": TRACKS,
   "tracks update": TRACKS,
   "tracks close": TRACKS,
-  "tracks list": [{ code: 0, meaning: "listed (bad ledger lines are warnings on stderr)" }, { code: 2, meaning: "usage; the work ledger cannot be read" }],
+  "tracks list": [{ code: 0, meaning: "listed (bad ledger lines are warnings on stderr, at most 10 of a kind)" }, { code: 2, meaning: "usage; the work ledger cannot be read" }],
   tracks: ROUTER,
 };

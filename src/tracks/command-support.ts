@@ -2,7 +2,7 @@
 import type { MoguiArgDef } from "../lib/args.ts";
 import { resolveStatePath, type Ctx } from "../lib/context.ts";
 import { ExitError } from "../lib/errors.ts";
-import { LedgerError } from "../lib/ledger.ts";
+import { boundedWarnings, LedgerError } from "../lib/ledger.ts";
 import { emit } from "../succession/io.ts";
 import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "./ledger.ts";
 
@@ -20,7 +20,14 @@ export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
   const path = resolveStatePath(ctx, flag, WORK_LEDGER_ENV, WORK_LEDGER_FILE);
   try {
     const rt = new WorkspaceRuntime(path);
-    for (const w of rt.warnings) ctx.io.stderr(`tracks: warning: ${path}: ${w}\n`);
+    // Bounded (at most 10 of a kind): a ledger full of foreign rows must not become one stderr line per row.
+    const sink = boundedWarnings((w) => ctx.io.stderr(`tracks: warning: ${w.path}: ${w.line ? `line ${w.line}: ` : ""}${w.message}\n`));
+    for (const w of rt.warnings) {
+      const m = /^line (\d+): ([\s\S]*)$/.exec(w);
+      sink.warn({ path, line: m ? Number(m[1]) : 0, message: m ? m[2]! : w });
+    }
+    sink.flush();
+    rt.onLedgerWarning = (w) => ctx.io.stderr(`tracks: warning: ${w.path}: ${w.message}\n`);
     return rt;
   } catch (e) {
     throw new ExitError(2, `tracks: LEDGER_UNAVAILABLE: ${path}: ${(e as Error).message}`);

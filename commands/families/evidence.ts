@@ -107,5 +107,8 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 2, meaning: "usage error, or a config, baseline, I/O or JSON error" },
     { code: 4, meaning: "unexplained repo drift present" },
   ],
-  "adapter doctor": [{ code: 0, meaning: "always: the presence report was printed" }],
+  "adapter doctor": [
+    { code: 0, meaning: "the presence report was printed (whatever it found)" },
+    { code: 2, meaning: "usage error: an unknown flag or argument" },
+  ],
 };

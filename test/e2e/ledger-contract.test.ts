@@ -289,3 +289,20 @@ describe("a torn last line: set aside to <ledger>.torn with a warning, and the r
     });
   }
 });
+
+describe("warnings are bounded: at most 10 of a kind, then one summary line", () => {
+  test("tracks list on a ledger of 30,000 foreign rows prints 11 warning lines, not 30,000", async () => {
+    const home = tempDir("ledger-bounded-");
+    const ledger = join(home, "work-ledger.jsonl");
+    let text = `${JSON.stringify({ event: "register", track_id: "T-1", title: "one", refs: [], ts: 1 })}\n`;
+    for (let i = 0; i < 30_000; i++) text += `${JSON.stringify({ foreign: i, payload: "x".repeat(40) })}\n`;
+    writeFileSync(ledger, text);
+    const r = await runBinary(["tracks", "list", "--ledger", ledger], { env: e2eEnv({ MOGUI_HOME: home }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("T-1\tREGISTERED\tone\n");
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(11);
+    expect(lines[0]).toBe(`tracks: warning: ${ledger}: line 2: missing track_id or ts`);
+    expect(lines[10]).toBe(`tracks: warning: ${ledger}: ... 29990 more (first at line 12): missing track_id or ts`);
+  });
+});

@@ -99,17 +99,21 @@ export function parsePolicy(text: string, path: string): Policy {
   };
 }
 
-export function loadPolicy(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): Policy {
-  const path = policyPath(ctx, flag);
-  let text: string;
+/** The policy file's text; null when it does not exist and `missingOk`. */
+function readPolicyText(path: string, missingOk: boolean): string | null {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && missingOk) return null;
     const hint = code === "ENOENT" ? " (copy config/worker-surface-policy.example.json there, or pass --policy)" : "";
     throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? (e as Error).message}${hint}`);
   }
-  return parsePolicy(text, path);
+}
+
+export function loadPolicy(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): Policy {
+  const path = policyPath(ctx, flag);
+  return parsePolicy(readPolicyText(path, false)!, path);
 }
 
 /** The provider family of a model (`claude-opus-5` -> anthropic); null when no family pattern matches. */
@@ -145,14 +149,9 @@ export function isDeadTabTitle(policy: Pick<Policy, "dead_tab_title_patterns">, 
  */
 export function loadPreciousIgnored(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): { path: string; patterns: string[] | null } {
   const path = policyPath(ctx, flag);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && flag === undefined) return { path, patterns: null };
-    throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? (e as Error).message}`);
-  }
+  // A policy named on the command line must exist; the default one may be absent (worker-reap runs without workers).
+  const text = readPolicyText(path, flag === undefined);
+  if (text === null) return { path, patterns: null };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

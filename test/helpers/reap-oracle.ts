@@ -22,7 +22,8 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { realRunner, type RunResult } from "../../src/lib/runner.ts";
+import type { Ctx } from "../../src/lib/context.ts";
+import { realRunner, type RunResult, type Runner } from "../../src/lib/runner.ts";
 import { gitEnv } from "./git.ts";
 
 export interface OracleOptions {
@@ -270,4 +271,24 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
   }
   o.holdsWork = o.locked || o.trackedEdits || o.untracked || (o.precious !== null && !opts.allowIgnored) || o.detached || o.uniqueContent;
   return o;
+}
+
+/** A Ctx for the real `reap`: orca answers one settled legacy dispatch without a terminal; git is real. */
+export function settledReapCtx(env: Record<string, string> = gitEnv()): Ctx {
+  const runner: Runner = async (argv, opts) => {
+    if (argv[0] === "orca") {
+      const stdout = JSON.stringify({ dispatch_id: "ctx_000000000001", task_id: "task_000000000001", status: "COMPLETED" });
+      return { argv: [...argv], code: 0, signal: null, stdout, stderr: "", timedOut: false, missing: false };
+    }
+    return realRunner(argv, opts);
+  };
+  return {
+    io: { stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false },
+    env: { ...env, ORCA_CLI_COMMAND: "orca" },
+    cwd: "/",
+    runner,
+    now: () => 1_722_787_200_000,
+    debug: false,
+    self: [],
+  };
 }

@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Ctx } from "../../src/lib/context.ts";
-import { realRunner, type Runner } from "../../src/lib/runner.ts";
+import { realRunner } from "../../src/lib/runner.ts";
 import { reap } from "../../src/reap/worker-reap.ts";
 import { DEFAULT_PRECIOUS_IGNORED, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../src/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, mergeBranch, sh, type Fixture } from "../helpers/git.ts";
+import { settledReapCtx } from "../helpers/reap-oracle.ts";
 
 let f: Fixture;
 beforeAll(() => {
@@ -22,24 +22,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(f.dir, { recursive: true, force: true }));
 
-function reapCtx(): Ctx {
-  const runner: Runner = async (argv, opts) => {
-    if (argv[0] === "orca") {
-      const stdout = JSON.stringify({ dispatch_id: "ctx_000000000001", task_id: "task_000000000001", status: "COMPLETED" });
-      return { argv: [...argv], code: 0, signal: null, stdout, stderr: "", timedOut: false, missing: false };
-    }
-    return realRunner(argv, opts);
-  };
-  return {
-    io: { stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false },
-    env: { ...gitEnv(), ORCA_CLI_COMMAND: "orca" },
-    cwd: "/",
-    runner,
-    now: () => 1_722_787_200_000,
-    debug: false,
-    self: [],
-  };
-}
+const reapCtx = () => settledReapCtx(gitEnv());
 
 let n = 0;
 /** A merged worktree with one tracked file `t.txt`, its directory name may carry spaces / non-ASCII. */

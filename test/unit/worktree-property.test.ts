@@ -33,12 +33,11 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Ctx } from "../../src/lib/context.ts";
-import { realRunner, type RunResult, type Runner } from "../../src/lib/runner.ts";
+import { realRunner, type RunResult } from "../../src/lib/runner.ts";
 import { reap } from "../../src/reap/worker-reap.ts";
 import { worktreeSafety, type SafetyVerdict } from "../../src/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, type Fixture } from "../helpers/git.ts";
-import { reapOracle, type OracleVerdict } from "../helpers/reap-oracle.ts";
+import { reapOracle, settledReapCtx, type OracleVerdict } from "../helpers/reap-oracle.ts";
 
 const SEED = Number(process.env.MOGUI_PROPERTY_SEED ?? 0x5eed_2026) >>> 0;
 const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 500);
@@ -355,25 +354,7 @@ async function generate(f: Fixture, root: string, i: number): Promise<Scenario> 
 
 // ------------------------------------------------------------------------------------------------ the test
 
-/** orca answers one settled legacy dispatch without a terminal; git is real. */
-function reapCtx(): Ctx {
-  const runner: Runner = async (argv, opts) => {
-    if (argv[0] === "orca") {
-      const stdout = JSON.stringify({ dispatch_id: "ctx_000000000001", task_id: "task_000000000001", status: "COMPLETED" });
-      return { argv: [...argv], code: 0, signal: null, stdout, stderr: "", timedOut: false, missing: false };
-    }
-    return realRunner(argv, opts);
-  };
-  return {
-    io: { stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false },
-    env: { ...IMPL_ENV, ORCA_CLI_COMMAND: "orca" },
-    cwd: "/",
-    runner,
-    now: () => 1_722_787_200_000,
-    debug: false,
-    self: [],
-  };
-}
+const reapCtx = () => settledReapCtx(IMPL_ENV);
 
 interface Outcome {
   s: Scenario;

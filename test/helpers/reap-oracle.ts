@@ -44,6 +44,7 @@ export interface OracleVerdict {
   /** First precious ignored path (or nested repository `dir/`), null if none. Counted as work unless allowIgnored. */
   precious: string | null;
   detached: boolean;
+  /** Only computed when nothing else already holds work. */
   uniqueContent: boolean;
   why: string[];
 }
@@ -264,12 +265,15 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
     o.detached = true;
     note("detached");
   }
+  o.holdsWork = o.locked || o.trackedEdits || o.untracked || (o.precious !== null && !opts.allowIgnored) || o.detached;
+  // Already holding work: the (costly) content question cannot change the answer.
+  if (o.holdsWork) return o;
   const u = await uniqueContent(wt, env);
   if (u) {
     o.uniqueContent = true;
+    o.holdsWork = true;
     note(`unique: ${u}`);
   }
-  o.holdsWork = o.locked || o.trackedEdits || o.untracked || (o.precious !== null && !opts.allowIgnored) || o.detached || o.uniqueContent;
   return o;
 }
 

@@ -2,7 +2,7 @@
  * Property test for worktreeSafety and the real `reap`: a wrong removal destroys work, a skipped one costs a
  * manual cleanup. 500 random worktree states (4 repos run concurrently, each one repo with a bare origin and
  * many linked worktrees), and an independent oracle (test/helpers/reap-oracle.ts) decides for each whether the
- * worktree holds work. Whenever it does, worktreeSafety must answer "not safe" and a real execute-mode `reap`
+ * worktree holds work. Whenever it does, the real execute-mode `reap` (worktreeSafety inside it) must say "left" and
  * must leave the directory; D31's refusals (hidden index flags, precious ignored files) must hold even where no
  * byte would be lost; and the obviously safe states (clean, whole branch merged or copied, only regenerable
  * ignored files) must really be removed, so the test fails both ways.
@@ -35,7 +35,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { realRunner, type RunResult } from "../../src/lib/runner.ts";
 import { reap } from "../../src/reap/worker-reap.ts";
-import { worktreeSafety, type SafetyVerdict } from "../../src/reap/worktree-safety.ts";
+import type { SafetyVerdict } from "../../src/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, type Fixture } from "../helpers/git.ts";
 import { reapOracle, settledReapCtx, type OracleVerdict } from "../helpers/reap-oracle.ts";
 
@@ -347,7 +347,9 @@ async function generate(f: Fixture, root: string, i: number): Promise<Scenario> 
   for (let c = 0; c < s.commits; c++) await branchCommit(s, files);
   const shas = s.commits ? (await G(s.wt, "rev-list", "--reverse", `${fork}..HEAD`)).split("\n") : [];
   await mainAfter(s, await include(s, shas));
-  await G(f.repo, "push", "-q", "origin", "main");
+  // What a push of main would leave behind locally (the reaper reads only refs/remotes/origin/main), minus the
+  // pack-objects / receive-pack round trip per state.
+  await G(f.repo, "update-ref", "refs/remotes/origin/main", "refs/heads/main");
   await mutate(s);
   return s;
 }
@@ -379,8 +381,8 @@ async function runOne(s: Scenario): Promise<Outcome> {
     symlinkSync(s.wt, path);
     via.push("symlink");
   }
-  const origin = await G(f.repo, "rev-parse", "refs/remotes/origin/main");
   const noOrigin = rng.chance(0.04);
+  const origin = noOrigin ? await G(f.repo, "rev-parse", "refs/remotes/origin/main") : "";
   if (noOrigin) {
     await G(f.repo, "update-ref", "-d", "refs/remotes/origin/main");
     via.push("no origin/main");
@@ -389,13 +391,22 @@ async function runOne(s: Scenario): Promise<Outcome> {
   if (allowIgnored) via.push("allowIgnored");
   try {
     const o = await reapOracle(path, { allowIgnored, env: ENV });
-    const v = await worktreeSafety({ runner: realRunner, env: IMPL_ENV }, path, undefined, { allowIgnored });
+    // The verdict is read off the real reap (one safety check per state, not two): its action names the reason,
+    // and the git calls it made say whether the squash check (merge-tree) proved it.
+    const calls: string[][] = [];
+    const base = reapCtx();
+    const ctx = { ...base, runner: (argv: readonly string[], opts: Parameters<typeof base.runner>[1]) => (calls.push([...argv]), base.runner(argv, opts)) };
     let action: string;
     try {
-      action = (await reap(reapCtx(), { taskId: "task_000000000001", worktree: path, execute: true, allowIgnored })).record.actions_taken;
+      action = (await reap(ctx, { taskId: "task_000000000001", worktree: path, execute: true, allowIgnored })).record.actions_taken;
     } catch (e) {
       action = `reap threw: ${(e as Error).message}`; // reported with the seed below, not as a bare crash
     }
+    const left = `worktree_left:${path}:`;
+    const v: SafetyVerdict =
+      action === `worktree_removed:${path}`
+        ? { safe: true, owner: f.repo, reason: calls.some((c) => c.includes("merge-tree")) ? "branch changes are already included in origin/main" : "branch is merged into origin/main" }
+        : { safe: false, reason: action.startsWith(left) ? action.slice(left.length) : action };
     return { s, o, v, action, existsAfter: existsSync(s.wt), outsideSurvived: s.outside === null || existsSync(s.outside), via: via.join(", "), allowIgnored, path };
   } finally {
     if (noOrigin) await G(f.repo, "update-ref", "refs/remotes/origin/main", origin);
@@ -474,7 +485,7 @@ test(`worktree safety never removes work (seed ${SEED}, ${CASES} states)`, async
       mustLeave++;
       if (o.why.length === 1 && o.uniqueContent) contentOnly++;
       if (o.hiddenFlags && o.trackedEdits) hiddenEdits++;
-      if (v.safe) fail(r, "ORACLE SAYS IT HOLDS WORK, but worktreeSafety said safe");
+      if (v.safe) fail(r, "ORACLE SAYS IT HOLDS WORK, but the reap judged it safe");
       if (existedBefore && !r.existsAfter) {
         unsafeRemovals++;
         fail(r, "ORACLE SAYS IT HOLDS WORK, but the reap removed the directory");

@@ -24,7 +24,7 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "worker-reap": [
     { code: 0, meaning: "reaped (or planned with --dry-run); --unreaped listed the ledger" },
     { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
-    { code: 2, meaning: "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt or locked" },
+    { code: 2, meaning: "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt (a line before the last) or locked, checked before anything is closed; the surface policy unreadable or its reap.precious_ignored malformed" },
     { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
     { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
     { code: "N", meaning: "orca's own non-zero exit code when an orca call itself fails (dispatch-show, task-list, terminal close)" },

@@ -157,3 +157,8 @@ test("the precious matcher: gitignore-style globs, base name unless the pattern 
   expect(anchored("top.txt")).toBe(true);
   expect(anchored("a/top.txt")).toBe(false);
 });
+
+test("the example surface policy spells out exactly the built-in precious set (reap.precious_ignored)", () => {
+  const example = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "config", "worker-surface-policy.example.json"), "utf8"));
+  expect(example.reap.precious_ignored).toEqual([...DEFAULT_PRECIOUS_IGNORED]);
+});

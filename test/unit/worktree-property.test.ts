@@ -163,7 +163,7 @@ async function include(s: Scenario, shas: string[]): Promise<Inclusion> {
   }
   if (mode === "squash") {
     await G(f.repo, "merge", "-q", "--squash", upTo);
-    await G(f.repo, "commit", "-q", "-m", `squash s${s.i}@${k}`);
+    await G(f.repo, "commit", "-q", "--allow-empty", "-m", `squash s${s.i}@${k}`); // commits that cancel out squash to nothing
     s.log.push(`main: squash first ${k}/${shas.length} commits`);
     s.wholeCopiedNothingAfter = whole;
     return { sha: await G(f.repo, "rev-parse", "HEAD"), isMerge: false };

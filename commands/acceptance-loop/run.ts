@@ -11,6 +11,7 @@ import { isComplete } from "../../src/acceptance/verdict.ts";
 import { defineMoguiCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { ExitError, UsageError, errorMessage } from "../../src/lib/errors.ts";
+import { checkLedger, LedgerError } from "../../src/lib/ledger.ts";
 
 const CMD = "acceptance-loop run";
 export const RESTORE_TIMEOUT_MS = 300_000;
@@ -50,6 +51,16 @@ function restorer(ctx: Ctx, argv: string[], cwd: string, say: (m: string) => voi
   };
 }
 
+/** The appender contract (D18): the regression log is checked whole before anything runs. */
+async function checkRegressionLog(path: string, say: (m: string) => void): Promise<void> {
+  try {
+    await checkLedger(path, { onWarning: (w) => say(`warning: ${w.path}:${w.line}: ${w.message}`) });
+  } catch (e) {
+    if (e instanceof LedgerError) throw new ExitError(ACCEPTANCE_EXIT.CONFIG, `acceptance-loop: LEDGER_UNAVAILABLE: ${e.message}`);
+    throw e;
+  }
+}
+
 export default defineMoguiCommand({
   meta: {
     name: CMD,
@@ -84,6 +95,7 @@ export default defineMoguiCommand({
     const say = (m: string) => ctx.io.stderr(`acceptance-loop: ${m}\n`);
     for (const w of exposureWarnings(config)) say(`warning: ${w}`);
     prepareRunDir(config.runDir);
+    if (config.regressionLog) await checkRegressionLog(config.regressionLog, say);
     const baseline: Candidate = { label: BASELINE_LABEL, ref: (args["baseline-ref"] as string | undefined) ?? "", surfaces: [], summary: "" };
     const { report, error } = await runAcceptanceLoop({
       config,
@@ -91,7 +103,7 @@ export default defineMoguiCommand({
       baseline,
       proposer: cliProposer(ctx, config, (m) => say(`warning: ${m}`)),
       evaluator: commandEvaluator(ctx, config.workspaceRoot),
-      regressionLog: config.regressionLog ? new RegressionLog(config.regressionLog, ctx.now) : null,
+      regressionLog: config.regressionLog ? new RegressionLog(config.regressionLog, ctx.now, (w) => say(`warning: ${w.path}: ${w.message}`)) : null,
       onReject: restore ? restorer(ctx, restore, config.workspaceRoot, say) : undefined,
       clock: ctx.now,
       progress: say,

@@ -29,6 +29,7 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   demo: [
     { code: 0, meaning: "every demo step behaved as documented" },
     { code: 1, meaning: "a step did not (the failing step is named on stderr)" },
+    { code: 2, meaning: "usage error: an unknown flag or argument" },
   ],
   "sim install-shims": [
     { code: 0, meaning: "every shim written, or kept because it already existed (both listed)" },

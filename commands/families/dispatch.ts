@@ -34,7 +34,10 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 4, meaning: "register denied or failed after the inject: the worker IS running, resolve the registration by hand" },
     { code: 5, meaning: "delivery FAILED: the worker pane shows a trust/login gate or a provider limit" },
   ],
-  "dispatch-collision-check": [{ code: 0, meaning: "always (fail-open): zero or more `WARNING: scope overlap ...` lines on stdout" }],
+  "dispatch-collision-check": [
+    { code: 0, meaning: "checked (fail-open): zero or more `WARNING: scope overlap ...` lines on stdout, whatever the ledger holds" },
+    { code: 2, meaning: "usage error: no contract argument, an unknown flag" },
+  ],
   "codex-worker-pretrust": [
     { code: 0, meaning: "every config trusted (added, updated or already), or no accounts directory (nothing to do)" },
     { code: 2, meaning: "usage, relative path or line break in the path, a config that does not parse, is not a table where one is needed, is a symlink or is reached through a symlinked account/home directory, or has no single verified edit; nothing was written" },

@@ -84,7 +84,7 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "acceptance-loop run": [
     { code: 0, meaning: "the final gated scorecard is complete: every train and holdout case passes" },
     { code: 1, meaning: "the run ended with failing gated cases, or the restore command failed" },
-    { code: 2, meaning: `${CONFIG_OR_USAGE}; --max-iterations >= 2 without --restore-cmd; the run folder cannot be created or written` },
+    { code: 2, meaning: `${CONFIG_OR_USAGE}; --max-iterations >= 2 without --restore-cmd; the run folder cannot be created or written; the regression log is unwritable or has a corrupt line (LEDGER_UNAVAILABLE)` },
   ],
   "acceptance-loop inspect": [
     { code: 0, meaning: "report.json printed" },
@@ -126,5 +126,8 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 2, meaning: "usage error, or a config, baseline, I/O or JSON error" },
     { code: 4, meaning: "unexplained repo drift present" },
   ],
-  "adapter doctor": [{ code: 0, meaning: "always: the presence report was printed" }],
+  "adapter doctor": [
+    { code: 0, meaning: "the presence report was printed (whatever it found)" },
+    { code: 2, meaning: "usage error: an unknown flag or argument" },
+  ],
 };

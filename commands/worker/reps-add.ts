@@ -2,7 +2,7 @@ import { defineMoguiCommand } from "../../src/lib/command.ts";
 import { ExitError, UsageError } from "../../src/lib/errors.ts";
 import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
 import { grade, JSON_ARG, LEDGER_ARG, paths, str } from "../../src/worker/cli.ts";
-import { getJob, record } from "../../src/worker/jobs.ts";
+import { checkJobsLedger, getJob, record } from "../../src/worker/jobs.ts";
 import { repRefusals, repRow } from "../../src/worker/reps.ts";
 import { isTier } from "../../src/worker/tiers.ts";
 
@@ -53,7 +53,9 @@ export default defineMoguiCommand({
     if (!isTier(tier)) throw new UsageError(`--tier must be T0, T1, T2 or T3 (got '${tier}')`, cmd);
     const rounds = count(str(args, "rounds"), "rounds")!;
     const blockersFound = count(str(args, "blockers-found"), "blockers-found")!;
+    // The appender contract: the whole ledger is read (getJob folds it) or checked before anything is recorded.
     const job = str(args, "job") ? await getJob(ctx, ledger, str(args, "job")!, "reps add") : null;
+    if (!job) await checkJobsLedger(ctx, ledger, "reps add");
     const inp = {
       profile: str(args, "profile")!, model: str(args, "model")!, effort: str(args, "effort") ?? null, task: str(args, "task")!, tier,
       role: str(args, "role")!, grade: grade(args, "grade", "reps add") ?? null, rounds, blockersFound, completed: Number(str(args, "completed")) as 0 | 1,

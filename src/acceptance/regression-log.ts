@@ -4,13 +4,15 @@
  * book no longer defines, as holdout; a case the book still defines keeps the book's split (the book wins).
  */
 import { readFileSync } from "node:fs";
-import { appendRows } from "../lib/ledger.ts";
+import { appendRows, type LedgerWarning } from "../lib/ledger.ts";
 import { CaseBook, caseFromMapping, caseToDict, type VerificationCase } from "./casebook.ts";
 
 export class RegressionLog {
   constructor(
     readonly path: string,
     private readonly clock: () => number,
+    /** Where a torn tail that an append sets aside is reported. */
+    private readonly onWarning?: (w: LedgerWarning) => void,
   ) {}
 
   /** Pinned cases, first pin of an id wins; unparseable lines are skipped (the log is advisory input). */
@@ -48,6 +50,7 @@ export class RegressionLog {
     appendRows(
       this.path,
       fresh.map((c) => ({ ...caseToDict(c), origin: "regression", ts, iteration, observed_split: c.split })),
+      { onWarning: this.onWarning },
     );
     return fresh.map((c) => c.caseId);
   }

@@ -6,10 +6,10 @@
 import type { Ctx } from "../lib/context.ts";
 import { ExitError } from "../lib/errors.ts";
 import { WORKER_REAP_EXIT } from "../lib/exit-codes.ts";
-import { appendRow } from "../lib/ledger.ts";
+import { appendRow, type LedgerWarning } from "../lib/ledger.ts";
 import { git } from "../git.ts";
 import { normalStatus, OrcaClient, OrcaError, type Dispatch } from "../orca/client.ts";
-import { worktreeSafety } from "./worktree-safety.ts";
+import { real, worktreeSafety } from "./worktree-safety.ts";
 
 /** DECISIONS D7 (case-insensitive). */
 export const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
@@ -44,6 +44,11 @@ export interface ReapRequest {
   ledgerPath?: string;
   orcaTimeoutMs?: number;
   gitTimeoutMs?: number;
+  /** D31: the precious ignored set (default DEFAULT_PRECIOUS_IGNORED) and `--allow-ignored`. */
+  precious?: readonly string[];
+  allowIgnored?: boolean;
+  /** Where a torn ledger tail that the append sets aside is reported. */
+  onLedgerWarning?: (w: LedgerWarning) => void;
 }
 
 /** Reason text goes inside `worktree_left:<path>:<reason>` joined by `;`: keep it on one line, without `;`. */
@@ -121,11 +126,12 @@ async function closeTerminal(orca: OrcaClient, handle: string): Promise<string> 
 }
 
 async function reapWorktree(ctx: Ctx, path: string, req: ReapRequest): Promise<string> {
-  const verdict = await worktreeSafety(ctx, path, req.gitTimeoutMs);
+  const verdict = await worktreeSafety(ctx, path, req.gitTimeoutMs, { precious: req.precious, allowIgnored: req.allowIgnored });
   if (!verdict.safe) return `worktree_left:${path}:${oneLine(verdict.reason)}`;
   if (req.execute) {
-    // Run from the repository that owns the worktree, never from whatever the caller's CWD is.
-    const rm = await git(ctx, verdict.owner, ["worktree", "remove", path], req.gitTimeoutMs);
+    // Run from the repository that owns the worktree, never from whatever the caller's CWD is; name the worktree
+    // as the owner lists it (git refuses a path that reaches it through a symlink).
+    const rm = await git(ctx, verdict.owner, ["worktree", "remove", real(path)], req.gitTimeoutMs);
     if (!rm.ok) throw new ExitError(WORKER_REAP_EXIT.FAILED, `Failed to remove worktree ${path}: ${rm.why}`);
   }
   return `worktree_removed:${path}`;
@@ -157,7 +163,7 @@ export async function reap(ctx: Ctx, req: ReapRequest): Promise<ReapOutcome> {
   };
   if (req.execute && req.ledgerPath) {
     try {
-      appendRow(req.ledgerPath, { event: "reap", ts: record.timestamp, ...record });
+      appendRow(req.ledgerPath, { event: "reap", ts: record.timestamp, ...record }, { onWarning: req.onLedgerWarning });
     } catch (e) {
       return { record, ledgerError: (e as Error).message };
     }

@@ -78,7 +78,7 @@ function step1(cfg: RecoveryConfig): { steps: RecoveryStep[]; tracks: TrackState
   try {
     replay = replayFile(cfg.ledger);
   } catch (e) {
-    replay = { tracks: new Map(), warnings: [`unreadable: ${(e as Error).message}`] };
+    replay = { tracks: new Map(), warnings: [`unreadable: ${(e as Error).message}`], corrupt: [] };
   }
   const tracks = activeTracks(replay);
   if (!replay.warnings.length) return { steps: [s1, step("1-ledger", "OK", `active tracks=${tracks.length}`)], tracks };

@@ -5,6 +5,7 @@ import { resolveStatePath, type Ctx } from "../lib/context.ts";
 import { SHARED_EXITS, type Exits } from "../lib/exits.ts";
 import { logger } from "../lib/log.ts";
 import { printDoc } from "../lib/output.ts";
+import { boundedWarnings } from "../lib/ledger.ts";
 import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "./ledger.ts";
 
 export const ledgerArg = { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` } as const;
@@ -22,7 +23,14 @@ export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
   try {
     const rt = new WorkspaceRuntime(path);
     const log = logger(ctx, "tracks");
-    for (const w of rt.warnings) log.warn(`${path}: ${w}`);
+    // Bounded (at most 10 of a kind): a ledger full of foreign rows must not become one stderr line per row.
+    const sink = boundedWarnings((w) => log.warn(`${w.path}: ${w.line ? `line ${w.line}: ` : ""}${w.message}`));
+    for (const w of rt.warnings) {
+      const m = /^line (\d+): ([\s\S]*)$/.exec(w);
+      sink.warn({ path, line: m ? Number(m[1]) : 0, message: m ? m[2]! : w });
+    }
+    sink.flush();
+    rt.onLedgerWarning = (w) => log.warn(`${w.path}: ${w.message}`);
     return rt;
   } catch (e) {
     return failWith(TRACK_EXITS, "ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${(e as Error).message}`);

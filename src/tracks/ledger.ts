@@ -4,7 +4,7 @@
  * `WorkspaceRuntime` is the session cache: a snapshot taken once, refreshed on demand, updated by its own writes.
  */
 import { readFileSync } from "node:fs";
-import { appendRow } from "../lib/ledger.ts";
+import { appendRow, LedgerError, type LedgerWarning } from "../lib/ledger.ts";
 
 export const WORK_LEDGER_ENV = "MOGUI_WORK_LEDGER";
 export const WORK_LEDGER_FILE = "work-ledger.jsonl";
@@ -31,6 +31,8 @@ export class TrackRuleError extends Error {
 export interface Replay {
   tracks: Map<string, TrackState>;
   warnings: string[];
+  /** Lines that are not JSON objects, except a torn last line (no newline after it): no append may follow them. */
+  corrupt: { line: number; why: string }[];
 }
 
 const isStr = (v: unknown): v is string => typeof v === "string";
@@ -67,23 +69,30 @@ function applyEvent(tracks: Map<string, TrackState>, e: Record<string, unknown>)
 export function replayText(text: string): Replay {
   const tracks = new Map<string, TrackState>();
   const warnings: string[] = [];
-  text.split("\n").forEach((line, i) => {
+  const corrupt: Replay["corrupt"] = [];
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
     if (!line.trim()) return;
+    const bad = (why: string) => {
+      warnings.push(`line ${i + 1}: ${why}`);
+      // The last element has no newline after it: a writer that died mid-append, set aside by the next append.
+      if (i < lines.length - 1) corrupt.push({ line: i + 1, why });
+    };
     let e: unknown;
     try {
       e = JSON.parse(line);
     } catch {
-      warnings.push(`line ${i + 1}: invalid JSON`);
+      bad("invalid JSON");
       return;
     }
     if (!e || typeof e !== "object" || Array.isArray(e)) {
-      warnings.push(`line ${i + 1}: not an object`);
+      bad("not an object");
       return;
     }
     const why = applyEvent(tracks, e as Record<string, unknown>);
     if (why) warnings.push(`line ${i + 1}: ${why}`);
   });
-  return { tracks, warnings };
+  return { tracks, warnings, corrupt };
 }
 
 export function replayFile(path: string): Replay {
@@ -91,7 +100,7 @@ export function replayFile(path: string): Replay {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { tracks: new Map(), warnings: [] };
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { tracks: new Map(), warnings: [], corrupt: [] };
     throw e;
   }
   return replayText(text);
@@ -108,6 +117,8 @@ export function trackLine(t: TrackState): string {
 
 export class WorkspaceRuntime {
   private snap: Replay;
+  /** Where a torn tail that an append sets aside is reported. */
+  onLedgerWarning?: (w: LedgerWarning) => void;
 
   constructor(
     readonly path: string,
@@ -133,12 +144,15 @@ export class WorkspaceRuntime {
   }
 
   private write(event: Record<string, unknown>): TrackState {
-    // Re-read under the same rules first: another session may have written since the snapshot.
+    // Re-read under the same rules first: another session may have written since the snapshot. The appender
+    // contract (D18): a corrupt line other than a torn last one stops the write before anything is appended.
     this.refresh();
+    const bad = this.snap.corrupt[0];
+    if (bad) throw new LedgerError("corrupt", this.path, `corrupt line (${bad.why})`, bad.line);
     const row = { ...event, ts: this.clock() };
     const why = applyEvent(this.snap.tracks, structuredClone(row));
     if (why) throw new TrackRuleError(why);
-    appendRow(this.path, row);
+    appendRow(this.path, row, { onWarning: this.onLedgerWarning });
     return this.snap.tracks.get(event.track_id as string)!;
   }
 

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resolveStatePath, type Ctx } from "../lib/context.ts";
 import { ExitError } from "../lib/errors.ts";
-import { appendRow, LedgerError, readRows, type LedgerRow } from "../lib/ledger.ts";
+import { appendRow, checkLedger, LedgerError, readRows, type LedgerRow } from "../lib/ledger.ts";
 import { workerNow } from "./clock.ts";
 import type { Tier } from "./tiers.ts";
 
@@ -70,7 +70,7 @@ export function ledgerFail(cmd: string, e: LedgerError): ExitError {
 }
 
 export function warnLedger(ctx: Ctx, cmd: string) {
-  return (w: { path: string; line: number; message: string }) => ctx.io.stderr(`worker ${cmd}: warning: ${w.path}:${w.line}: ${w.message}\n`);
+  return (w: { path: string; line: number; message: string }) => ctx.io.stderr(`worker ${cmd}: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`);
 }
 
 /** Every job in the ledger, folded from its rows, in spawn order. */
@@ -110,9 +110,23 @@ export async function getJob(ctx: Ctx, path: string, id: string, cmd: string): P
   return j;
 }
 
+/**
+ * The appender contract for a command that appends without folding the ledger first (loadJobs already reads every
+ * line): writable, no corrupt line but a torn last one (a warning), checked before the command acts.
+ */
+export async function checkJobsLedger(ctx: Ctx, path: string, cmd: string): Promise<void> {
+  try {
+    await checkLedger(path, { onWarning: warnLedger(ctx, cmd) });
+  } catch (e) {
+    if (e instanceof LedgerError) throw ledgerFail(cmd, e);
+    throw e;
+  }
+}
+
 export function record(ctx: Ctx, path: string, cmd: string, row: LedgerRow): void {
   try {
-    appendRow(path, { ts: Math.floor(workerNow(ctx) / 1000), ...row });
+    // A torn tail left by a dead writer is set aside to <ledger>.torn, and the command says so.
+    appendRow(path, { ts: Math.floor(workerNow(ctx) / 1000), ...row }, { onWarning: warnLedger(ctx, cmd) });
   } catch (e) {
     if (e instanceof LedgerError) throw ledgerFail(cmd, e);
     throw e;

@@ -23,6 +23,9 @@ const Surface = v.object({
   why: v.optional(v.string()),
 });
 
+/** D31: `reap.precious_ignored` replaces the default precious ignored set of worker-reap. */
+const PreciousList = v.array(v.pipe(v.string(), v.trim(), v.minLength(1)));
+
 const PolicySchema = v.looseObject({
   version: v.literal(1),
   surfaces: v.pipe(v.array(Surface), v.minLength(1)),
@@ -34,6 +37,7 @@ const PolicySchema = v.looseObject({
   dead_tab_title_patterns: v.optional(v.array(v.string())),
   branch_prefix: v.optional(v.string(), "worker/"),
   report_file: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]+$/)), "report.md"),
+  reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList) })),
 });
 
 export type Policy = v.InferOutput<typeof PolicySchema> & {
@@ -95,17 +99,21 @@ export function parsePolicy(text: string, path: string): Policy {
   };
 }
 
-export function loadPolicy(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): Policy {
-  const path = policyPath(ctx, flag);
-  let text: string;
+/** The policy file's text; null when it does not exist and `missingOk`. */
+function readPolicyText(path: string, missingOk: boolean): string | null {
   try {
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && missingOk) return null;
     const hint = code === "ENOENT" ? " (copy config/worker-surface-policy.example.json there, or pass --policy)" : "";
     throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? (e as Error).message}${hint}`);
   }
-  return parsePolicy(text, path);
+}
+
+export function loadPolicy(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): Policy {
+  const path = policyPath(ctx, flag);
+  return parsePolicy(readPolicyText(path, false)!, path);
 }
 
 /** The provider family of a model (`claude-opus-5` -> anthropic); null when no family pattern matches. */
@@ -132,4 +140,25 @@ export function agentArgs(policy: Pick<Policy, "agent_args">, kind: string, vars
 export function isDeadTabTitle(policy: Pick<Policy, "dead_tab_title_patterns">, title: string | null): boolean {
   if (!title) return false;
   return policy.dead_tab_title_patterns.some((p) => new RegExp(p).test(title.trim()));
+}
+
+/**
+ * `reap.precious_ignored` from the surface policy, for worker-reap (which needs nothing else of the policy): null
+ * when the policy file does not exist or does not set it (the caller keeps D31's defaults). A policy that exists
+ * but cannot be read, is not JSON, or sets a malformed list is a PolicyError: a reap never guesses its own guard.
+ */
+export function loadPreciousIgnored(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): { path: string; patterns: string[] | null } {
+  const path = policyPath(ctx, flag);
+  // A policy named on the command line must exist; the default one may be absent (worker-reap runs without workers).
+  const text = readPolicyText(path, flag === undefined);
+  if (text === null) return { path, patterns: null };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new PolicyError(`surface policy is not JSON: ${path}: ${(e as Error).message}`);
+  }
+  const r = v.safeParse(v.looseObject({ reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList) })) }), raw);
+  if (!r.success) throw new PolicyError(`surface policy ${path}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);
+  return { path, patterns: r.output.reap?.precious_ignored ?? null };
 }

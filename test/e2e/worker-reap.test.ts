@@ -260,3 +260,50 @@ describe("worker-reap e2e: refusals and failures", () => {
     expect(r.stderr).toStartWith(`worker-reap: LEDGER_UNAVAILABLE: ${w.ledger}:2: corrupt line`);
   });
 });
+
+describe("worker-reap e2e: work git status cannot see (D31)", () => {
+  test("an ignored .env: the dry run names it, the reap leaves it, --allow-ignored removes the worktree", async () => {
+    const w = world();
+    // The worktree's own exclude file (shared info/exclude) ignores .env for every worktree of the repository.
+    writeFileSync(join(w.f.repo, ".git", "info", "exclude"), ".env\n");
+    writeFileSync(join(w.wt, ".env"), "API_TOKEN=the-only-copy\n");
+    const dry = await reap(w, "--task-id", TASK, "--dry-run", "--json");
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout).record.actions_taken).toBe(`terminal_closed:${WORKER};worktree_left:${w.wt}:precious_ignored:.env`);
+    const r = await reap(w, "--task-id", TASK, "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).record.actions_taken).toEndWith(`worktree_left:${w.wt}:precious_ignored:.env`);
+    expect(readFileSync(join(w.wt, ".env"), "utf8")).toBe("API_TOKEN=the-only-copy\n");
+    const lifted = await reap(w, "--task-id", TASK, "--worktree", w.wt, "--allow-ignored", "--json");
+    expect(lifted.code).toBe(0);
+    expect(JSON.parse(lifted.stdout).record.actions_taken).toEndWith(`worktree_removed:${w.wt}`);
+    expect(existsSync(w.wt)).toBe(false);
+  });
+
+  test("an edit hidden by --skip-worktree is left as hidden_index_flags, even with --allow-ignored", async () => {
+    const w = world();
+    sh(w.wt, "update-index", "--skip-worktree", "feature.txt");
+    writeFileSync(join(w.wt, "feature.txt"), "hidden edit\n");
+    const r = await reap(w, "--task-id", TASK, "--allow-ignored", "--json");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).record.actions_taken).toEndWith(`worktree_left:${w.wt}:hidden_index_flags`);
+    expect(readFileSync(join(w.wt, "feature.txt"), "utf8")).toBe("hidden edit\n");
+  });
+
+  test("the policy's reap.precious_ignored replaces the set; a malformed one is exit 2 before anything is closed", async () => {
+    const w = world();
+    writeFileSync(join(w.f.repo, ".git", "info", "exclude"), "*.sqlite\n");
+    writeFileSync(join(w.wt, "state.sqlite"), "local db\n");
+    const policy = join(w.f.dir, "policy.json");
+    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.sqlite"] } }));
+    const r = await reap(w, "--task-id", TASK, "--dry-run", "--policy", policy, "--json");
+    expect(JSON.parse(r.stdout).record.actions_taken).toEndWith(`worktree_left:${w.wt}:precious_ignored:state.sqlite`);
+    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: "*.sqlite" } }));
+    const callsBefore = w.calls().length;
+    const bad = await reap(w, "--task-id", TASK, "--policy", policy);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toStartWith(`worker-reap: surface policy ${policy}: `);
+    expect(w.calls()).toHaveLength(callsBefore);
+    expect(existsSync(w.wt)).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { unlistedExit } from "./exit-codes.ts";
 import { BUN, FIXTURES_BIN, ROOT } from "./paths.ts";
 
 let built: string | undefined;
@@ -51,5 +52,8 @@ export async function runBinary(args: string[], opts: { env?: Record<string, str
     stderr: "pipe",
   });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  // Every observed exit code must be a documented one (test/helpers/exit-codes.ts).
+  const unlisted = await unlistedExit(args, code);
+  if (unlisted) throw new Error(`${unlisted}\nstderr: ${stderr.slice(0, 500)}`);
   return { code, stdout, stderr };
 }

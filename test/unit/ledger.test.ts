@@ -11,6 +11,8 @@ import {
   type LedgerWarning,
   appendRow,
   appendRows,
+  boundedWarnings,
+  checkLedger,
   checkWritable,
   lockPathFor,
   readAll,
@@ -546,5 +548,33 @@ describe("sortedJson", () => {
     expect(sortedJson(null)).toBe("null");
     expect(sortedJson([2, 1])).toBe("[2,1]");
     expect(sortedJson({ b: undefined, a: 1 })).toBe('{"a":1}');
+  });
+});
+
+describe("the appender contract and bounded warnings (issue 13 §5)", () => {
+  test("checkLedger: a corrupt middle line throws naming its line; a torn tail warns; a missing ledger is fine", async () => {
+    const dir = tempDir("ledger-check-");
+    const p = join(dir, "l.jsonl");
+    await checkLedger(p);
+    writeFileSync(p, '{"a":1}\n[1]\n{"b":2}\n');
+    const e = await checkLedger(p).catch((x) => x);
+    expect(e).toBeInstanceOf(LedgerError);
+    expect(e.message).toBe(`${p}:2: corrupt line (not a JSON object)`);
+    writeFileSync(p, '{"a":1}\n{"b":');
+    const seen: LedgerWarning[] = [];
+    await checkLedger(p, { onWarning: (w) => seen.push(w) });
+    expect(seen).toEqual([{ path: p, line: 2, message: "torn last line (a writer died mid-append); skipped" }]);
+  });
+
+  test("boundedWarnings: 10 per kind, then one summary naming the count and the first suppressed line", () => {
+    const out: string[] = [];
+    const sink = boundedWarnings((w) => out.push(`${w.line}: ${w.message}`));
+    for (let i = 1; i <= 25; i++) sink.warn({ path: "p", line: i, message: `unknown event: e${i}` });
+    sink.warn({ path: "p", line: 26, message: "not an object" });
+    sink.flush();
+    expect(out).toHaveLength(12);
+    expect(out[9]).toBe("10: unknown event: e10");
+    expect(out[10]).toBe("26: not an object");
+    expect(out[11]).toBe("0: ... 15 more (first at line 11): unknown event");
   });
 });

@@ -1,62 +1,46 @@
 /**
  * Property test for worktreeSafety and the real `reap`: a wrong removal destroys work, a skipped one costs a
- * manual cleanup. 240 random worktree states (4 repos run concurrently, each one repo with a bare origin and
- * many linked worktrees), and an independent oracle decides for each whether the worktree MUST be left. Whenever
- * it says so, worktreeSafety must answer "not safe" and a real execute-mode `reap` must leave the directory.
+ * manual cleanup. 500 random worktree states (4 repos run concurrently, each one repo with a bare origin and
+ * many linked worktrees), and an independent oracle (test/helpers/reap-oracle.ts) decides for each whether the
+ * worktree holds work. Whenever it does, the real execute-mode `reap` (worktreeSafety inside it) must say "left" and
+ * must leave the directory; D31's refusals (hidden index flags, precious ignored files) must hold even where no
+ * byte would be lost; and the obviously safe states (clean, whole branch merged or copied, only regenerable
+ * ignored files) must really be removed, so the test fails both ways.
  *
  * A state: 0-4 branch commits (new file / appended, removed or replaced line); then none, a prefix or all of
  * them brought to main by a merge commit, a squash, or cherry-picks of a random subset; then 0-2 main commits
  * (an unrelated file, an edit of a line the branch may also touch, an append to a file the branch made, or a
  * revert of the squash/merge/cherry-pick); pushed; then, independently, a dirty tracked edit, an untracked
- * file, a staged-only change, a detached HEAD (at HEAD or at origin/main), a lock, a deleted directory. Half
- * the repos set `status.showUntrackedFiles=no`.
+ * file, a staged-only change, a detached HEAD (at HEAD or at origin/main), a skip-worktree or assume-unchanged
+ * bit (with or without a hidden edit), a precious ignored file (`.env`, keys inside ignored directories, names
+ * with spaces, newlines and non-ASCII, an ignored nested repository), regenerable ignored files (`node_modules/`
+ * with precious-looking names, `dist/`, logs, a symlink to a directory OUTSIDE the worktree whose files must
+ * survive), a lock, a deleted directory. At check time, independently: the reap goes through a symlink to the
+ * worktree, origin/main is missing, or the run passes allowIgnored. Half the repos set
+ * `status.showUntrackedFiles=no`; some worktree directories have spaces and non-ASCII in their names.
  *
  * Reproduce: `MOGUI_PROPERTY_SEED=<seed> bun test test/unit/worktree-property.test.ts` (the seed is printed on
  * every run and in every failure; each state has its own PRNG derived from (seed, index), so a state does not
  * depend on timing). `MOGUI_PROPERTY_CASES` changes the count.
  *
- * THE ORACLE ("must leave") is computed from git plumbing and TypeScript, sharing nothing with the
- * implementation (which uses `status --porcelain`, `branch --show-current`, `worktree list`, `branch --merged`
- * and `merge-tree` tree equality):
- *   - missing:     the directory is gone (node fs).
- *   - locked:      `<gitdir>/locked` exists, where gitdir is read from the worktree's `.git` file (node fs).
- *   - uncommitted: after `update-index --refresh`, `diff-files --quiet` or `diff-index --cached --quiet HEAD`
- *                  fails, or `ls-files --others --exclude-standard` lists anything (modified, staged-only and
- *                  untracked work all count).
- *   - detached:    `symbolic-ref -q HEAD` fails (work on a detached HEAD has no branch to find it by).
- *   - unique content (the part that must be squash-aware): let B = `merge-base origin/main HEAD`. Every file
- *     the generator writes is a list of globally UNIQUE lines, so "a change the branch made" is exactly a line
- *     added or removed relative to B, per path. The branch's work is in origin/main iff, for every path whose
- *     blob differs between B and HEAD (blobs read with `ls-tree -r` + `cat-file --batch`), every line HEAD added
- *     is present in origin/main's version of that path, every line HEAD removed is absent from it, and a path
- *     HEAD deleted is absent from origin/main. Otherwise the branch holds unique work. When HEAD is an ancestor
- *     of origin/main (B == HEAD) nothing is unique: its commits are in origin/main's history even if main later
- *     reverted them (and `worktree remove` never deletes the branch).
- *     This is a set inclusion, not a merge: it proves inclusion after a merge commit, a squash or cherry-picks
- *     alike, and it sees a squash that main later reverted (the lines are gone again), while
- *     `git diff origin/main...HEAD` would call every squash-merged branch unmerged and a tip-to-tip diff would
- *     call every branch whose main moved on unmerged.
- *     Why it is sound against the implementation: if the branch added line L (unique) and origin/main lacks L,
- *     a clean three-way merge applies the hunk that inserts L, so the merged tree contains L and cannot equal
- *     origin/main's tree; an overlapping hunk is a conflict (merge-tree exit 1), which is "not merged" too.
- *     The same holds for a removed line. (Files are never renamed and the branch never deletes one, so rename
- *     detection cannot carry a line to another path.) So "oracle says unique" can never meet "safe".
- * The oracle may say "nothing unique" where the implementation still leaves the worktree (e.g. main appended
- * to a file right after squashing it: an add/add conflict for merge-tree). That is allowed (conservative); the
- * test counts and prints how often, and asserts that the obvious cases (a plain merge of the whole branch, a
- * squash or cherry-pick of the whole branch with nothing after it, a branch with no commits) ARE removed.
+ * Why the unique-content part of the oracle is sound against the implementation: if the branch added line L
+ * (unique) and origin/main lacks L, a clean three-way merge applies the hunk that inserts L, so the merged tree
+ * contains L and cannot equal origin/main's tree; an overlapping hunk is a conflict (merge-tree exit 1), which is
+ * "not merged" too. The same holds for a removed line. The oracle may say "nothing unique" where the
+ * implementation still leaves the worktree (e.g. main appended to a file right after squashing it): allowed
+ * (conservative); the test counts and prints how often.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Ctx } from "../../src/lib/context.ts";
-import { realRunner, type RunResult, type Runner } from "../../src/lib/runner.ts";
+import { realRunner, type RunResult } from "../../src/lib/runner.ts";
 import { reap } from "../../src/reap/worker-reap.ts";
-import { worktreeSafety, type SafetyVerdict } from "../../src/reap/worktree-safety.ts";
+import type { SafetyVerdict } from "../../src/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, type Fixture } from "../helpers/git.ts";
+import { reapOracle, settledReapCtx, type OracleVerdict } from "../helpers/reap-oracle.ts";
 
 const SEED = Number(process.env.MOGUI_PROPERTY_SEED ?? 0x5eed_2026) >>> 0;
-const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 240);
+const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 500);
 const REPOS = 4;
 
 // ------------------------------------------------------------------------------------------------ PRNG
@@ -127,6 +111,8 @@ interface Scenario {
   wholeCopiedNothingAfter: boolean;
   mutated: boolean;
   lineNo: number;
+  /** A file outside the worktree that an ignored symlink inside it points at: it must survive any reap. */
+  outside: string | null;
 }
 
 /** Every generated line is unique across the whole run: `s<scenario>-L<n>`. */
@@ -177,7 +163,7 @@ async function include(s: Scenario, shas: string[]): Promise<Inclusion> {
   }
   if (mode === "squash") {
     await G(f.repo, "merge", "-q", "--squash", upTo);
-    await G(f.repo, "commit", "-q", "-m", `squash s${s.i}@${k}`);
+    await G(f.repo, "commit", "-q", "--allow-empty", "-m", `squash s${s.i}@${k}`); // commits that cancel out squash to nothing
     s.log.push(`main: squash first ${k}/${shas.length} commits`);
     s.wholeCopiedNothingAfter = whole;
     return { sha: await G(f.repo, "rev-parse", "HEAD"), isMerge: false };
@@ -258,6 +244,7 @@ async function mutate(s: Scenario): Promise<void> {
     // Uncommitted changes may block a checkout to origin/main: then it stays attached.
     if (await tryG(s.wt, "checkout", "-q", "--detach", at)) s.log.push(`wt: detached HEAD at ${at}`);
   }
+  await hideAndIgnore(s);
   if (rng.chance(0.06)) {
     await G(f.repo, "worktree", "lock", "--reason", `busy ${s.i}`, s.wt);
     s.log.push("wt: locked");
@@ -266,7 +253,67 @@ async function mutate(s: Scenario): Promise<void> {
     rmSync(s.wt, { recursive: true, force: true });
     s.log.push("wt: directory deleted");
   }
+  // Regenerable ignored files are not work: a state with only those is still obviously removable.
   s.mutated = s.log.some((l) => l.startsWith("wt:"));
+}
+
+/** Precious ignored files, all under the root .gitignore (IGNORE); `creds/` is NOT ignored (plain untracked). */
+const PRECIOUS = (i: number) => [".env", `secrets/s${i}/prod.pem`, `sub dir ${i}/.env.local`, `deep/é${i}/id_rsa`, `cfg/app${i}.local.json`, `nl\nname${i}.pem`, `dist/keys/s${i}.key`];
+const IGNORE = ["node_modules/", "dist/", "secrets/", ".env", ".env.*", "*.pem", "id_rsa*", "*.local.json", "vendor/", "*.log"];
+
+function put(root: string, rel: string, text: string): void {
+  mkdirSync(join(root, rel, ".."), { recursive: true });
+  writeFileSync(join(root, rel), text);
+}
+
+/** D31's hiding places: index bits (with or without an edit behind them) and ignored files, precious or not. */
+async function hideAndIgnore(s: Scenario): Promise<void> {
+  const { rng } = s;
+  if (!existsSync(join(s.wt, `s${s.i}`, "base.txt"))) return; // detached at origin/main before its base merged
+  if (rng.chance(0.12)) {
+    const flag = rng.pick(["--skip-worktree", "--assume-unchanged"] as const);
+    await G(s.wt, "update-index", flag, `s${s.i}/base.txt`);
+    if (rng.chance(0.7)) {
+      const base = join(s.wt, `s${s.i}`, "base.txt");
+      writeLines(base, [...readLines(base), "hidden edit"]);
+      s.log.push(`wt: ${flag} with a hidden edit`);
+    } else s.log.push(`wt: ${flag}, no edit`);
+  }
+  if (rng.chance(0.15)) {
+    const rel = rng.pick(PRECIOUS(s.i));
+    put(s.wt, rel, "SECRET=only-copy\n");
+    s.log.push(`wt: precious ignored ${JSON.stringify(rel)}`);
+  }
+  if (rng.chance(0.03)) {
+    const repo = join(s.wt, "vendor", `lib${s.i}`);
+    mkdirSync(repo, { recursive: true });
+    await G(repo, "init", "-q", "-b", "main");
+    writeFileSync(join(repo, "x"), "x\n");
+    await G(repo, "add", "x");
+    await G(repo, "commit", "-q", "-m", "unpushed");
+    s.log.push("wt: ignored nested repository");
+  }
+  if (rng.chance(0.03)) {
+    put(s.wt, `creds/credentials-${s.i}.txt`, "not ignored\n");
+    s.log.push("wt: untracked precious-looking file (not ignored)");
+  }
+  if (rng.chance(0.3)) {
+    // Regenerable: never work, never a reason to leave. Logged as `regen:` so the state stays "obviously safe".
+    const kind = rng.pick(["node_modules", "dist", "log", "outside-link"] as const);
+    if (kind === "node_modules") {
+      put(s.wt, "node_modules/aws-sdk/lib/credentials.js", "module.exports = 1;\n");
+      put(s.wt, "node_modules/.env", "from a package\n");
+    } else if (kind === "dist") put(s.wt, `dist/app ${s.i}.js`, "1\n");
+    else if (kind === "log") put(s.wt, `build-${s.i}.log`, "log\n");
+    else {
+      const outside = join(s.f.dir, `outside-${s.i}`);
+      put(outside, "keep.txt", "outside the worktree\n");
+      mkdirSync(join(s.wt, "dist"), { recursive: true });
+      symlinkSync(outside, join(s.wt, "dist", "out"));
+      s.outside = join(outside, "keep.txt");
+    }
+    s.log.push(`regen: ${kind}`);
+  }
 }
 
 /** One random worktree state in repo `f`, with origin/main pushed to its final value for this state. */
@@ -275,7 +322,8 @@ async function generate(f: Fixture, root: string, i: number): Promise<Scenario> 
     i,
     rng: prng((SEED ^ Math.imul(i + 1, 0x9e3779b1)) >>> 0),
     f,
-    wt: join(f.dir, `w${i}`),
+    // Some directory names carry spaces and non-ASCII: git's paths must survive every quoting rule.
+    wt: join(f.dir, i % 7 === 3 ? `w ${i} é` : `w${i}`),
     branch: `p${i}`,
     log: [],
     commits: 0,
@@ -283,6 +331,7 @@ async function generate(f: Fixture, root: string, i: number): Promise<Scenario> 
     wholeCopiedNothingAfter: false,
     mutated: false,
     lineNo: 0,
+    outside: null,
   };
   // The scenario's base file is committed on the branch and merged into main at once: that commit is the merge
   // base, and each worktree checks out only its own files (not every other scenario's).
@@ -298,154 +347,70 @@ async function generate(f: Fixture, root: string, i: number): Promise<Scenario> 
   for (let c = 0; c < s.commits; c++) await branchCommit(s, files);
   const shas = s.commits ? (await G(s.wt, "rev-list", "--reverse", `${fork}..HEAD`)).split("\n") : [];
   await mainAfter(s, await include(s, shas));
-  await G(f.repo, "push", "-q", "origin", "main");
+  // What a push of main would leave behind locally (the reaper reads only refs/remotes/origin/main), minus the
+  // pack-objects / receive-pack round trip per state.
+  await G(f.repo, "update-ref", "refs/remotes/origin/main", "refs/heads/main");
   await mutate(s);
   return s;
 }
 
-// ------------------------------------------------------------------------------------------------ oracle
-
-interface Oracle {
-  missing: boolean;
-  locked: boolean;
-  uncommitted: boolean;
-  detached: boolean;
-  uniqueContent: boolean;
-  why: string[];
-}
-
-async function lsTree(cwd: string, rev: string): Promise<Map<string, string>> {
-  const r = await gitRun(cwd, ["ls-tree", "-r", "-z", rev]);
-  if (r.code !== 0) throw new Error(`oracle: ls-tree ${rev}: ${r.stderr}`);
-  const m = new Map<string, string>();
-  for (const rec of r.stdout.split("\0").filter(Boolean)) {
-    const [meta, path] = rec.split("\t") as [string, string];
-    m.set(path, meta.split(" ")[2]!);
-  }
-  return m;
-}
-
-/** Read many blobs with one `cat-file --batch`. */
-async function blobs(cwd: string, ids: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  const uniq = [...new Set(ids)];
-  if (uniq.length === 0) return out;
-  const r = await gitRun(cwd, ["cat-file", "--batch"], uniq.map((x) => `${x}\n`).join(""));
-  if (r.code !== 0) throw new Error(`oracle: cat-file: ${r.stderr}`);
-  let text = r.stdout;
-  for (const id of uniq) {
-    const nl = text.indexOf("\n");
-    const size = Number(text.slice(0, nl).split(" ")[2]);
-    // Generated content is ASCII, so characters == bytes.
-    out.set(id, text.slice(nl + 1, nl + 1 + size).split("\n").filter(Boolean));
-    text = text.slice(nl + 1 + size + 1);
-  }
-  return out;
-}
-
-async function uniqueContent(wt: string): Promise<string | null> {
-  const [ours, head] = (await G(wt, "rev-parse", "origin/main", "HEAD")).split("\n") as [string, string];
-  const mb = await gitRun(wt, ["merge-base", ours, head]);
-  if (mb.code !== 0) return "no merge base";
-  const base = mb.stdout.trim();
-  if (base === head) return null; // HEAD is in origin/main's history: nothing of its own
-  const [tb, th, to] = await Promise.all([lsTree(wt, base), lsTree(wt, head), lsTree(wt, ours)]);
-  const changed = [...new Set([...tb.keys(), ...th.keys()])].filter((p) => tb.get(p) !== th.get(p));
-  const ids = changed.flatMap((p) => [tb.get(p), th.get(p), to.get(p)]).filter((x): x is string => Boolean(x));
-  const text = await blobs(wt, ids);
-  const lines = (id: string | undefined) => (id ? text.get(id)! : []);
-  for (const p of changed) {
-    if (!th.has(p)) {
-      if (to.has(p)) return `${p}: deleted on the branch, present in origin/main`;
-      continue;
-    }
-    const b = new Set(lines(tb.get(p)));
-    const h = new Set(lines(th.get(p)));
-    const o = new Set(lines(to.get(p)));
-    if (!to.has(p)) return `${p}: on the branch, not in origin/main`;
-    for (const l of h) if (!b.has(l) && !o.has(l)) return `${p}: line '${l}' added on the branch, missing in origin/main`;
-    for (const l of b) if (!h.has(l) && o.has(l)) return `${p}: line '${l}' removed on the branch, still in origin/main`;
-  }
-  return null;
-}
-
-async function oracle(wt: string): Promise<Oracle> {
-  const o: Oracle = { missing: false, locked: false, uncommitted: false, detached: false, uniqueContent: false, why: [] };
-  if (!existsSync(wt)) {
-    o.missing = true;
-    o.why.push("missing");
-    return o;
-  }
-  const gitdir = readFileSync(join(wt, ".git"), "utf8").replace(/^gitdir: /, "").trim();
-  if (existsSync(join(gitdir, "locked"))) {
-    o.locked = true;
-    o.why.push("locked");
-  }
-  await gitRun(wt, ["update-index", "-q", "--refresh"]);
-  const [files, index, others, sym] = await Promise.all([
-    gitRun(wt, ["diff-files", "--quiet"]),
-    gitRun(wt, ["diff-index", "--cached", "--quiet", "HEAD"]),
-    gitRun(wt, ["ls-files", "--others", "--exclude-standard"]),
-    gitRun(wt, ["symbolic-ref", "-q", "HEAD"]),
-  ]);
-  if (files.code !== 0 || index.code !== 0 || others.stdout.trim() !== "") {
-    o.uncommitted = true;
-    o.why.push("uncommitted");
-  }
-  if (sym.code !== 0) {
-    o.detached = true;
-    o.why.push("detached");
-  }
-  // Already a must-leave: the content question cannot change the verdict the test demands.
-  if (o.why.length) return o;
-  const u = await uniqueContent(wt);
-  if (u) {
-    o.uniqueContent = true;
-    o.why.push(`unique: ${u}`);
-  }
-  return o;
-}
-
 // ------------------------------------------------------------------------------------------------ the test
 
-/** orca answers one settled legacy dispatch without a terminal; git is real. */
-function reapCtx(): Ctx {
-  const runner: Runner = async (argv, opts) => {
-    if (argv[0] === "orca") {
-      const stdout = JSON.stringify({ dispatch_id: "ctx_000000000001", task_id: "task_000000000001", status: "COMPLETED" });
-      return { argv: [...argv], code: 0, signal: null, stdout, stderr: "", timedOut: false, missing: false };
-    }
-    return realRunner(argv, opts);
-  };
-  return {
-    io: { stdout: () => {}, stderr: () => {}, stdoutIsTTY: false, stderrIsTTY: false },
-    env: { ...IMPL_ENV, ORCA_CLI_COMMAND: "orca" },
-    cwd: "/",
-    runner,
-    now: () => 1_722_787_200_000,
-    debug: false,
-    self: [],
-  };
-}
+const reapCtx = () => settledReapCtx(IMPL_ENV);
 
 interface Outcome {
   s: Scenario;
-  o: Oracle;
+  o: OracleVerdict;
   v: SafetyVerdict;
   action: string;
   existsAfter: boolean;
+  outsideSurvived: boolean;
+  via: string;
+  allowIgnored: boolean;
+  /** The path the reap was given (the worktree, or a symlink to it). */
+  path: string;
 }
 
+/** At check time: through a symlink, without origin/main, with allowIgnored; each independently. */
 async function runOne(s: Scenario): Promise<Outcome> {
-  const o = await oracle(s.wt);
-  const v = await worktreeSafety({ runner: realRunner, env: IMPL_ENV }, s.wt);
-  let action: string;
-  try {
-    action = (await reap(reapCtx(), { taskId: "task_000000000001", worktree: s.wt, execute: true })).record.actions_taken;
-  } catch (e) {
-    action = `reap threw: ${(e as Error).message}`; // reported with the seed below, not as a bare crash
+  const { rng, f } = s;
+  let path = s.wt;
+  const via: string[] = [];
+  if (rng.chance(0.1) && existsSync(s.wt)) {
+    path = join(f.dir, `link-${s.i}`);
+    symlinkSync(s.wt, path);
+    via.push("symlink");
   }
-  return { s, o, v, action, existsAfter: existsSync(s.wt) };
+  const noOrigin = rng.chance(0.04);
+  const origin = noOrigin ? await G(f.repo, "rev-parse", "refs/remotes/origin/main") : "";
+  if (noOrigin) {
+    await G(f.repo, "update-ref", "-d", "refs/remotes/origin/main");
+    via.push("no origin/main");
+  }
+  const allowIgnored = rng.chance(0.15);
+  if (allowIgnored) via.push("allowIgnored");
+  try {
+    const o = await reapOracle(path, { allowIgnored, env: ENV });
+    // The verdict is read off the real reap (one safety check per state, not two): its action names the reason,
+    // and the git calls it made say whether the squash check (merge-tree) proved it.
+    const calls: string[][] = [];
+    const base = reapCtx();
+    const ctx = { ...base, runner: (argv: readonly string[], opts: Parameters<typeof base.runner>[1]) => (calls.push([...argv]), base.runner(argv, opts)) };
+    let action: string;
+    try {
+      action = (await reap(ctx, { taskId: "task_000000000001", worktree: path, execute: true, allowIgnored })).record.actions_taken;
+    } catch (e) {
+      action = `reap threw: ${(e as Error).message}`; // reported with the seed below, not as a bare crash
+    }
+    const left = `worktree_left:${path}:`;
+    const v: SafetyVerdict =
+      action === `worktree_removed:${path}`
+        ? { safe: true, owner: f.repo, reason: calls.some((c) => c.includes("merge-tree")) ? "branch changes are already included in origin/main" : "branch is merged into origin/main" }
+        : { safe: false, reason: action.startsWith(left) ? action.slice(left.length) : action };
+    return { s, o, v, action, existsAfter: existsSync(s.wt), outsideSurvived: s.outside === null || existsSync(s.outside), via: via.join(", "), allowIgnored, path };
+  } finally {
+    if (noOrigin) await G(f.repo, "update-ref", "refs/remotes/origin/main", origin);
+  }
 }
 
 const fixtures: Fixture[] = [];
@@ -463,6 +428,10 @@ async function pipeline(r: number): Promise<Outcome[]> {
   // Half the repos hide untracked files from plain `git status` (a real setting in big repos): the oracle's
   // `ls-files --others` does not care, so the implementation must not either.
   if (r % 2 === 1) await G(f.repo, "config", "status.showUntrackedFiles", "no");
+  writeFileSync(join(f.repo, ".gitignore"), IGNORE.map((l) => `${l}\n`).join(""));
+  await G(f.repo, "add", ".gitignore");
+  await G(f.repo, "commit", "-q", "-m", "ignore rules");
+  await G(f.repo, "push", "-q", "origin", "main");
   const root = await G(f.repo, "rev-parse", "HEAD");
   const out: Outcome[] = [];
   for (let i = r; i < CASES; i += REPOS) out.push(await runOne(await generate(f, root, i)));
@@ -475,50 +444,73 @@ test(`worktree safety never removes work (seed ${SEED}, ${CASES} states)`, async
 
   const failures: string[] = [];
   const fail = (r: Outcome, msg: string) =>
-    failures.push(`[seed ${SEED}] scenario ${r.s.i} (${r.s.wt}): ${msg}\n    steps: ${r.s.log.join(" | ") || "(none)"}\n    oracle: ${r.o.why.join(", ") || "nothing unique"}\n    verdict: ${JSON.stringify(r.v)}\n    action: ${r.action}`);
+    failures.push(
+      `[seed ${SEED}] scenario ${r.s.i} (${JSON.stringify(r.path)}${r.via ? `; ${r.via}` : ""}): ${msg}\n    steps: ${r.s.log.join(" | ") || "(none)"}\n` +
+        `    oracle: ${r.o.why.join(", ") || "no work"}\n    verdict: ${JSON.stringify(r.v)}\n    action: ${JSON.stringify(r.action)}`,
+    );
   let mustLeave = 0;
+  let unsafeRemovals = 0;
   let removed = 0;
   let conservative = 0;
   let obvious = 0;
   let contentOnly = 0;
   let safeByAncestry = 0;
   let safeByTree = 0;
+  let hiddenEdits = 0;
+  let preciousLeft = 0;
+  let preciousAllowed = 0;
+  let regenRemoved = 0;
   const conservativeReasons = new Map<string, number>();
+  const UNCOMMITTED = "Worktree has uncommitted changes";
 
   for (const r of results) {
     const { o, v } = r;
-    const leave = o.missing || o.locked || o.uncommitted || o.detached || o.uniqueContent;
     const existedBefore = !o.missing;
+    const preciousBlocks = o.precious !== null && !r.allowIgnored;
     // The reap and the verdict agree, and the directory on disk matches the action.
     if (v.safe) {
-      if (r.action !== `worktree_removed:${r.s.wt}`) fail(r, "safe verdict, but the reap did not remove");
+      if (r.action !== `worktree_removed:${r.path}`) fail(r, "safe verdict, but the reap did not remove");
       if (r.existsAfter) fail(r, "the reap said removed, but the directory is still there");
       removed++;
+      if (r.s.log.some((l) => l.startsWith("regen:"))) regenRemoved++;
+      if (o.precious !== null && r.allowIgnored) preciousAllowed++;
     } else {
-      if (!r.action.startsWith(`worktree_left:${r.s.wt}:`)) fail(r, "not-safe verdict, but the reap did not leave");
+      if (!r.action.startsWith(`worktree_left:${r.path}:`)) fail(r, "not-safe verdict, but the reap did not leave");
       if (r.existsAfter !== existedBefore) fail(r, "left, yet the directory changed on disk");
     }
+    if (!r.outsideSurvived) fail(r, "a file OUTSIDE the worktree (behind an ignored symlink) was deleted");
     if (v.safe && v.reason === "branch is merged into origin/main") safeByAncestry++;
     if (v.safe && v.reason === "branch changes are already included in origin/main") safeByTree++;
-    if (leave) {
+    if (o.holdsWork) {
       mustLeave++;
       if (o.why.length === 1 && o.uniqueContent) contentOnly++;
-      if (v.safe) fail(r, "ORACLE SAYS MUST LEAVE, but worktreeSafety said safe");
-      if (existedBefore && !r.existsAfter) fail(r, "ORACLE SAYS MUST LEAVE, but the reap removed the directory");
-      if (o.missing && !(v.safe === false && v.reason === "Worktree path does not exist")) fail(r, "missing path not reported as such");
-      if (o.locked && !o.missing && !o.uncommitted && !o.detached && !(v.safe === false && v.reason.startsWith("Worktree is locked: "))) fail(r, "lock not reported");
-      if (o.uncommitted && !o.missing && !(v.safe === false && v.reason === "Worktree has uncommitted changes")) fail(r, "uncommitted not reported first");
+      if (o.hiddenFlags && o.trackedEdits) hiddenEdits++;
+      if (v.safe) fail(r, "ORACLE SAYS IT HOLDS WORK, but the reap judged it safe");
+      if (existedBefore && !r.existsAfter) {
+        unsafeRemovals++;
+        fail(r, "ORACLE SAYS IT HOLDS WORK, but the reap removed the directory");
+      }
     } else if (!v.safe) {
       conservative++;
-      const key = v.reason.replace(/p\d+/, "<b>");
+      const key = v.reason.replace(/p\d+/, "<b>").replace(/precious_ignored:.*/, "precious_ignored:<path>");
       conservativeReasons.set(key, (conservativeReasons.get(key) ?? 0) + 1);
     }
+    // D31 holds even where no byte would be lost, and each refusal names itself (checked in the product's order).
+    if (existedBefore) {
+      const reason = v.safe ? "(safe)" : v.reason;
+      if (o.missing && reason !== "Worktree path does not exist") fail(r, "missing path not reported as such");
+      if (o.hiddenFlags && reason !== UNCOMMITTED && reason !== "hidden_index_flags") fail(r, "hidden index flags not reported");
+      if (preciousBlocks && !o.hiddenFlags && reason !== UNCOMMITTED && !reason.startsWith("precious_ignored:")) fail(r, "precious ignored file not reported");
+      if (preciousBlocks && reason.startsWith("precious_ignored:")) preciousLeft++;
+      const earlier = o.trackedEdits || o.untracked || o.hiddenFlags || preciousBlocks || o.detached;
+      if (o.locked && !earlier && !reason.startsWith("Worktree is locked: ")) fail(r, "lock not reported");
+    }
     // The obvious cases must be removed, or the reaper is useless.
-    const plainSafe = !r.s.mutated && (r.s.commits === 0 || r.s.wholeMerged || r.s.wholeCopiedNothingAfter);
+    const plainSafe = !r.s.mutated && !r.via.includes("no origin") && (r.s.commits === 0 || r.s.wholeMerged || r.s.wholeCopiedNothingAfter);
     if (plainSafe) {
       obvious++;
       if (!v.safe) fail(r, "an obviously safe worktree (whole branch merged/squashed/picked, clean) was left");
-      if (leave) fail(r, "oracle disagrees with the generator about an obviously safe worktree");
+      if (o.holdsWork) fail(r, "oracle disagrees with the generator about an obviously safe worktree");
     }
   }
 
@@ -527,14 +519,16 @@ test(`worktree safety never removes work (seed ${SEED}, ${CASES} states)`, async
 
   const summary = [
     `worktree property: seed ${SEED}, ${results.length} states in ${REPOS} repos, ${Date.now() - t0} ms`,
-    `  must leave (oracle): ${mustLeave} (${contentOnly} only for unique content); removed: ${removed} (${safeByAncestry} by ancestry, ${safeByTree} by squash tree equality); obvious-safe asserted removed: ${obvious}`,
-    `  conservative (oracle: nothing unique, still left): ${conservative}`,
+    `  holding work (oracle): ${mustLeave}, of which removed: ${unsafeRemovals} (${contentOnly} only for unique content, ${hiddenEdits} with an edit hidden by an index bit)`,
+    `  removed: ${removed} (${safeByAncestry} by ancestry, ${safeByTree} by squash tree equality; ${regenRemoved} with regenerable ignored files, ${preciousAllowed} precious under allowIgnored); obvious-safe asserted removed: ${obvious}`,
+    `  left for a precious ignored file: ${preciousLeft}; conservative (oracle: no work, still left): ${conservative}`,
     ...[...conservativeReasons].map(([k, n]) => `    ${n} x ${k}`),
   ].join("\n");
   console.log(summary);
   if (failures.length) console.log(`REPRODUCE: MOGUI_PROPERTY_SEED=${SEED} MOGUI_PROPERTY_CASES=${CASES}\n${failures.join("\n")}`);
   expect(failures, `seed ${SEED}`).toEqual([]);
-  expect(results.length).toBeGreaterThanOrEqual(200);
+  expect(unsafeRemovals).toBe(0);
+  expect(results.length).toBeGreaterThanOrEqual(Math.min(CASES, 500));
   // The generator must actually produce both kinds, or the property says nothing.
   expect(mustLeave).toBeGreaterThan(40);
   expect(removed).toBeGreaterThan(20);
@@ -542,4 +536,9 @@ test(`worktree safety never removes work (seed ${SEED}, ${CASES} states)`, async
   expect(contentOnly).toBeGreaterThan(20);
   expect(safeByAncestry).toBeGreaterThan(5);
   expect(safeByTree).toBeGreaterThan(5);
-}, 120_000);
+  if (CASES >= 500) {
+    expect(hiddenEdits).toBeGreaterThan(10);
+    expect(preciousLeft).toBeGreaterThan(10);
+    expect(regenRemoved).toBeGreaterThan(10);
+  }
+}, 180_000);

@@ -2,19 +2,28 @@
  * The native matching engine (D28), gitleaks semantics: a rule runs on a text only when one of its keywords occurs
  * (case-insensitively); its regex runs over the whole text; the secret is `secretGroup` (else the first non-empty
  * group, else the match); entropy, per-rule and global allowlists (regexes against secret/match/line, paths,
- * stopwords, AND/OR) and inline `gitleaks:allow` decide what stays a finding.
+ * stopwords, AND/OR) and inline `gitleaks:allow` decide what stays a finding. D34: allowlists judge the secret
+ * (or the match) unless a user's config says `regexTarget = "line"`. Before matching, JSON string escapes are
+ * decoded in place; base64 runs are decoded and scanned once (decode.ts).
  */
 import type { Allowlist, RegexTarget, Rule } from "./config.ts";
+import { base64Runs, decodeBase64Text, unescapeJson } from "./decode.ts";
 import { Gate, prefilterOf } from "./literals.ts";
-import { maskLine } from "./mask.ts";
+import { maskLine, maskMatch } from "./mask.ts";
 
 export interface Finding {
   file: string;
   line: number;
+  /** 1-based column of the secret in the line (after JSON unescaping); for a base64 finding, of the run. */
+  column: number;
   rule: string;
   description: string;
+  /** The first line of the match with the secret masked. */
+  match: string;
   /** The line, masked (every finding's secret on it replaced) and cut to 160 characters. */
   snippet: string;
+  /** Set when the secret was found inside decoded content. */
+  decoded?: "base64";
 }
 
 export interface Compiled {
@@ -31,6 +40,8 @@ export interface Compiled {
    * contains (literals.ts). A text failing the gate is not searched: no finding can come from it.
    */
   gates: Map<Rule, Gate>;
+  /** How many times nested base64 is decoded (0: never). */
+  decodeDepth: number;
 }
 
 /**
@@ -51,7 +62,7 @@ export function literalLed(re: RegExp): boolean {
   return lit.test(src) && !/^(?:\\.|.)[*?{]/.test(src);
 }
 
-export function compileRules(rules: Rule[], allowlists: Allowlist[]): Compiled {
+export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { decodeDepth?: number } = {}): Compiled {
   const direct: Rule[] = [];
   const gated: Rule[] = [];
   const pathOnly: Rule[] = [];
@@ -66,7 +77,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[]): Compiled {
   // A rule without keywords whose regex does not start with a literal (an organisation rule, say) is searched over
   // every text; the literals its matches must contain spare most of those searches.
   const unled = direct.filter((r) => r.keywords.length === 0 && !literalLed(r.regex!));
-  return { rules, allowlists, direct, gated, pathOnly, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])) };
+  return { rules, allowlists, direct, gated, pathOnly, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 function gateOf(r: Rule): Gate {
@@ -130,32 +141,111 @@ function secretOf(m: RegExpExecArray, group: number): string {
 interface Raw {
   line: number;
   rule: Rule;
+  /** The secret's span in the text (for a base64 finding: the run's). */
   start: number;
   end: number;
   lineStart: number;
+  matchStart: number;
+  matchEnd: number;
+  decoded?: true;
 }
+
+/** Matches kept per text; past this a text's findings are only counted (a file of millions of secrets stays bounded). */
+const RAW_CAP = 100_000;
+
+interface Collect {
+  raws: Raw[];
+  /** Distinct (line, rule) pairs past RAW_CAP. */
+  overflow: number;
+}
+
+export interface TextResult {
+  /** The first `budget` findings, sorted by line and rule. */
+  findings: Finding[];
+  /** Findings past the budget (counted, not rendered). */
+  more: number;
+  /** Findings `skip` dropped (.gitleaksignore, --baseline). */
+  suppressed: number;
+}
+
+/** A finding's fingerprint is `<file>:<rule>:<line>`; a skipped one is dropped before it counts. */
+export type Skip = (rule: string, line: number) => boolean;
 
 /** Scans one text; `path` is what path allowlists and findings see. */
 export function scanText(c: Compiled, path: string, text: string): Finding[] {
+  return scanTextBounded(c, path, text, Infinity).findings;
+}
+
+/** scanText rendering at most `budget` findings; the rest are counted. */
+export function scanTextBounded(c: Compiled, path: string, raw: string, budget: number, skip?: Skip): TextResult {
+  const text = unescapeJson(raw);
+  const col: Collect = { raws: [], overflow: 0 };
+  collect(c, path, text, col, c.decodeDepth);
+  const out = col.raws.length ? render(text, path, col.raws, budget, skip) : { findings: [], more: 0, suppressed: 0 };
+  out.more += col.overflow;
+  for (const rule of c.pathOnly) {
+    if (!rule.path!.test(path)) continue;
+    if (skip?.(rule.id, 1)) {
+      out.suppressed++;
+      continue;
+    }
+    if (out.findings.length < budget) out.findings.push({ file: path, line: 1, column: 1, rule: rule.id, description: rule.description, match: "", snippet: "(the file name matches)" });
+    else out.more++;
+  }
+  return out;
+}
+
+function collect(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
   const kw = new Keywords(text);
-  const raws: Raw[] = [];
   for (const rule of c.direct) {
     const gate = c.gates.get(rule);
-    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, raws, () => kw.any(rule));
+    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, col, () => kw.any(rule));
   }
   for (const rule of c.gated) {
     const gate = c.gates.get(rule);
-    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, raws, () => true);
+    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
   }
-  const found = raws.length ? render(text, path, raws) : [];
-  for (const rule of c.pathOnly) {
-    if (rule.path!.test(path)) found.push({ file: path, line: 1, rule: rule.id, description: rule.description, snippet: "(the file name matches)" });
-  }
-  return found;
+  if (depth > 0) collectDecoded(c, path, text, col, depth);
 }
 
+/**
+ * Base64 runs of 20+ characters that decode to text are scanned with every rule (nested runs while `depth` lasts);
+ * each rule that matches inside gives one finding at the run, whose whole span is masked.
+ */
+function collectDecoded(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
+  let lineNo = 1;
+  let scanned = 0;
+  for (const run of base64Runs(text)) {
+    const decoded = decodeBase64Text(text.slice(run.start, run.end));
+    if (decoded === null) continue;
+    const inner: Collect = { raws: [], overflow: 0 };
+    collect(c, path, unescapeJson(decoded), inner, depth - 1);
+    if (inner.raws.length === 0) continue;
+    for (let i = text.indexOf("\n", scanned); i >= 0 && i < run.start; i = text.indexOf("\n", i + 1)) lineNo++;
+    scanned = run.start;
+    const lineStart = text.lastIndexOf("\n", run.start - 1) + 1;
+    for (const rule of new Set(inner.raws.map((r) => r.rule))) {
+      push(col, { line: lineNo, rule, start: run.start, end: run.end, lineStart, matchStart: run.start, matchEnd: run.end, decoded: true });
+    }
+  }
+}
+
+/** Keeps a match while under RAW_CAP; past it, counts each new (line, rule) pair once. */
+function push(col: Collect, r: Raw): void {
+  if (col.raws.length < RAW_CAP) {
+    col.raws.push(r);
+    return;
+  }
+  const last = lastOverflow.get(col);
+  if (last?.line === r.line && last.rule === r.rule) return;
+  lastOverflow.set(col, { line: r.line, rule: r.rule });
+  col.overflow++;
+}
+
+const lastOverflow = new WeakMap<Collect, { line: number; rule: Rule }>();
+
 /** Line numbers are computed incrementally: matches come in order. */
-function matchRule(c: Compiled, rule: Rule, path: string, text: string, raws: Raw[], applies: () => boolean): void {
+function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Collect, applies: () => boolean): void {
   if (rule.path && !rule.path.test(path)) return;
   const re = rule.regex!;
   re.lastIndex = 0;
@@ -174,33 +264,88 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, raws: Ra
     const at = m.index;
     for (let i = text.indexOf("\n", scanned); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) lineNo++;
     scanned = at;
+    const secret = secretOf(m, rule.secretGroup);
+    if (rule.entropy && entropy(secret) < rule.entropy) continue;
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
     const line = text.slice(lineStart, lineEnd);
-    const secret = secretOf(m, rule.secretGroup);
-    if (rule.entropy && entropy(secret) < rule.entropy) continue;
     if (line.includes("gitleaks:allow")) continue;
     const hit = { match: m[0], secret, line };
     if (rule.allowlists.some((a) => allowedBy(a, hit, path))) continue;
     if (c.allowlists.some((a) => allowedBy(a, hit, path))) continue;
     const secretAt = m[0].indexOf(secret);
     const start = at + (secretAt < 0 ? 0 : secretAt);
-    raws.push({ line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart });
+    push(col, { line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart, matchStart: at, matchEnd: at + m[0].length });
   }
 }
 
-/** Each finding's snippet masks every secret found on its line, by any rule. */
-function render(text: string, path: string, raws: Raw[]): Finding[] {
+const byRuleId = (a: Finding, b: Finding) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+
+/**
+ * Findings by line, then rule id; one per (line, rule). Each finding's snippet masks every secret found on its line,
+ * by any rule. Two rules reporting the very same span (a GitHub token assigned to GITHUB_TOKEN) give one finding:
+ * the rule that matched first (literal-led rules before keyword-gated ones, then config order).
+ */
+function render(text: string, path: string, raws: Raw[], budget: number, skip?: Skip): TextResult {
   const byLine = new Map<number, Raw[]>();
-  for (const r of raws) byLine.set(r.lineStart, [...(byLine.get(r.lineStart) ?? []), r]);
-  const out: Finding[] = [];
-  for (const [lineStart, list] of byLine) {
+  for (const r of raws) {
+    const list = byLine.get(r.lineStart);
+    if (list) list.push(r);
+    else byLine.set(r.lineStart, [r]);
+  }
+  const starts = [...byLine.keys()].sort((a, b) => a - b);
+  const findings: Finding[] = [];
+  let more = 0;
+  let suppressed = 0;
+  for (const lineStart of starts) {
+    const list = byLine.get(lineStart)!;
+    const spans = new Set<string>();
+    const kept = list.filter((r) => {
+      const key = `${r.start}:${r.end}`;
+      if (spans.has(key)) return false;
+      spans.add(key);
+      return true;
+    });
+    const rules = new Map<string, Raw>();
+    const seen = new Set<string>();
+    for (const r of kept) {
+      if (seen.has(r.rule.id)) continue;
+      seen.add(r.rule.id);
+      if (skip?.(r.rule.id, r.line)) {
+        suppressed++;
+        continue;
+      }
+      rules.set(r.rule.id, r);
+    }
+    if (rules.size === 0) continue;
+    if (findings.length >= budget) {
+      more += rules.size;
+      continue;
+    }
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = text.length;
-    const spans = list.map((r) => ({ start: r.start - lineStart, end: Math.min(r.end, lineEnd) - lineStart, rule: r.rule.id }));
-    const snippet = maskLine(text.slice(lineStart, lineEnd), spans);
-    for (const r of list) out.push({ file: path, line: r.line, rule: r.rule.id, description: r.rule.description, snippet });
+    const masked = list.map((r) => ({ start: r.start - lineStart, end: Math.min(r.end, lineEnd) - lineStart, rule: r.rule.id }));
+    const snippet = maskLine(text.slice(lineStart, lineEnd), masked);
+    const line: Finding[] = [];
+    for (const r of rules.values()) {
+      const f: Finding = {
+        file: path,
+        line: r.line,
+        column: r.start - lineStart + 1,
+        rule: r.rule.id,
+        description: r.rule.description,
+        match: maskMatch(text.slice(r.matchStart, Math.min(r.matchEnd, lineEnd)), r.start - r.matchStart, Math.min(r.end, lineEnd) - r.matchStart),
+        snippet,
+      };
+      if (r.decoded) f.decoded = "base64";
+      line.push(f);
+    }
+    line.sort(byRuleId);
+    for (const f of line) {
+      if (findings.length < budget) findings.push(f);
+      else more++;
+    }
   }
-  return out;
+  return { findings, more, suppressed };
 }

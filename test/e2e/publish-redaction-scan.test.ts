@@ -75,6 +75,7 @@ describe("redaction-scan modes", () => {
     expect(r.stdout).toMatch(/^redaction-scan: mode=tracked range=none files=3 commit-messages=not-scanned org-rules=0 config=built-in gitleaks\.toml engine=mogui \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe(
       NO_ORG +
+        "redaction-scan: note — 1 binary file(s) not scanned (blind spots): blob.bin\n" +
         "redaction-scan: FAIL — 4 finding(s) (fail-closed)\n" +
         "  a.txt:2  [aws_access_key] AWS access key id  :: key = AKIA****************\n" +
         "  a.txt:3  [aws_access_key] AWS access key id  :: again AKIA**************** and xox?-********\n" +

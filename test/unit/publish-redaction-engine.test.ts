@@ -55,7 +55,7 @@ describe("gitleaks config", () => {
       "private_key", "aws_access_key", "aws_secret_key", "google_api_key", "azure_storage_key", "github_token",
       "github_fine_grained_token", "gitlab_token", "slack_token", "slack_app_token", "discord_webhook", "discord_bot_token",
       "stripe_key", "stripe_webhook_secret", "jwt", "npm_token", "pypi_token", "anthropic_key", "openai_sk", "bearer_token",
-      "assignment_secret", "assignment_secret_unquoted", "dotenv_export", "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
+      "dotenv_export", "assignment_secret", "assignment_secret_unquoted", "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
     ]);
     const text = readFileSync(join(ROOT, "config", "gitleaks.toml"), "utf8");
     expect(text).toContain("GITLEAKS_CONFIG");

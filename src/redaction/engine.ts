@@ -6,7 +6,7 @@
  * (or the match) unless a user's config says `regexTarget = "line"`. Before matching, JSON string escapes are
  * decoded in place; base64 runs are decoded and scanned once (decode.ts).
  */
-import type { Allowlist, RegexTarget, Rule } from "./config.ts";
+import type { Allowlist, Rule } from "./config.ts";
 import { base64Runs, decodeBase64Text, unescapeJson } from "./decode.ts";
 import { Gate, prefilterOf } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
@@ -84,13 +84,31 @@ function gateOf(r: Rule): Gate {
   return new Gate(r.keywords, prefilterOf(r.regex!));
 }
 
-function entropy(s: string): number {
+const ASCII_COUNTS = new Int32Array(128);
+
+/** Shannon entropy per character (gitleaks' measure); an ASCII-only fast path, code points otherwise. */
+export function entropy(s: string): number {
   if (!s) return 0;
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let ascii = true;
+  for (let i = 0; i < s.length && ascii; i++) if (s.charCodeAt(i) >= 128) ascii = false;
   let h = 0;
+  if (ascii) {
+    const counts = ASCII_COUNTS;
+    for (let i = 0; i < s.length; i++) counts[s.charCodeAt(i)]!++;
+    for (let i = 0; i < s.length; i++) {
+      const c = counts[s.charCodeAt(i)]!;
+      if (c === 0) continue;
+      const p = c / s.length;
+      h -= p * Math.log2(p);
+      counts[s.charCodeAt(i)] = 0;
+    }
+    return h;
+  }
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1), n++;
   for (const c of counts.values()) {
-    const p = c / s.length;
+    const p = c / n;
     h -= p * Math.log2(p);
   }
   return h;
@@ -99,20 +117,48 @@ function entropy(s: string): number {
 interface Hit {
   match: string;
   secret: string;
-  line: string;
+  /** The whole line, only for a user's `regexTarget = "line"` (D34). */
+  line: () => string;
 }
 
-function allowedBy(a: Allowlist, hit: Hit, path: string): boolean {
-  const target = (t: RegexTarget) => (t === "line" ? hit.line : t === "match" ? hit.match : hit.secret);
-  const checks: boolean[] = [];
-  if (a.regexes.length) checks.push(a.regexes.some((r) => r.test(target(a.regexTarget))));
-  if (a.paths.length) checks.push(a.paths.some((r) => r.test(path)));
+/** Whether an allowlist's paths match: asked once per allowlist and text, not once per match. */
+type PathCheck = (a: Allowlist) => boolean;
+
+function pathCheck(path: string): PathCheck {
+  const seen = new Map<Allowlist, boolean>();
+  return (a) => {
+    let v = seen.get(a);
+    if (v === undefined) seen.set(a, (v = a.paths.some((r) => r.test(path))));
+    return v;
+  };
+}
+
+function allowedBy(a: Allowlist, hit: Hit, paths: PathCheck): boolean {
+  const and = a.condition === "AND";
+  let any = false;
+  if (a.paths.length) {
+    const p = paths(a);
+    if (p && !and) return true;
+    if (!p && and) return false;
+    any = true;
+  }
+  if (a.regexes.length) {
+    const t: string = a.regexTarget === "line" ? hit.line() : a.regexTarget === "match" ? hit.match : hit.secret;
+    let p = false;
+    for (const r of a.regexes) if (r.test(t)) { p = true; break; }
+    if (p && !and) return true;
+    if (!p && and) return false;
+    any = true;
+  }
   if (a.stopwords.length) {
     const s = hit.secret.toLowerCase();
-    checks.push(a.stopwords.some((w) => s.includes(w)));
+    const p = a.stopwords.some((w) => s.includes(w));
+    if (p && !and) return true;
+    if (!p && and) return false;
+    any = true;
   }
-  if (checks.length === 0) return false;
-  return a.condition === "AND" ? checks.every(Boolean) : checks.some(Boolean);
+  // OR: nothing matched; AND: everything present matched.
+  return and && any;
 }
 
 /** A file whose path alone an OR allowlist (global) exempts is not read at all. */
@@ -157,6 +203,9 @@ interface Collect {
   raws: Raw[];
   /** Distinct (line, rule) pairs past RAW_CAP. */
   overflow: number;
+  paths: PathCheck;
+  /** Whether the text has a `gitleaks:allow` anywhere (most do not: no per-match search). */
+  inlineAllow?: boolean;
 }
 
 export interface TextResult {
@@ -179,7 +228,7 @@ export function scanText(c: Compiled, path: string, text: string): Finding[] {
 /** scanText rendering at most `budget` findings; the rest are counted. */
 export function scanTextBounded(c: Compiled, path: string, raw: string, budget: number, skip?: Skip): TextResult {
   const text = unescapeJson(raw);
-  const col: Collect = { raws: [], overflow: 0 };
+  const col: Collect = { raws: [], overflow: 0, paths: pathCheck(path) };
   collect(c, path, text, col, c.decodeDepth);
   const out = col.raws.length ? render(text, path, col.raws, budget, skip) : { findings: [], more: 0, suppressed: 0 };
   out.more += col.overflow;
@@ -197,6 +246,8 @@ export function scanTextBounded(c: Compiled, path: string, raw: string, budget: 
 
 function collect(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
   const kw = new Keywords(text);
+  const outer = col.inlineAllow;
+  col.inlineAllow = text.includes("gitleaks:allow");
   for (const rule of c.direct) {
     const gate = c.gates.get(rule);
     if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, col, () => kw.any(rule));
@@ -205,6 +256,7 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
     const gate = c.gates.get(rule);
     if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
   }
+  col.inlineAllow = outer;
   if (depth > 0) collectDecoded(c, path, text, col, depth);
 }
 
@@ -218,7 +270,7 @@ function collectDecoded(c: Compiled, path: string, text: string, col: Collect, d
   for (const run of base64Runs(text)) {
     const decoded = decodeBase64Text(text.slice(run.start, run.end));
     if (decoded === null) continue;
-    const inner: Collect = { raws: [], overflow: 0 };
+    const inner: Collect = { raws: [], overflow: 0, paths: col.paths };
     collect(c, path, unescapeJson(decoded), inner, depth - 1);
     if (inner.raws.length === 0) continue;
     for (let i = text.indexOf("\n", scanned); i >= 0 && i < run.start; i = text.indexOf("\n", i + 1)) lineNo++;
@@ -269,11 +321,10 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
-    const line = text.slice(lineStart, lineEnd);
-    if (line.includes("gitleaks:allow")) continue;
-    const hit = { match: m[0], secret, line };
-    if (rule.allowlists.some((a) => allowedBy(a, hit, path))) continue;
-    if (c.allowlists.some((a) => allowedBy(a, hit, path))) continue;
+    if (col.inlineAllow && text.slice(lineStart, lineEnd).includes("gitleaks:allow")) continue;
+    const hit: Hit = { match: m[0], secret, line: () => text.slice(lineStart, lineEnd) };
+    if (rule.allowlists.length && rule.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
+    if (c.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     const secretAt = m[0].indexOf(secret);
     const start = at + (secretAt < 0 ? 0 : secretAt);
     push(col, { line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart, matchStart: at, matchEnd: at + m[0].length });
@@ -288,47 +339,40 @@ const byRuleId = (a: Finding, b: Finding) => (a.rule < b.rule ? -1 : a.rule > b.
  * the rule that matched first (literal-led rules before keyword-gated ones, then config order).
  */
 function render(text: string, path: string, raws: Raw[], budget: number, skip?: Skip): TextResult {
-  const byLine = new Map<number, Raw[]>();
-  for (const r of raws) {
-    const list = byLine.get(r.lineStart);
-    if (list) list.push(r);
-    else byLine.set(r.lineStart, [r]);
-  }
-  const starts = [...byLine.keys()].sort((a, b) => a - b);
+  // Stable: within a line, raws keep their order (literal-led rules first, then config order).
+  raws.sort((a, b) => a.lineStart - b.lineStart);
   const findings: Finding[] = [];
   let more = 0;
   let suppressed = 0;
-  for (const lineStart of starts) {
-    const list = byLine.get(lineStart)!;
-    const spans = new Set<string>();
-    const kept = list.filter((r) => {
-      const key = `${r.start}:${r.end}`;
-      if (spans.has(key)) return false;
-      spans.add(key);
-      return true;
-    });
-    const rules = new Map<string, Raw>();
-    const seen = new Set<string>();
-    for (const r of kept) {
-      if (seen.has(r.rule.id)) continue;
-      seen.add(r.rule.id);
+  for (let i = 0; i < raws.length; ) {
+    let j = i + 1;
+    while (j < raws.length && raws[j]!.lineStart === raws[i]!.lineStart) j++;
+    const list = raws.slice(i, j);
+    i = j;
+    const rules: Raw[] = [];
+    for (let k = 0; k < list.length; k++) {
+      const r = list[k]!;
+      // The same span already reported by an earlier rule, or this rule already on this line: one finding.
+      let dup = false;
+      for (let q = 0; q < k && !dup; q++) dup = (list[q]!.start === r.start && list[q]!.end === r.end) || list[q]!.rule === r.rule;
+      if (dup) continue;
       if (skip?.(r.rule.id, r.line)) {
         suppressed++;
         continue;
       }
-      rules.set(r.rule.id, r);
+      rules.push(r);
     }
-    if (rules.size === 0) continue;
+    if (rules.length === 0) continue;
     if (findings.length >= budget) {
-      more += rules.size;
+      more += rules.length;
       continue;
     }
+    const lineStart = list[0]!.lineStart;
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = text.length;
     const masked = list.map((r) => ({ start: r.start - lineStart, end: Math.min(r.end, lineEnd) - lineStart, rule: r.rule.id }));
     const snippet = maskLine(text.slice(lineStart, lineEnd), masked);
-    const line: Finding[] = [];
-    for (const r of rules.values()) {
+    const line: Finding[] = rules.map((r) => {
       const f: Finding = {
         file: path,
         line: r.line,
@@ -339,8 +383,8 @@ function render(text: string, path: string, raws: Raw[], budget: number, skip?: 
         snippet,
       };
       if (r.decoded) f.decoded = "base64";
-      line.push(f);
-    }
+      return f;
+    });
     line.sort(byRuleId);
     for (const f of line) {
       if (findings.length < budget) findings.push(f);

@@ -35,6 +35,8 @@ export interface Compiled {
   gated: Rule[];
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
+  /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
+  exemptPaths: RegExp | null;
   /**
    * Per gated rule (and per direct rule without keywords or a leading literal): its keywords (one must occur, case-insensitively) and the literals every match of its regex
    * contains (literals.ts). A text failing the gate is not searched: no finding can come from it.
@@ -77,7 +79,16 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   // A rule without keywords whose regex does not start with a literal (an organisation rule, say) is searched over
   // every text; the literals its matches must contain spare most of those searches.
   const unled = direct.filter((r) => r.keywords.length === 0 && !literalLed(r.regex!));
-  return { rules, allowlists, direct, gated, pathOnly, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
+  const exempt = allowlists.filter((a) => a.condition === "OR").flatMap((a) => a.paths);
+  // Joined only when every part has the same flags; otherwise each is asked in turn (same answer).
+  const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
+  let exemptPaths: RegExp | null = null;
+  try {
+    if (exempt.length && sameFlags) exemptPaths = new RegExp(exempt.map((r) => `(?:${r.source})`).join("|"), exempt[0]!.flags.replace("g", ""));
+  } catch {
+    exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
+  }
+  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 function gateOf(r: Rule): Gate {
@@ -163,6 +174,7 @@ function allowedBy(a: Allowlist, hit: Hit, paths: PathCheck): boolean {
 
 /** A file whose path alone an OR allowlist (global) exempts is not read at all. */
 export function pathAllowed(c: Compiled, path: string): boolean {
+  if (c.exemptPaths) return c.exemptPaths.test(path);
   return c.allowlists.some((a) => a.condition === "OR" && a.paths.some((r) => r.test(path)));
 }
 

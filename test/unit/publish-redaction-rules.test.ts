@@ -161,3 +161,27 @@ test("bounded: at most `budget` findings are rendered, the rest counted; skip dr
   const s = scanTextBounded(c, "a", text, 100, (rule, line) => rule === "aws_access_key" && line <= 5);
   expect([s.findings.length, s.suppressed, s.findings[0]!.line]).toEqual([45, 5, 6]);
 });
+
+test("base64Runs (probing every 20th character) equals a plain regex walk (property, seeded)", () => {
+  const seed = Number(process.env.REDACTION_B64_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  console.log(`base64Runs property seed ${seed} (REDACTION_B64_SEED)`);
+  const r = rng(seed);
+  const ref = (text: string) => {
+    const out: Array<{ start: number; end: number }> = [];
+    const re = /[A-Za-z0-9+/_-]+/g;
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const e = m.index + m[0].length;
+      let end = e;
+      while (end < text.length && end - e < 2 && text[end] === "=") end++;
+      if (m[0].length >= 20) out.push({ start: m.index, end });
+    }
+    return out;
+  };
+  const alpha = ["a", "Z", "9", "+", "/", "-", "_", "=", " ", "\n", ".", "é"];
+  for (let k = 0; k < 3000; k++) {
+    let s = "";
+    const n = Math.floor(r() * 160);
+    for (let i = 0; i < n; i++) s += r() < 0.85 ? alpha[Math.floor(r() * 7)] : alpha[7 + Math.floor(r() * 5)];
+    expect(base64Runs(s)).toEqual(ref(s));
+  }
+});

@@ -59,3 +59,20 @@ test("REDACTION_EXTRA_PATTERNS is resolved the same way everywhere: '~' expands 
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: " rel/r.txt " }, cwd: "/w" })).toBe("/w/rel/r.txt");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "  " }, cwd: "/w" })).toBeUndefined();
 });
+
+test("an internal error is exit 2 ('did not decide'); --debug prints its stack", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "d"));
+  for (let i = 0; i < 2000; i++) writeFileSync(join(dir, "d", `f${i}`), "x\n");
+  const runner = async (argv: readonly string[]) => {
+    if (argv.includes("--shard-list")) throw new RangeError("Invalid string length");
+    return { argv: [...argv], code: 128, signal: null, stdout: "", stderr: "not a repo", timedOut: false, missing: false };
+  };
+  const plain = await runMain(["redaction-scan", "-C", dir, "--paths", "d"], { env: { ...env(), MOGUI_SCAN_JOBS: "2" }, runner });
+  expect(plain.code).toBe(2);
+  expect(plain.stderr).toContain("redaction-scan: FAIL — internal error (RangeError); the scan did not decide\n");
+  expect(plain.stderr).not.toContain("    at ");
+  const debug = await runMain(["--debug", "redaction-scan", "-C", dir, "--paths", "d"], { env: { ...env(), MOGUI_SCAN_JOBS: "2" }, runner });
+  expect(debug.code).toBe(2);
+  expect(debug.stderr).toContain("RangeError: Invalid string length\n    at ");
+});

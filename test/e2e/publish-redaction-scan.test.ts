@@ -299,3 +299,18 @@ test("--engine gitleaks with --staged pipes the staged content to gitleaks stdin
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("  s.txt:1  [fake_rule] Fake leak  :: x ******** y\n");
 });
+
+test("UTF-16 files (with a BOM) are decoded in every mode: the working tree and git's content", async () => {
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`line one\ntoken ${GH}\n`, "utf16le")]);
+  const dir = repo({ "a.txt": "clean\n" });
+  const base = sh(dir, "rev-parse", "HEAD");
+  write(dir, { "w16.txt": le });
+  sh(dir, "add", ".");
+  sh(dir, "commit", "-q", "-m", "utf16");
+  for (const args of [["-C", dir], ["-C", dir, "--range", `${base}..HEAD`]]) {
+    const r = await scan(args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("  w16.txt:2  [github_token] GitHub token  :: token gh?_********\n");
+    expect(r.stderr).not.toContain("blind spots");
+  }
+});

@@ -136,7 +136,7 @@ function peakRssKb(argv: string[], env: Record<string, string>): { kb: number | 
 }
 
 /**
- * The bounded-memory tree: `mb` MB in 1 MB files, every line a secret-like string of one of four kinds (AWS key
+ * The bounded-memory tree: `mb` MB in 128 KB files (enough of them that the scan is sharded), every line a secret-like string of one of four kinds (AWS key
  * ids, GitHub tokens, quoted password assignments, bearer tokens), about 62 bytes a line: ~6 million at 372 MB.
  */
 function generateBig(dir: string, mb: number): { bytes: number; strings: number; files: number } {
@@ -158,7 +158,7 @@ function generateBig(dir: string, mb: number): { bytes: number; strings: number;
     const fd = openSync(join(sub, `f${f}.txt`), "w");
     let chunk = "";
     let size = 0;
-    for (let k = Math.floor(r() * pool.length); size < MB; k = (k + 7919) % pool.length) {
+    for (let k = Math.floor(r() * pool.length); size < BIG_FILE; k = (k + 7919) % pool.length) {
       const line = pool[k]!;
       chunk += line;
       size += line.length;
@@ -171,6 +171,8 @@ function generateBig(dir: string, mb: number): { bytes: number; strings: number;
   }
   return { bytes, strings, files };
 }
+
+const BIG_FILE = 128 * 1024;
 
 async function bigScenario(bin: string, tmp: string, mb: number, env: Record<string, string>): Promise<string[]> {
   const dir = join(tmp, "big");

@@ -61,28 +61,40 @@ export interface Run {
 
 /**
  * Maximal base64 runs of 20+ characters (with their `=` padding), in order. Every such run covers one of every 20
- * consecutive positions, so only every 20th character is probed; a probe that lands in a run grows it both ways.
- * This reads about a tenth of a text that has no long run (the common case), not all of it.
+ * consecutive positions, so only every 20th character is probed; a probe inside a word finds the word's start and
+ * checks, from 19 characters further back to front, that the run really is 20 long (in text, the first character
+ * checked usually fails and the next probe goes 20 past it). A text without long runs is read about a sixth.
  */
 export function base64Runs(text: string): Run[] {
   const out: Run[] = [];
   const n = text.length;
-  // Characters before `floor` belong to a run already grown (or its padding).
-  let floor = 0;
-  for (let p = MIN_BASE64_RUN - 1; p < n; ) {
+  const L = MIN_BASE64_RUN;
+  for (let p = L - 1; p < n; ) {
     if (B64[text.charCodeAt(p)] === 0) {
-      p += MIN_BASE64_RUN;
+      p += L;
       continue;
     }
     let s = p;
-    while (s > floor && B64[text.charCodeAt(s - 1)] === 1) s--;
-    let e = p + 1;
+    while (s > 0 && B64[text.charCodeAt(s - 1)] === 1) s--;
+    if (s + L > n) break;
+    let gap = -1;
+    for (let k = s + L - 1; k > p; k--) {
+      if (B64[text.charCodeAt(k)] === 0) {
+        gap = k;
+        break;
+      }
+    }
+    if (gap >= 0) {
+      // No run of 20 starts at or before `gap`: the next one, if any, covers gap + 20.
+      p = gap + L;
+      continue;
+    }
+    let e = s + L;
     while (e < n && B64[text.charCodeAt(e)] === 1) e++;
     let end = e;
     while (end < n && end - e < 2 && text.charCodeAt(end) === 61) end++;
-    if (e - s >= MIN_BASE64_RUN && e - s <= MAX_BASE64_RUN) out.push({ start: s, end });
-    floor = end;
-    p = e + MIN_BASE64_RUN;
+    if (e - s <= MAX_BASE64_RUN) out.push({ start: s, end });
+    p = e + L;
   }
   return out;
 }

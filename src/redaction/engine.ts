@@ -33,6 +33,11 @@ export interface Compiled {
   direct: Rule[];
   /** Other rules with keywords: run only when a keyword occurs. */
   gated: Rule[];
+  /**
+   * Direct rules whose matches begin with literals sharing a first character (`gh`, `github_pat_`, `gl...`): one
+   * test of the group's literals per text stands for all of them (one pass instead of three when none occurs).
+   */
+  leadGates: Map<Rule, RegExp>;
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
   /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
@@ -64,6 +69,62 @@ export function literalLed(re: RegExp): boolean {
   return lit.test(src) && !/^(?:\\.|.)[*?{]/.test(src);
 }
 
+const PLAIN = /[A-Za-z0-9_\-@#%&=<>~`"' ,:;]/;
+const MAX_LEADS = 16;
+
+/**
+ * The literal texts every match of a literal-led regex begins with (`ghp_`, `gho_`, ... for `\bgh[pousr]_...`, four
+ * for `\b(?:AKIA|ASIA|...)`), read up to the first construct that is not a literal, a small class or a group of
+ * literal alternatives; null when that cannot be read off with certainty.
+ */
+export function leadingLiterals(re: RegExp): string[] | null {
+  if (!literalLed(re)) return null;
+  const src = re.source.replace(/^\\b/, "");
+  let leads = [""];
+  let i = 0;
+  const quantified = (at: number) => /^[*?{+]/.test(src.slice(at));
+  while (i < src.length && leads.length <= MAX_LEADS) {
+    const ch = src[i]!;
+    let next: string[] | null = null;
+    let to = i + 1;
+    if (ch === "\\" && /[.\-/*+?()[\]{}|^$]/.test(src[i + 1] ?? "")) {
+      next = [src[i + 1]!];
+      to = i + 2;
+    } else if (ch === "[") {
+      const end = src.indexOf("]", i);
+      const body = src.slice(i + 1, end);
+      if (end > i + 1 && /^[A-Za-z0-9_]{1,8}$/.test(body)) (next = [...body]), (to = end + 1);
+    } else if (src.startsWith("(?:", i)) {
+      const end = src.indexOf(")", i);
+      const alts = src.slice(i + 3, end).split("|");
+      if (end > 0 && alts.every((x) => /^[A-Za-z0-9_]+$/.test(x))) (next = alts), (to = end + 1);
+    } else if (PLAIN.test(ch)) next = [ch];
+    if (!next || quantified(to)) break;
+    leads = leads.flatMap((l) => next!.map((n) => l + n));
+    i = to;
+  }
+  if (leads.length > MAX_LEADS || leads.some((l) => l === "")) return null;
+  return leads;
+}
+
+function leadGatesOf(direct: Rule[]): Map<Rule, RegExp> {
+  const byFirst = new Map<string, Array<[Rule, string[]]>>();
+  for (const r of direct) {
+    const lits = leadingLiterals(r.regex!);
+    if (!lits || lits.some((l) => l[0] !== lits[0]![0])) continue;
+    const list = byFirst.get(lits[0]![0]!) ?? [];
+    list.push([r, lits]);
+    byFirst.set(lits[0]![0]!, list);
+  }
+  const out = new Map<Rule, RegExp>();
+  for (const list of byFirst.values()) {
+    if (list.length < 2) continue;
+    const gate = new RegExp([...new Set(list.flatMap(([, l]) => l))].map((l) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"));
+    for (const [r] of list) out.set(r, gate);
+  }
+  return out;
+}
+
 export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { decodeDepth?: number } = {}): Compiled {
   const direct: Rule[] = [];
   const gated: Rule[] = [];
@@ -88,7 +149,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   } catch {
     exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
   }
-  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
+  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, leadGates: leadGatesOf(direct.filter((r) => literalLed(r.regex!))), gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 function gateOf(r: Rule): Gate {
@@ -260,7 +321,14 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
   const kw = new Keywords(text);
   const outer = col.inlineAllow;
   col.inlineAllow = text.includes("gitleaks:allow");
+  const leads = new Map<RegExp, boolean>();
   for (const rule of c.direct) {
+    const lead = c.leadGates.get(rule);
+    if (lead) {
+      let present = leads.get(lead);
+      if (present === undefined) leads.set(lead, (present = lead.test(text)));
+      if (!present) continue;
+    }
     const gate = c.gates.get(rule);
     if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, col, () => kw.any(rule));
   }

@@ -185,3 +185,25 @@ test("base64Runs (probing every 20th character) equals a plain regex walk (prope
     expect(base64Runs(s)).toEqual(ref(s));
   }
 });
+
+test("leading literals of literal-led rules (the shared first-character gates)", async () => {
+  const { leadingLiterals } = await import("../../src/redaction/engine.ts");
+  const { compileRe2 } = await import("../../src/redaction/re2.ts");
+  const lead = (p: string) => leadingLiterals(compileRe2(p, "g"));
+  expect(lead("\\bgh[pousr]_[A-Za-z0-9]{20,}")).toEqual(["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]);
+  expect(lead("\\b(?:AKIA|ASIA)[0-9A-Z]{16}")).toEqual(["AKIA", "ASIA"]);
+  expect(lead("\\bgl(?:pat|dt)-x")).toEqual(["glpat-x", "gldt-x"]);
+  expect(lead("ab?c")).toEqual(["a"]);
+  expect(lead("(?:ab|cd)?x")).toBeNull();
+  expect(lead("[a-z]+x")).toBeNull();
+  expect(lead("(?i)akia")).toBeNull();
+  for (const r of set.rules) {
+    const leads = leadingLiterals(r.regex!);
+    if (!leads) continue;
+    for (const [id, pos] of CASES) if (id === r.id) for (let k = 0; k < 5; k++) {
+      const text = pos();
+      const m = new RegExp(r.regex!.source, r.regex!.flags.replace("g", "")).exec(text);
+      if (m) expect(leads.some((l) => m[0].startsWith(l))).toBe(true);
+    }
+  }
+});

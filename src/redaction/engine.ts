@@ -279,6 +279,8 @@ interface Collect {
   paths: PathCheck;
   /** Whether the text has a `gitleaks:allow` anywhere (most do not: no per-match search). */
   inlineAllow?: boolean;
+  /** The last (line, rule) counted past RAW_CAP: matches of one rule come in order, so repeats are adjacent. */
+  lastOver?: { line: number; rule: Rule };
 }
 
 export interface TextResult {
@@ -336,8 +338,8 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
     const gate = c.gates.get(rule);
     if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
   }
-  col.inlineAllow = outer;
   if (depth > 0) collectDecoded(c, path, text, col, depth);
+  col.inlineAllow = outer;
 }
 
 /**
@@ -356,6 +358,10 @@ function collectDecoded(c: Compiled, path: string, text: string, col: Collect, d
     for (let i = text.indexOf("\n", scanned); i >= 0 && i < run.start; i = text.indexOf("\n", i + 1)) lineNo++;
     scanned = run.start;
     const lineStart = text.lastIndexOf("\n", run.start - 1) + 1;
+    if (col.inlineAllow) {
+      const lineEnd = text.indexOf("\n", run.start);
+      if (text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).includes("gitleaks:allow")) continue;
+    }
     for (const rule of new Set(inner.raws.map((r) => r.rule))) {
       push(col, { line: lineNo, rule, start: run.start, end: run.end, lineStart, matchStart: run.start, matchEnd: run.end, decoded: true });
     }
@@ -368,13 +374,10 @@ function push(col: Collect, r: Raw): void {
     col.raws.push(r);
     return;
   }
-  const last = lastOverflow.get(col);
-  if (last?.line === r.line && last.rule === r.rule) return;
-  lastOverflow.set(col, { line: r.line, rule: r.rule });
+  if (col.lastOver?.line === r.line && col.lastOver.rule === r.rule) return;
+  col.lastOver = { line: r.line, rule: r.rule };
   col.overflow++;
 }
-
-const lastOverflow = new WeakMap<Collect, { line: number; rule: Rule }>();
 
 /** Line numbers are computed incrementally: matches come in order. */
 function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Collect, applies: () => boolean): void {

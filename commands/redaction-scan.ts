@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineMoguiCommand } from "../src/lib/command.ts";
 import type { Ctx } from "../src/lib/context.ts";
@@ -7,7 +8,8 @@ import { compileRules } from "../src/redaction/engine.ts";
 import { loadRules, ScanFail } from "../src/redaction/rules.ts";
 import { readShardList, scanShard } from "../src/redaction/shard.ts";
 import { printJson } from "../src/lib/output.ts";
-import { findingLine, runNativeScan, type Progress, type ScanRequest } from "../src/redaction/scan.ts";
+import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../src/redaction/report.ts";
+import { DEFAULT_MAX_FINDINGS, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../src/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../src/redaction/sources.ts";
 import { VERSION } from "../src/version.ts";
 
@@ -28,24 +30,63 @@ function progress(ctx: Ctx): Progress {
   };
 }
 
+function writeReport(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new ScanFail(`cannot write the report ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
 function fail(ctx: Ctx, e: ScanFail | SourceError): number {
   ctx.io.stderr(`${P}: FAIL — ${e.message}\n`);
   if (e instanceof ScanFail) for (const l of e.extra) ctx.io.stderr(`${l}\n`);
   return 2;
 }
 
-/** One share of a parallel scan (see src/redaction/shard.ts): same rules as the parent, JSON on stdout. */
+/** One share of a parallel scan (see src/redaction/shard.ts): same rules and options as the parent, JSON on stdout. */
 function shardChild(ctx: Ctx, args: Record<string, unknown>): number {
   try {
     const root = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
     const rules = loadRules(ctx, root, { config: args.config as string | undefined, requireExtra: false, skipLegacyCheck: true }, () => {});
-    const res = scanShard(compileRules(rules.set.rules, rules.set.allowlists), readShardList(args["shard-list"] as string));
-    printJson(ctx, res, true);
+    const opts = scanOptions(args, root, ctx.cwd);
+    const c = compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth });
+    printJson(ctx, scanShard(c, readShardList(args["shard-list"] as string), opts), true);
     return 0;
   } catch (e) {
-    ctx.io.stderr(`${P}: FAIL — ${e instanceof ScanFail || e instanceof SourceError ? e.message : `internal error (${(e as Error).name})`}\n`);
-    return 2;
+    return failure(ctx, e);
   }
+}
+
+function whole(args: Record<string, unknown>, name: string, dflt: number, min: number, max: number): number {
+  const raw = args[name] as string | undefined;
+  if (raw === undefined) return dflt;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} takes a whole number from ${min} to ${max} (got '${raw}')`, P);
+  return Number(raw);
+}
+
+/** --max-findings, --max-decode-depth, --baseline and .gitleaksignore; the same in the parent and every share. */
+function scanOptions(args: Record<string, unknown>, root: string, cwd: string): ScanOptions {
+  const budget = whole(args, "max-findings", DEFAULT_MAX_FINDINGS, 1, 10_000_000);
+  const decodeDepth = whole(args, "max-decode-depth", 1, 0, 4);
+  const ignore = readIgnore(root);
+  const childArgs = ["--max-findings", String(budget), "--max-decode-depth", String(decodeDepth)];
+  const baseline = args.baseline === undefined ? undefined : resolve(cwd, args.baseline as string);
+  if (baseline !== undefined) {
+    for (const fp of readBaseline(baseline)) ignore.add(fp);
+    childArgs.push("--baseline", baseline);
+  }
+  return { budget, ignore, decodeDepth, childArgs };
+}
+
+/** Exit 2 for every failure: a ScanFail or SourceError names what went wrong; anything else is an internal error. */
+function failure(ctx: Ctx, e: unknown): number {
+  if (e instanceof ScanFail || e instanceof SourceError) return fail(ctx, e);
+  if (e instanceof UsageError) throw e;
+  // Exit 1 means findings: an unexpected failure must never look like one, nor like a pass.
+  ctx.io.stderr(`${P}: FAIL — internal error (${(e as Error).name}); the scan did not decide\n`);
+  if (ctx.debug && e instanceof Error && e.stack) ctx.io.stderr(`${e.stack}\n`);
+  return 2;
 }
 
 function request(args: Record<string, unknown>, root: string): { req: ScanRequest; mode: Mode } {
@@ -70,6 +111,8 @@ export default defineMoguiCommand({
   usage: [
     "redaction-scan [-C <dir>] [--staged | --range <A..B> | --paths <path>...] [--commit-messages <range>]",
     "               [--config <toml>] [--allowlist <file>] [--require-extra] [--engine mogui|gitleaks] [-v]",
+    "               [--report-format text|json|sarif] [--report-path <file>] [--baseline <report.json>]",
+    "               [--max-findings <n>] [--max-decode-depth <n>]",
   ],
   args: {
     dir: { type: "string", alias: "C", valueHint: "dir", description: "Scan the repository (or base directory) at <dir> instead of the current one" },
@@ -82,6 +125,11 @@ export default defineMoguiCommand({
     "require-extra": { type: "boolean", description: "Fail (exit 2) when no organisation rule loaded (also REDACTION_REQUIRE_EXTRA=1)" },
     engine: { type: "enum", options: ["mogui", "gitleaks"], valueHint: "engine", description: "Matching engine (default mogui; gitleaks must be on PATH)" },
     verbose: { type: "boolean", alias: "v", description: "Print the scan parameters first" },
+    "report-format": { type: "enum", options: ["text", "json", "sarif"], valueHint: "format", description: "Report format: text (default), json (one document) or sarif (SARIF 2.1.0 for code scanning)" },
+    "report-path": { type: "string", valueHint: "file", description: "Write the report to <file> (default: json/sarif on stdout, text on stderr)" },
+    baseline: { type: "string", valueHint: "report.json", description: "Suppress findings whose fingerprint is in this earlier JSON report" },
+    "max-findings": { type: "string", valueHint: "n", description: "List at most n findings (default 1000); the rest are counted" },
+    "max-decode-depth": { type: "string", valueHint: "n", description: "How many times nested base64 is decoded and scanned (default 1; 0 = never)" },
     "shard-list": { type: "string", valueHint: "file", hidden: true, description: "Internal: scan this JSON file list and print one JSON result (a share of a parallel scan)" },
   },
   rules: { exclusive: [["staged", "range", "paths"]], variadic: true },
@@ -89,8 +137,18 @@ export default defineMoguiCommand({
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +
       "named by id only. Binary files are skipped; symlinks are scanned as their target string, never followed.\n" +
       "Exempt a reviewed finding with its fingerprint `<file>:<rule>:<line>` in .gitleaksignore.",
+    "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes, and base64 runs of 20+\n" +
+      "characters (--max-decode-depth). Binary files are counted and listed as blind spots.\n" +
+      "Reports: --report-format json (findings sorted by file, line, rule; each with a fingerprint) or sarif, on\n" +
+      "stdout or in --report-path; --baseline <report.json> suppresses the findings of an earlier JSON report.",
   ],
-  examples: ["mogui redaction-scan", "mogui redaction-scan --range origin/main..HEAD", "mogui redaction-scan --paths docs/ README.md -v"],
+  examples: [
+    "mogui redaction-scan",
+    "mogui redaction-scan --range origin/main..HEAD",
+    "mogui redaction-scan --paths docs/ README.md -v",
+    "mogui redaction-scan --report-format sarif --report-path redaction.sarif",
+    "mogui redaction-scan --baseline redaction-baseline.json",
+  ],
   async run(ctx, args) {
     if (args["shard-list"]) return shardChild(ctx, args);
     const base = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
@@ -98,6 +156,8 @@ export default defineMoguiCommand({
     const { mode, req } = request(args, gitRoot ?? base);
     if (mode === "paths") req.root = base;
     const engine = (args.engine as string | undefined) ?? "mogui";
+    whole(args, "max-findings", DEFAULT_MAX_FINDINGS, 1, 10_000_000);
+    whole(args, "max-decode-depth", 1, 0, 4);
     try {
       if (!gitRoot && mode !== "paths") throw new ScanFail(`not a git repository: ${base}`);
       let engineName = `mogui ${VERSION}`;
@@ -109,26 +169,38 @@ export default defineMoguiCommand({
       const requireExtra = Boolean(args["require-extra"]) || ctx.env.REDACTION_REQUIRE_EXTRA === "1";
       const warn = (m: string) => ctx.io.stderr(`${P}: WARNING — ${m}\n`);
       const rules = loadRules(ctx, gitRoot ?? base, { config: args.config as string | undefined, allowlist: args.allowlist as string | undefined, requireExtra }, warn);
+      const opts = scanOptions(args, req.root, ctx.cwd);
       const run = engine === "gitleaks" ? runGitleaksScan : runNativeScan;
-      const report = await run(ctx, rules, req, progress(ctx));
+      const report = await run(ctx, rules, req, opts, progress(ctx));
       const messages = report.commitMessages === null ? "not-scanned" : String(report.commitMessages);
       const org = rules.orgRules.length;
       if (args.verbose) {
         ctx.io.stdout(`${P}: mode=${mode} range=${req.range ?? "none"} files=${report.files} commit-messages=${messages} org-rules=${org} config=${rules.configName} engine=${engineName}\n`);
       }
-      if (report.findings.length) {
-        ctx.io.stderr(`${P}: FAIL — ${report.findings.length} finding(s) (fail-closed)\n`);
-        ctx.io.stderr(`${report.findings.map(findingLine).join("\n")}\n`);
+      const format = ((args["report-format"] as string | undefined) ?? "text") as ReportFormat;
+      const meta = { version: VERSION, mode, rules: rules.set.rules.map((r) => ({ id: r.id, description: r.description })), maxFindings: opts.budget };
+      const path = args["report-path"] as string | undefined;
+      if (path !== undefined) writeReport(resolve(ctx.cwd, path), renderReport(format, report, meta));
+      // json/sarif without a path are the data on stdout; the verdict stays one line on stderr.
+      const docOnStdout = path === undefined && format !== "text";
+      if (docOnStdout) ctx.io.stdout(renderReport(format, report, meta));
+      const blind = blindSpotLine(report);
+      if (blind) ctx.io.stderr(`${blind}\n`);
+      if (args.baseline !== undefined) ctx.io.stderr(`${P}: ${report.suppressed} finding(s) suppressed by the baseline or .gitleaksignore\n`);
+      const total = report.findings.length + report.more;
+      const summary = `(mode=${mode}, files=${report.files}, commit-messages=${messages}, org-rules=${org})`;
+      if (total) {
+        ctx.io.stderr(`${P}: FAIL — ${total} finding(s) (fail-closed)\n`);
+        if (!docOnStdout) ctx.io.stderr(`${textLines(report, meta).join("\n")}\n`);
         ctx.io.stderr(`${P}: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n`);
         return 1;
       }
-      ctx.io.stdout(`${P}: OK — 0 findings (mode=${mode}, files=${report.files}, commit-messages=${messages}, org-rules=${org})\n`);
+      const ok = `${P}: OK — 0 findings ${summary}\n`;
+      if (docOnStdout) ctx.io.stderr(ok);
+      else ctx.io.stdout(ok);
       return 0;
     } catch (e) {
-      if (e instanceof ScanFail || e instanceof SourceError) return fail(ctx, e);
-      // Exit 1 means findings: an unexpected failure must never look like one, nor like a pass.
-      ctx.io.stderr(`${P}: FAIL — internal error (${(e as Error).name}); the scan did not decide\n`);
-      return 2;
+      return failure(ctx, e);
     }
   },
 });

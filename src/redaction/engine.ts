@@ -2,19 +2,28 @@
  * The native matching engine (D28), gitleaks semantics: a rule runs on a text only when one of its keywords occurs
  * (case-insensitively); its regex runs over the whole text; the secret is `secretGroup` (else the first non-empty
  * group, else the match); entropy, per-rule and global allowlists (regexes against secret/match/line, paths,
- * stopwords, AND/OR) and inline `gitleaks:allow` decide what stays a finding.
+ * stopwords, AND/OR) and inline `gitleaks:allow` decide what stays a finding. D34: allowlists judge the secret
+ * (or the match) unless a user's config says `regexTarget = "line"`. Before matching, JSON string escapes are
+ * decoded in place; base64 runs are decoded and scanned once (decode.ts).
  */
-import type { Allowlist, RegexTarget, Rule } from "./config.ts";
+import type { Allowlist, Rule } from "./config.ts";
+import { base64Runs, decodeBase64Text, unescapeJson } from "./decode.ts";
 import { Gate, prefilterOf } from "./literals.ts";
-import { maskLine } from "./mask.ts";
+import { maskLine, maskMatch } from "./mask.ts";
 
 export interface Finding {
   file: string;
   line: number;
+  /** 1-based column of the secret in the line (after JSON unescaping); for a base64 finding, of the run. */
+  column: number;
   rule: string;
   description: string;
+  /** The first line of the match with the secret masked. */
+  match: string;
   /** The line, masked (every finding's secret on it replaced) and cut to 160 characters. */
   snippet: string;
+  /** Set when the secret was found inside decoded content. */
+  decoded?: "base64";
 }
 
 export interface Compiled {
@@ -24,13 +33,22 @@ export interface Compiled {
   direct: Rule[];
   /** Other rules with keywords: run only when a keyword occurs. */
   gated: Rule[];
+  /**
+   * Direct rules whose matches begin with literals sharing a first character (`gh`, `github_pat_`, `gl...`): one
+   * test of the group's literals per text stands for all of them (one pass instead of three when none occurs).
+   */
+  leadGates: Map<Rule, RegExp>;
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
+  /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
+  exemptPaths: RegExp | null;
   /**
    * Per gated rule (and per direct rule without keywords or a leading literal): its keywords (one must occur, case-insensitively) and the literals every match of its regex
    * contains (literals.ts). A text failing the gate is not searched: no finding can come from it.
    */
   gates: Map<Rule, Gate>;
+  /** How many times nested base64 is decoded (0: never). */
+  decodeDepth: number;
 }
 
 /**
@@ -51,7 +69,63 @@ export function literalLed(re: RegExp): boolean {
   return lit.test(src) && !/^(?:\\.|.)[*?{]/.test(src);
 }
 
-export function compileRules(rules: Rule[], allowlists: Allowlist[]): Compiled {
+const PLAIN = /[A-Za-z0-9_\-@#%&=<>~`"' ,:;]/;
+const MAX_LEADS = 16;
+
+/**
+ * The literal texts every match of a literal-led regex begins with (`ghp_`, `gho_`, ... for `\bgh[pousr]_...`, four
+ * for `\b(?:AKIA|ASIA|...)`), read up to the first construct that is not a literal, a small class or a group of
+ * literal alternatives; null when that cannot be read off with certainty.
+ */
+export function leadingLiterals(re: RegExp): string[] | null {
+  if (!literalLed(re)) return null;
+  const src = re.source.replace(/^\\b/, "");
+  let leads = [""];
+  let i = 0;
+  const quantified = (at: number) => /^[*?{+]/.test(src.slice(at));
+  while (i < src.length && leads.length <= MAX_LEADS) {
+    const ch = src[i]!;
+    let next: string[] | null = null;
+    let to = i + 1;
+    if (ch === "\\" && /[.\-/*+?()[\]{}|^$]/.test(src[i + 1] ?? "")) {
+      next = [src[i + 1]!];
+      to = i + 2;
+    } else if (ch === "[") {
+      const end = src.indexOf("]", i);
+      const body = src.slice(i + 1, end);
+      if (end > i + 1 && /^[A-Za-z0-9_]{1,8}$/.test(body)) (next = [...body]), (to = end + 1);
+    } else if (src.startsWith("(?:", i)) {
+      const end = src.indexOf(")", i);
+      const alts = src.slice(i + 3, end).split("|");
+      if (end > 0 && alts.every((x) => /^[A-Za-z0-9_]+$/.test(x))) (next = alts), (to = end + 1);
+    } else if (PLAIN.test(ch)) next = [ch];
+    if (!next || quantified(to)) break;
+    leads = leads.flatMap((l) => next!.map((n) => l + n));
+    i = to;
+  }
+  if (leads.length > MAX_LEADS || leads.some((l) => l === "")) return null;
+  return leads;
+}
+
+function leadGatesOf(direct: Rule[]): Map<Rule, RegExp> {
+  const byFirst = new Map<string, Array<[Rule, string[]]>>();
+  for (const r of direct) {
+    const lits = leadingLiterals(r.regex!);
+    if (!lits || lits.some((l) => l[0] !== lits[0]![0])) continue;
+    const list = byFirst.get(lits[0]![0]!) ?? [];
+    list.push([r, lits]);
+    byFirst.set(lits[0]![0]!, list);
+  }
+  const out = new Map<Rule, RegExp>();
+  for (const list of byFirst.values()) {
+    if (list.length < 2) continue;
+    const gate = new RegExp([...new Set(list.flatMap(([, l]) => l))].map((l) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"));
+    for (const [r] of list) out.set(r, gate);
+  }
+  return out;
+}
+
+export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { decodeDepth?: number } = {}): Compiled {
   const direct: Rule[] = [];
   const gated: Rule[] = [];
   const pathOnly: Rule[] = [];
@@ -66,20 +140,47 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[]): Compiled {
   // A rule without keywords whose regex does not start with a literal (an organisation rule, say) is searched over
   // every text; the literals its matches must contain spare most of those searches.
   const unled = direct.filter((r) => r.keywords.length === 0 && !literalLed(r.regex!));
-  return { rules, allowlists, direct, gated, pathOnly, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])) };
+  const exempt = allowlists.filter((a) => a.condition === "OR").flatMap((a) => a.paths);
+  // Joined only when every part has the same flags; otherwise each is asked in turn (same answer).
+  const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
+  let exemptPaths: RegExp | null = null;
+  try {
+    if (exempt.length && sameFlags) exemptPaths = new RegExp(exempt.map((r) => `(?:${r.source})`).join("|"), exempt[0]!.flags.replace("g", ""));
+  } catch {
+    exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
+  }
+  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, leadGates: leadGatesOf(direct.filter((r) => literalLed(r.regex!))), gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 function gateOf(r: Rule): Gate {
   return new Gate(r.keywords, prefilterOf(r.regex!));
 }
 
-function entropy(s: string): number {
+const ASCII_COUNTS = new Int32Array(128);
+
+/** Shannon entropy per character (gitleaks' measure); an ASCII-only fast path, code points otherwise. */
+export function entropy(s: string): number {
   if (!s) return 0;
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let ascii = true;
+  for (let i = 0; i < s.length && ascii; i++) if (s.charCodeAt(i) >= 128) ascii = false;
   let h = 0;
+  if (ascii) {
+    const counts = ASCII_COUNTS;
+    for (let i = 0; i < s.length; i++) counts[s.charCodeAt(i)]!++;
+    for (let i = 0; i < s.length; i++) {
+      const c = counts[s.charCodeAt(i)]!;
+      if (c === 0) continue;
+      const p = c / s.length;
+      h -= p * Math.log2(p);
+      counts[s.charCodeAt(i)] = 0;
+    }
+    return h;
+  }
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1), n++;
   for (const c of counts.values()) {
-    const p = c / s.length;
+    const p = c / n;
     h -= p * Math.log2(p);
   }
   return h;
@@ -88,24 +189,53 @@ function entropy(s: string): number {
 interface Hit {
   match: string;
   secret: string;
-  line: string;
+  /** The whole line, only for a user's `regexTarget = "line"` (D34). */
+  line: () => string;
 }
 
-function allowedBy(a: Allowlist, hit: Hit, path: string): boolean {
-  const target = (t: RegexTarget) => (t === "line" ? hit.line : t === "match" ? hit.match : hit.secret);
-  const checks: boolean[] = [];
-  if (a.regexes.length) checks.push(a.regexes.some((r) => r.test(target(a.regexTarget))));
-  if (a.paths.length) checks.push(a.paths.some((r) => r.test(path)));
+/** Whether an allowlist's paths match: asked once per allowlist and text, not once per match. */
+type PathCheck = (a: Allowlist) => boolean;
+
+function pathCheck(path: string): PathCheck {
+  const seen = new Map<Allowlist, boolean>();
+  return (a) => {
+    let v = seen.get(a);
+    if (v === undefined) seen.set(a, (v = a.paths.some((r) => r.test(path))));
+    return v;
+  };
+}
+
+function allowedBy(a: Allowlist, hit: Hit, paths: PathCheck): boolean {
+  const and = a.condition === "AND";
+  let any = false;
+  if (a.paths.length) {
+    const p = paths(a);
+    if (p && !and) return true;
+    if (!p && and) return false;
+    any = true;
+  }
+  if (a.regexes.length) {
+    const t: string = a.regexTarget === "line" ? hit.line() : a.regexTarget === "match" ? hit.match : hit.secret;
+    let p = false;
+    for (const r of a.regexes) if (r.test(t)) { p = true; break; }
+    if (p && !and) return true;
+    if (!p && and) return false;
+    any = true;
+  }
   if (a.stopwords.length) {
     const s = hit.secret.toLowerCase();
-    checks.push(a.stopwords.some((w) => s.includes(w)));
+    const p = a.stopwords.some((w) => s.includes(w));
+    if (p && !and) return true;
+    if (!p && and) return false;
+    any = true;
   }
-  if (checks.length === 0) return false;
-  return a.condition === "AND" ? checks.every(Boolean) : checks.some(Boolean);
+  // OR: nothing matched; AND: everything present matched.
+  return and && any;
 }
 
 /** A file whose path alone an OR allowlist (global) exempts is not read at all. */
 export function pathAllowed(c: Compiled, path: string): boolean {
+  if (c.exemptPaths) return c.exemptPaths.test(path);
   return c.allowlists.some((a) => a.condition === "OR" && a.paths.some((r) => r.test(path)));
 }
 
@@ -130,32 +260,127 @@ function secretOf(m: RegExpExecArray, group: number): string {
 interface Raw {
   line: number;
   rule: Rule;
+  /** The secret's span in the text (for a base64 finding: the run's). */
   start: number;
   end: number;
   lineStart: number;
+  matchStart: number;
+  matchEnd: number;
+  decoded?: true;
 }
+
+/** Matches kept per text; past this a text's findings are only counted (a file of millions of secrets stays bounded). */
+const RAW_CAP = 100_000;
+
+interface Collect {
+  raws: Raw[];
+  /** Distinct (line, rule) pairs past RAW_CAP. */
+  overflow: number;
+  paths: PathCheck;
+  /** Whether the text has a `gitleaks:allow` anywhere (most do not: no per-match search). */
+  inlineAllow?: boolean;
+  /** The last (line, rule) counted past RAW_CAP: matches of one rule come in order, so repeats are adjacent. */
+  lastOver?: { line: number; rule: Rule };
+}
+
+export interface TextResult {
+  /** The first `budget` findings, sorted by line and rule. */
+  findings: Finding[];
+  /** Findings past the budget (counted, not rendered). */
+  more: number;
+  /** Findings `skip` dropped (.gitleaksignore, --baseline). */
+  suppressed: number;
+}
+
+/** A finding's fingerprint is `<file>:<rule>:<line>`; a skipped one is dropped before it counts. */
+export type Skip = (rule: string, line: number) => boolean;
 
 /** Scans one text; `path` is what path allowlists and findings see. */
 export function scanText(c: Compiled, path: string, text: string): Finding[] {
+  return scanTextBounded(c, path, text, Infinity).findings;
+}
+
+/** scanText rendering at most `budget` findings; the rest are counted. */
+export function scanTextBounded(c: Compiled, path: string, raw: string, budget: number, skip?: Skip): TextResult {
+  const text = unescapeJson(raw);
+  const col: Collect = { raws: [], overflow: 0, paths: pathCheck(path) };
+  collect(c, path, text, col, c.decodeDepth);
+  const out = col.raws.length ? render(text, path, col.raws, budget, skip) : { findings: [], more: 0, suppressed: 0 };
+  out.more += col.overflow;
+  for (const rule of c.pathOnly) {
+    if (!rule.path!.test(path)) continue;
+    if (skip?.(rule.id, 1)) {
+      out.suppressed++;
+      continue;
+    }
+    if (out.findings.length < budget) out.findings.push({ file: path, line: 1, column: 1, rule: rule.id, description: rule.description, match: "", snippet: "(the file name matches)" });
+    else out.more++;
+  }
+  return out;
+}
+
+function collect(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
   const kw = new Keywords(text);
-  const raws: Raw[] = [];
+  const outer = col.inlineAllow;
+  col.inlineAllow = text.includes("gitleaks:allow");
+  const leads = new Map<RegExp, boolean>();
   for (const rule of c.direct) {
+    const lead = c.leadGates.get(rule);
+    if (lead) {
+      let present = leads.get(lead);
+      if (present === undefined) leads.set(lead, (present = lead.test(text)));
+      if (!present) continue;
+    }
     const gate = c.gates.get(rule);
-    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, raws, () => kw.any(rule));
+    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, col, () => kw.any(rule));
   }
   for (const rule of c.gated) {
     const gate = c.gates.get(rule);
-    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, raws, () => true);
+    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
   }
-  const found = raws.length ? render(text, path, raws) : [];
-  for (const rule of c.pathOnly) {
-    if (rule.path!.test(path)) found.push({ file: path, line: 1, rule: rule.id, description: rule.description, snippet: "(the file name matches)" });
+  if (depth > 0) collectDecoded(c, path, text, col, depth);
+  col.inlineAllow = outer;
+}
+
+/**
+ * Base64 runs of 20+ characters that decode to text are scanned with every rule (nested runs while `depth` lasts);
+ * each rule that matches inside gives one finding at the run, whose whole span is masked.
+ */
+function collectDecoded(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
+  let lineNo = 1;
+  let scanned = 0;
+  for (const run of base64Runs(text)) {
+    const decoded = decodeBase64Text(text.slice(run.start, run.end));
+    if (decoded === null) continue;
+    const inner: Collect = { raws: [], overflow: 0, paths: col.paths };
+    collect(c, path, unescapeJson(decoded), inner, depth - 1);
+    if (inner.raws.length === 0) continue;
+    for (let i = text.indexOf("\n", scanned); i >= 0 && i < run.start; i = text.indexOf("\n", i + 1)) lineNo++;
+    scanned = run.start;
+    const lineStart = text.lastIndexOf("\n", run.start - 1) + 1;
+    if (col.inlineAllow) {
+      const lineEnd = text.indexOf("\n", run.start);
+      if (text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).includes("gitleaks:allow")) continue;
+    }
+    for (const rule of new Set(inner.raws.map((r) => r.rule))) {
+      push(col, { line: lineNo, rule, start: run.start, end: run.end, lineStart, matchStart: run.start, matchEnd: run.end, decoded: true });
+    }
   }
-  return found;
+}
+
+/** Keeps a match while under RAW_CAP; past it, counts each new (line, rule) pair once. */
+function push(col: Collect, r: Raw): void {
+  if (col.raws.length < RAW_CAP) {
+    col.raws.push(r);
+    return;
+  }
+  if (col.lastOver?.line === r.line && col.lastOver.rule === r.rule) return;
+  col.lastOver = { line: r.line, rule: r.rule };
+  col.overflow++;
 }
 
 /** Line numbers are computed incrementally: matches come in order. */
-function matchRule(c: Compiled, rule: Rule, path: string, text: string, raws: Raw[], applies: () => boolean): void {
+function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Collect, applies: () => boolean): void {
   if (rule.path && !rule.path.test(path)) return;
   const re = rule.regex!;
   re.lastIndex = 0;
@@ -174,33 +399,80 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, raws: Ra
     const at = m.index;
     for (let i = text.indexOf("\n", scanned); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) lineNo++;
     scanned = at;
+    const secret = secretOf(m, rule.secretGroup);
+    if (rule.entropy && entropy(secret) < rule.entropy) continue;
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
-    const line = text.slice(lineStart, lineEnd);
-    const secret = secretOf(m, rule.secretGroup);
-    if (rule.entropy && entropy(secret) < rule.entropy) continue;
-    if (line.includes("gitleaks:allow")) continue;
-    const hit = { match: m[0], secret, line };
-    if (rule.allowlists.some((a) => allowedBy(a, hit, path))) continue;
-    if (c.allowlists.some((a) => allowedBy(a, hit, path))) continue;
+    if (col.inlineAllow && text.slice(lineStart, lineEnd).includes("gitleaks:allow")) continue;
+    const hit: Hit = { match: m[0], secret, line: () => text.slice(lineStart, lineEnd) };
+    if (rule.allowlists.length && rule.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
+    if (c.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     const secretAt = m[0].indexOf(secret);
     const start = at + (secretAt < 0 ? 0 : secretAt);
-    raws.push({ line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart });
+    push(col, { line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart, matchStart: at, matchEnd: at + m[0].length });
   }
 }
 
-/** Each finding's snippet masks every secret found on its line, by any rule. */
-function render(text: string, path: string, raws: Raw[]): Finding[] {
-  const byLine = new Map<number, Raw[]>();
-  for (const r of raws) byLine.set(r.lineStart, [...(byLine.get(r.lineStart) ?? []), r]);
-  const out: Finding[] = [];
-  for (const [lineStart, list] of byLine) {
+const byRuleId = (a: Finding, b: Finding) => (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0);
+
+/**
+ * Findings by line, then rule id; one per (line, rule). Each finding's snippet masks every secret found on its line,
+ * by any rule. Two rules reporting the very same span (a GitHub token assigned to GITHUB_TOKEN) give one finding:
+ * the rule that matched first (literal-led rules before keyword-gated ones, then config order).
+ */
+function render(text: string, path: string, raws: Raw[], budget: number, skip?: Skip): TextResult {
+  // Stable: within a line, raws keep their order (literal-led rules first, then config order).
+  raws.sort((a, b) => a.lineStart - b.lineStart);
+  const findings: Finding[] = [];
+  let more = 0;
+  let suppressed = 0;
+  for (let i = 0; i < raws.length; ) {
+    let j = i + 1;
+    while (j < raws.length && raws[j]!.lineStart === raws[i]!.lineStart) j++;
+    const list = raws.slice(i, j);
+    i = j;
+    const rules: Raw[] = [];
+    for (let k = 0; k < list.length; k++) {
+      const r = list[k]!;
+      // The same span already reported by an earlier rule, or this rule already on this line: one finding.
+      let dup = false;
+      for (let q = 0; q < k && !dup; q++) dup = (list[q]!.start === r.start && list[q]!.end === r.end) || list[q]!.rule === r.rule;
+      if (dup) continue;
+      if (skip?.(r.rule.id, r.line)) {
+        suppressed++;
+        continue;
+      }
+      rules.push(r);
+    }
+    if (rules.length === 0) continue;
+    if (findings.length >= budget) {
+      more += rules.length;
+      continue;
+    }
+    const lineStart = list[0]!.lineStart;
     let lineEnd = text.indexOf("\n", lineStart);
     if (lineEnd < 0) lineEnd = text.length;
-    const spans = list.map((r) => ({ start: r.start - lineStart, end: Math.min(r.end, lineEnd) - lineStart, rule: r.rule.id }));
-    const snippet = maskLine(text.slice(lineStart, lineEnd), spans);
-    for (const r of list) out.push({ file: path, line: r.line, rule: r.rule.id, description: r.rule.description, snippet });
+    const masked = list.map((r) => ({ start: r.start - lineStart, end: Math.min(r.end, lineEnd) - lineStart, rule: r.rule.id }));
+    const snippet = maskLine(text.slice(lineStart, lineEnd), masked);
+    const line: Finding[] = rules.map((r) => {
+      const f: Finding = {
+        file: path,
+        line: r.line,
+        column: r.start - lineStart + 1,
+        rule: r.rule.id,
+        description: r.rule.description,
+        match: maskMatch(text.slice(r.matchStart, Math.min(r.matchEnd, lineEnd)), r.start - r.matchStart, Math.min(r.end, lineEnd) - r.matchStart),
+        snippet,
+      };
+      if (r.decoded) f.decoded = "base64";
+      return f;
+    });
+    line.sort(byRuleId);
+    for (const f of line) {
+      if (findings.length < budget) findings.push(f);
+      else more++;
+    }
   }
-  return out;
+  return { findings, more, suppressed };
 }

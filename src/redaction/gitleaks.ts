@@ -9,9 +9,9 @@ import * as v from "valibot";
 import type { Ctx } from "../lib/context.ts";
 import { ok } from "../lib/runner.ts";
 import type { Finding } from "./engine.ts";
-import { maskLine } from "./mask.ts";
+import { maskLine, maskSecret } from "./mask.ts";
 import { embeddedConfigText, ScanFail, type LoadedRules } from "./rules.ts";
-import { finish, readIgnore, validateRanges, type Progress, type ScanReport, type ScanRequest } from "./scan.ts";
+import { finish, validateRanges, type Progress, type ScanOptions, type ScanReport, type ScanRequest } from "./scan.ts";
 import { blobsAt, blobTexts, commitMessages, displayPath, expandPaths, rangeFiles, rangeTip, readText, stagedFiles, trackedFiles } from "./sources.ts";
 
 const TIMEOUT = 120_000;
@@ -21,6 +21,7 @@ const ReportSchema = v.array(
     RuleID: v.string(),
     Description: v.optional(v.string()),
     StartLine: v.optional(v.number()),
+    StartColumn: v.optional(v.number()),
     Secret: v.optional(v.string()),
     Match: v.optional(v.string()),
     Line: v.optional(v.string()),
@@ -70,7 +71,15 @@ function toFindings(reportPath: string, shown: string): Finding[] {
     const secret = f.Secret ?? f.Match ?? "";
     const at = secret ? line.indexOf(secret) : -1;
     const spans = at >= 0 ? [{ start: at, end: at + secret.length, rule: f.RuleID }] : [{ start: 0, end: line.length, rule: f.RuleID }];
-    return { file: shown, line: f.StartLine ?? 0, rule: f.RuleID, description: f.Description ?? f.RuleID, snippet: maskLine(line, spans) };
+    return {
+      file: shown,
+      line: f.StartLine ?? 0,
+      column: f.StartColumn ?? (at >= 0 ? at + 1 : 1),
+      rule: f.RuleID,
+      description: f.Description ?? f.RuleID,
+      match: maskSecret(secret),
+      snippet: maskLine(line, spans),
+    };
   });
 }
 
@@ -81,6 +90,7 @@ interface Run {
   common: string[];
   findings: Finding[];
   progress?: Progress;
+  binary: string[];
 }
 
 async function gitleaks(run: Run, argv: string[], report: string, shown: string, what: string, stdin?: string): Promise<void> {
@@ -99,7 +109,11 @@ async function scanBlobs(run: Run): Promise<{ files: number; bytes: number }> {
   for (const [i, ref] of refs.entries()) {
     run.progress?.(i, refs.length);
     const text = texts.get(ref.sha);
-    if (text === undefined || text.slice(0, 8000).includes("\0")) continue;
+    if (text === undefined) continue;
+    if (text.slice(0, 8000).includes("\0")) {
+      run.binary.push(ref.path);
+      continue;
+    }
     bytes += Buffer.byteLength(text);
     await gitleaks(run, ["stdin"], join(run.dir, `b${i}.json`), ref.path, ref.path, text);
   }
@@ -117,19 +131,20 @@ async function scanFiles(run: Run): Promise<{ files: number; bytes: number }> {
   for (const [i, f] of files.entries()) {
     run.progress?.(i, files.length);
     const t = readText(f.abs);
-    if (!t) continue;
+    if (t === "binary") run.binary.push(f.shown);
+    if (t === null || t === "binary") continue;
     bytes += t.bytes;
     await gitleaks(run, ["dir", f.abs], join(run.dir, `f${i}.json`), f.shown, f.shown);
   }
   return { files: files.length, bytes };
 }
 
-export async function runGitleaksScan(ctx: Ctx, rules: LoadedRules, req: ScanRequest, progress?: Progress): Promise<ScanReport> {
+export async function runGitleaksScan(ctx: Ctx, rules: LoadedRules, req: ScanRequest, opts: ScanOptions, progress?: Progress): Promise<ScanReport> {
   await validateRanges(ctx, req);
   const dir = mkdtempSync(join(tmpdir(), "mogui-gitleaks-"));
   try {
     const common = ["--config", mergedConfig(dir, rules), "--no-banner", "--exit-code", "0", "--report-format", "json"];
-    const run: Run = { ctx, req, dir, common, findings: [], progress };
+    const run: Run = { ctx, req, dir, common, findings: [], progress, binary: [] };
     let commitCount: number | null = null;
     const messageRange = req.messageRange ?? (req.mode === "range" ? req.range : undefined);
     if (messageRange) {
@@ -142,7 +157,8 @@ export async function runGitleaksScan(ctx: Ctx, rules: LoadedRules, req: ScanReq
     }
     const res = req.mode === "staged" || req.mode === "range" ? await scanBlobs(run) : await scanFiles(run);
     progress?.(res.files, res.files);
-    return { files: res.files, bytes: res.bytes, commitMessages: commitCount, findings: finish(run.findings, readIgnore(req.root)) };
+    const done = finish(run.findings, opts.ignore, opts.budget);
+    return { files: res.files, bytes: res.bytes, commitMessages: commitCount, ...done, binary: run.binary.length, binaryFiles: run.binary.slice(0, 100) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,7 +15,7 @@ const STARS = "********";
 
 /** The public part of a secret worth keeping (it says what kind of secret it was), or "". */
 function keptPrefix(secret: string): string {
-  const m = /^(AKIA|ASIA|sk-ant-|sk-|xox[a-z]-|gh[pousr]_|Bearer |-----BEGIN [A-Z ]*PRIVATE KEY-----|\/Users\/|\/home\/)/.exec(secret);
+  const m = /^(AKIA|ASIA|ABIA|ACCA|sk-ant-|sk-|[rs]k_live_|whsec_|xox[a-z]-|xapp-|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt|oas)-|npm_|pypi-|AIza|eyJ|Bearer |-----BEGIN [A-Z0-9 _-]*PRIVATE KEY(?: BLOCK)?-----|\/Users\/|\/home\/)/.exec(secret);
   if (!m) return "";
   if (m[1]!.startsWith("gh")) return "gh?_";
   if (m[1]!.startsWith("xox")) return "xox?-";
@@ -24,7 +24,7 @@ function keptPrefix(secret: string): string {
 
 export function maskSecret(secret: string): string {
   const prefix = keptPrefix(secret);
-  if (prefix === "AKIA" || prefix === "ASIA") return prefix + "*".repeat(Math.max(0, secret.length - 4));
+  if (/^A[KSBC][IC]A$/.test(prefix)) return prefix + "*".repeat(Math.max(0, secret.length - 4));
   return prefix + STARS;
 }
 
@@ -35,6 +35,12 @@ const GENERIC: Array<[RegExp, string | ((m: string, ...g: string[]) => string)]>
   [/xox[a-z]-[A-Za-z0-9-]+/g, `xox?-${STARS}`],
   [/sk-ant-[A-Za-z0-9_-]+/g, `sk-ant-${STARS}`],
   [/sk-(?!ant-)[A-Za-z0-9_-]{8,}/g, `sk-${STARS}`],
+  [/github_pat_[A-Za-z0-9_]+/g, `github_pat_${STARS}`],
+  [/gl(pat|ptt|dt|rt|oas)-[A-Za-z0-9_-]{8,}/g, (_m, k) => `gl${k}-${STARS}`],
+  [/([rs]k_live_|whsec_|npm_|pypi-)[A-Za-z0-9_-]{8,}/g, (_m, k) => `${k}${STARS}`],
+  [/AIza[0-9A-Za-z_-]{20,}/g, `AIza${STARS}`],
+  [/eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]+/g, `eyJ${STARS}`],
+  [/-----BEGIN ([A-Z0-9 _-]*)PRIVATE KEY( BLOCK)?-----(?:(?!-----END)[\s\S])*(-----END [A-Z0-9 _-]*PRIVATE KEY( BLOCK)?-----)?/g, (_m, k, b) => `-----BEGIN ${k}PRIVATE KEY${b ?? ""}-----${STARS}`],
   [/Bearer [A-Za-z0-9._~+/=-]{8,}/g, `Bearer ${STARS}`],
   [/=\s*(["'])[^"'\s*]{6,}\1/g, '="***"'],
 ];
@@ -65,4 +71,10 @@ export function maskLine(line: string, spans: Span[]): string {
   // A long (minified) line: keep a window that starts a little before the first masked secret.
   const from = Math.max(0, Math.min(firstMasked - 40, out.length - MAX_SNIPPET));
   return out.slice(from, from + MAX_SNIPPET);
+}
+
+/** The first line of a match with the secret's part (`from`..`to`, relative to the match) masked. */
+export function maskMatch(match: string, from: number, to: number): string {
+  const out = maskGeneric(match.slice(0, Math.max(0, from)) + maskSecret(match.slice(Math.max(0, from), to)) + match.slice(Math.max(to, from)));
+  return out.length > MAX_SNIPPET ? out.slice(0, MAX_SNIPPET) : out;
 }

@@ -3,6 +3,10 @@
  * process (`redaction-scan --shard-list <file>`, hidden), and the parent scans its own share meanwhile. A child
  * resolves the rules exactly as the parent did (same env, same -C, same --config) and prints one JSON document.
  * A child that fails makes the whole scan undecided (exit 2), never clean.
+ *
+ * Memory stays bounded in every process: shares are contiguous slices of the file list sorted by path, each process
+ * keeps only the first `budget` findings (in file, line, rule order) and counts the rest, and the parent keeps the
+ * first `budget` of the shares taken in order.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -10,7 +14,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import type { Ctx } from "../lib/context.ts";
 import { ok } from "../lib/runner.ts";
-import { pathAllowed, scanText, type Compiled, type Finding } from "./engine.ts";
+import { pathAllowed, scanTextBounded, type Compiled, type Finding } from "./engine.ts";
 import { ScanFail } from "./rules.ts";
 import { readText } from "./sources.ts";
 
@@ -33,31 +37,86 @@ export function jobCount(ctx: Pick<Ctx, "env">, files: number): number {
 }
 
 export interface ShardResult {
+  /** The first `budget` findings, sorted by file, line and rule. */
   findings: Finding[];
+  /** Findings past the budget: counted, not listed. */
+  more: number;
+  /** Findings dropped by a fingerprint in .gitleaksignore or the baseline. */
+  suppressed: number;
   bytes: number;
+  /** Files skipped as binary (blind spots), and the first BLIND_LISTED of them. */
+  binary: number;
+  binaryFiles: string[];
+}
+
+export const BLIND_LISTED = 100;
+
+export interface ShardOptions {
+  budget: number;
+  /** Fingerprints (`<file>:<rule>:<line>`) not to report. */
+  ignore: ReadonlySet<string>;
+  progress?: (done: number) => void;
 }
 
 /** Scans `files` in this process. */
-export function scanShard(c: Compiled, files: readonly FileRef[], progress?: (done: number) => void): ShardResult {
-  const findings: Finding[] = [];
-  let bytes = 0;
+export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOptions): ShardResult {
+  const out: ShardResult = { findings: [], more: 0, suppressed: 0, bytes: 0, binary: 0, binaryFiles: [] };
   for (let i = 0; i < files.length; i++) {
     const f = files[i]!;
-    if (progress && (i & 63) === 0) progress(i);
+    if (opts.progress && (i & 63) === 0) opts.progress(i);
     if (pathAllowed(c, f.shown)) continue;
     const t = readText(f.abs, f.regular === true);
+    if (t === "binary") {
+      if (out.binary++ < BLIND_LISTED) out.binaryFiles.push(f.shown);
+      continue;
+    }
     if (!t) continue;
-    bytes += t.bytes;
-    const found = scanText(c, f.shown, t.text);
-    if (found.length) findings.push(...found);
+    out.bytes += t.bytes;
+    addText(c, out, f.shown, t.text, opts);
   }
-  return { findings, bytes };
+  return out;
+}
+
+/** Scans one text into `out`, within the budget left. */
+export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore">): void {
+  const skip = opts.ignore.size ? (rule: string, line: number) => opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
+  const r = scanTextBounded(c, shown, text, Math.max(0, opts.budget - out.findings.length), skip);
+  for (const f of r.findings) out.findings.push(f);
+  out.more += r.more;
+  out.suppressed += r.suppressed;
+}
+
+/** Appends `next` (a later share, in file order) to `out`, keeping the first `budget` findings. */
+export function mergeShard(out: ShardResult, next: ShardResult, budget: number): void {
+  for (const f of next.findings) {
+    if (out.findings.length < budget) out.findings.push(f);
+    else out.more++;
+  }
+  out.more += next.more;
+  out.suppressed += next.suppressed;
+  out.bytes += next.bytes;
+  out.binary += next.binary;
+  for (const b of next.binaryFiles) if (out.binaryFiles.length < BLIND_LISTED) out.binaryFiles.push(b);
 }
 
 const ListSchema = v.array(v.object({ abs: v.string(), shown: v.string(), regular: v.optional(v.literal(true)) }));
+const FindingSchema = v.object({
+  file: v.string(),
+  line: v.number(),
+  column: v.number(),
+  rule: v.string(),
+  description: v.string(),
+  match: v.string(),
+  snippet: v.string(),
+  decoded: v.optional(v.literal("base64")),
+});
 const ResultSchema = v.object({
+  findings: v.array(FindingSchema),
+  more: v.number(),
+  suppressed: v.number(),
   bytes: v.number(),
-  findings: v.array(v.object({ file: v.string(), line: v.number(), rule: v.string(), description: v.string(), snippet: v.string() })),
+  binary: v.number(),
+  binaryFiles: v.array(v.string()),
 });
 
 export function readShardList(path: string): FileRef[] {
@@ -73,6 +132,7 @@ export async function scanSharded(
   files: readonly FileRef[],
   jobs: number,
   childArgs: string[],
+  opts: ShardOptions,
   progress?: (done: number, total: number) => void,
 ): Promise<ShardResult> {
   const size = Math.ceil(files.length / jobs);
@@ -85,8 +145,7 @@ export async function scanSharded(
       return ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT });
     });
     // The child processes run while this one scans its own share (synchronously).
-    const own = scanShard(c, shares[0]!, (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length));
-    const out: ShardResult = { findings: [...own.findings], bytes: own.bytes };
+    const out = scanShard(c, shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
     for (const r of await Promise.all(children)) {
       let parsed: v.SafeParseResult<typeof ResultSchema> | null = null;
       try {
@@ -95,11 +154,11 @@ export async function scanSharded(
         parsed = null;
       }
       if (!parsed?.success) {
+        if (ctx.debug && r.stderr) ctx.io.stderr(r.stderr.endsWith("\n") ? r.stderr : `${r.stderr}\n`);
         const why = r.stderr.split("\n").find((l) => l.startsWith("redaction-scan: FAIL")) ?? "a scan process failed (engine error, not a finding)";
         throw new ScanFail(why.replace(/^redaction-scan: FAIL — /, ""));
       }
-      out.findings.push(...parsed.output.findings);
-      out.bytes += parsed.output.bytes;
+      mergeShard(out, parsed.output, opts.budget);
     }
     return out;
   } finally {

@@ -2,6 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { git, gitEnv } from "../git.ts";
+import { decodeUtf16, utf16Encoding } from "./decode.ts";
 import type { Ctx } from "../lib/context.ts";
 
 export type Mode = "tracked" | "staged" | "range" | "paths";
@@ -120,22 +121,26 @@ export function displayPath(root: string, abs: string): string {
 
 const BINARY_PROBE = 8000;
 
+/** A file's text; "binary" for a file skipped as binary (a blind spot the report lists); null: nothing to read. */
+export type ReadResult = { text: string; bytes: number } | "binary" | null;
+
 /**
- * The text of one file, or null to skip it: not a regular file (a submodule, a deleted path), or binary (a NUL in
- * the first 8000 bytes). A symlink is scanned as its target string (what git stores), never followed: a tracked
- * link must not make the scan read outside the repository.
+ * The text of one file, or null to skip it: not a regular file (a submodule, a deleted path), or "binary" (a NUL in
+ * the first 8000 bytes, unless a UTF-16 byte-order mark says it is UTF-16 text, which is decoded). A symlink is
+ * scanned as its target string (what git stores), never followed: a tracked link must not make the scan read
+ * outside the repository.
  */
-export function readText(abs: string, regular = false): { text: string; bytes: number } | null {
+export function readText(abs: string, regular = false): ReadResult {
   if (regular) {
     // Known to be a regular file (a directory walk just saw it): read without an lstat first. Any doubt (an error,
-    // a NUL near the start) is settled by the full path below, so the answer is the same.
+    // a NUL near the start, a UTF-16 byte-order mark) is settled by the full path below, so the answer is the same.
     let text: string | null = null;
     try {
       text = readFileSync(abs, "utf8");
     } catch {
       text = null;
     }
-    if (text === null || text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0) return readText(abs);
+    if (text === null || text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0 || text.startsWith("\ufffd\ufffd")) return readText(abs);
     return { text, bytes: Buffer.byteLength(text) };
   }
   let st;
@@ -150,11 +155,7 @@ export function readText(abs: string, regular = false): { text: string; bytes: n
   }
   if (!st.isFile()) return null;
   // A large file is probed for NUL bytes before it is decoded (a big binary is never turned into a string).
-  if (st.size > DIRECT_DECODE_MAX) {
-    const buf = readBytes(abs);
-    if (buf.subarray(0, BINARY_PROBE).indexOf(0) >= 0) return null;
-    return { text: buf.toString("utf8"), bytes: buf.length };
-  }
+  if (st.size > DIRECT_DECODE_MAX) return fromBytes(readBytes(abs));
   let text: string;
   try {
     // Decoding straight to a string (no intermediate Buffer) is the cheaper read; it decodes exactly as
@@ -164,9 +165,17 @@ export function readText(abs: string, regular = false): { text: string; bytes: n
     throw unreadable(abs, e);
   }
   // Binary: a NUL byte in the first 8000 bytes. A NUL byte decodes to U+0000 and every character takes at least one
-  // byte, so a U+0000 past character 8000 lies past byte 8000; one before it is settled on the bytes.
-  if (text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0 && readBytes(abs).subarray(0, BINARY_PROBE).indexOf(0) >= 0) return null;
+  // byte, so a U+0000 past character 8000 lies past byte 8000; one before it is settled on the bytes. A UTF-16
+  // byte-order mark (FF FE / FE FF) decodes to two U+FFFD.
+  if (text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0 || text.startsWith("\ufffd\ufffd")) return fromBytes(readBytes(abs));
   return { text, bytes: st.size };
+}
+
+function fromBytes(buf: Buffer): ReadResult {
+  const enc = utf16Encoding(buf);
+  if (enc) return { text: decodeUtf16(buf, enc), bytes: buf.length };
+  if (buf.subarray(0, BINARY_PROBE).indexOf(0) >= 0) return "binary";
+  return { text: buf.toString("utf8"), bytes: buf.length };
 }
 
 const DIRECT_DECODE_MAX = 1 << 20;

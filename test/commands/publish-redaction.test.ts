@@ -48,7 +48,9 @@ test("a failed share of a parallel scan makes the scan undecided (exit 2), namin
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("redaction-scan: FAIL — cannot read /x: EACCES\n");
   const child = calls.find((c) => c.includes("--shard-list"))!;
-  expect(child.slice(-5, -2)).toEqual(["redaction-scan", "-C", dir]);
+  const at = child.indexOf("redaction-scan");
+  expect(child.slice(at, at + 3)).toEqual(["redaction-scan", "-C", dir]);
+  expect(child.slice(-2, -1)).toEqual(["--shard-list"]);
 });
 
 test("REDACTION_EXTRA_PATTERNS is resolved the same way everywhere: '~' expands to $HOME", async () => {
@@ -56,4 +58,21 @@ test("REDACTION_EXTRA_PATTERNS is resolved the same way everywhere: '~' expands 
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "~/rules.txt", HOME: "/h" }, cwd: "/w" })).toBe("/h/rules.txt");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: " rel/r.txt " }, cwd: "/w" })).toBe("/w/rel/r.txt");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "  " }, cwd: "/w" })).toBeUndefined();
+});
+
+test("an internal error is exit 2 ('did not decide'); --debug prints its stack", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "d"));
+  for (let i = 0; i < 2000; i++) writeFileSync(join(dir, "d", `f${i}`), "x\n");
+  const runner = async (argv: readonly string[]) => {
+    if (argv.includes("--shard-list")) throw new RangeError("Invalid string length");
+    return { argv: [...argv], code: 128, signal: null, stdout: "", stderr: "not a repo", timedOut: false, missing: false };
+  };
+  const plain = await runMain(["redaction-scan", "-C", dir, "--paths", "d"], { env: { ...env(), MOGUI_SCAN_JOBS: "2" }, runner });
+  expect(plain.code).toBe(2);
+  expect(plain.stderr).toContain("redaction-scan: FAIL — internal error (RangeError); the scan did not decide\n");
+  expect(plain.stderr).not.toContain("    at ");
+  const debug = await runMain(["--debug", "redaction-scan", "-C", dir, "--paths", "d"], { env: { ...env(), MOGUI_SCAN_JOBS: "2" }, runner });
+  expect(debug.code).toBe(2);
+  expect(debug.stderr).toContain("RangeError: Invalid string length\n    at ");
 });

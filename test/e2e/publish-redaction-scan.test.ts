@@ -75,6 +75,7 @@ describe("redaction-scan modes", () => {
     expect(r.stdout).toMatch(/^redaction-scan: mode=tracked range=none files=3 commit-messages=not-scanned org-rules=0 config=built-in gitleaks\.toml engine=mogui \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe(
       NO_ORG +
+        "redaction-scan: note — 1 binary file(s) not scanned (blind spots): blob.bin\n" +
         "redaction-scan: FAIL — 4 finding(s) (fail-closed)\n" +
         "  a.txt:2  [aws_access_key] AWS access key id  :: key = AKIA****************\n" +
         "  a.txt:3  [aws_access_key] AWS access key id  :: again AKIA**************** and xox?-********\n" +
@@ -297,4 +298,19 @@ test("--engine gitleaks with --staged pipes the staged content to gitleaks stdin
   const r = await scan(["-C", dir, "--engine", "gitleaks", "--staged"], { PATH: `${FAKE_GITLEAKS_DIR}:/usr/bin:/bin` });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain("  s.txt:1  [fake_rule] Fake leak  :: x ******** y\n");
+});
+
+test("UTF-16 files (with a BOM) are decoded in every mode: the working tree and git's content", async () => {
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`line one\ntoken ${GH}\n`, "utf16le")]);
+  const dir = repo({ "a.txt": "clean\n" });
+  const base = sh(dir, "rev-parse", "HEAD");
+  write(dir, { "w16.txt": le });
+  sh(dir, "add", ".");
+  sh(dir, "commit", "-q", "-m", "utf16");
+  for (const args of [["-C", dir], ["-C", dir, "--range", `${base}..HEAD`]]) {
+    const r = await scan(args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("  w16.txt:2  [github_token] GitHub token  :: token gh?_********\n");
+    expect(r.stderr).not.toContain("blind spots");
+  }
 });

@@ -52,8 +52,10 @@ describe("gitleaks config", () => {
     const set = base();
     expect(set.re2Rejected).toEqual([]);
     expect(set.rules.map((r) => r.id)).toEqual([
-      "private_key", "aws_access_key", "github_token", "slack_token", "anthropic_key", "openai_sk", "bearer_token",
-      "assignment_secret", "dotenv_export", "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
+      "private_key", "aws_access_key", "aws_secret_key", "google_api_key", "azure_storage_key", "github_token",
+      "github_fine_grained_token", "gitlab_token", "slack_token", "slack_app_token", "discord_webhook", "discord_bot_token",
+      "stripe_key", "stripe_webhook_secret", "jwt", "npm_token", "pypi_token", "anthropic_key", "openai_sk", "bearer_token",
+      "dotenv_export", "assignment_secret", "assignment_secret_unquoted", "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
     ]);
     const text = readFileSync(join(ROOT, "config", "gitleaks.toml"), "utf8");
     expect(text).toContain("GITLEAKS_CONFIG");
@@ -175,6 +177,6 @@ describe("--engine gitleaks merged config", () => {
 test("a rule with a path and no regex reports the file itself", () => {
   const set = loadConfigString("[[rules]]\nid = 'pem_file'\ndescription = 'Key file'\npath = '''\\.pem$'''\n", "t");
   const c = compileRules(set.rules, set.allowlists);
-  expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, rule: "pem_file", description: "Key file", snippet: "(the file name matches)" }]);
+  expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)" }]);
   expect(scanText(c, "keys/server.txt", "anything")).toEqual([]);
 });

@@ -35,7 +35,7 @@ describe("main(argv): global behaviour", () => {
     expect((await runMain(["--nope"])).code).toBe(2);
     const g = await runMain(["sim"]);
     expect(g.code).toBe(2);
-    expect(g.stderr).toContain("'mogui sim' needs a subcommand: one of orca, herdr\n  orca: The stateful Orca CLI simulator");
+    expect(g.stderr).toContain("'mogui sim' needs a subcommand: one of orca, install-shims, herdr\n  orca: The stateful Orca CLI simulator");
   });
 
   test("help <cmd> and <cmd> --help print the same text with the command's exit codes", async () => {

@@ -2,16 +2,16 @@
  * The lazy loader map: `mogui --help` needs only these summaries, and running a command loads only its module,
  * which keeps start-up (and every hook call) cheap. Each command family keeps its rows in commands/families/.
  */
-import * as core from "./families/core.ts";
-import * as dispatch from "./families/dispatch.ts";
-import * as gate from "./families/gate.ts";
-import * as evidence from "./families/evidence.ts";
-import * as fleet from "./families/fleet.ts";
-import * as hooks from "./families/hooks.ts";
-import * as lifecycle from "./families/lifecycle.ts";
-import * as publish from "./families/publish.ts";
-import * as template from "./families/template.ts";
-import * as workers from "./families/workers.ts";
+import * as core from "./developer/index.ts";
+import * as dispatch from "./dispatch/index.ts";
+import * as gate from "./dispatch/gate-rows.ts";
+import * as evidence from "./evidence/index.ts";
+import * as fleet from "./fleet/index.ts";
+import * as hooks from "./hooks/index.ts";
+import * as lifecycle from "./succession/index.ts";
+import * as publish from "./publishing/index.ts";
+import * as template from "./ops-repo/index.ts";
+import * as workers from "./workers/index.ts";
 import type { CommandEntry } from "./entry.ts";
 import { main as runMain } from "../src/main.ts";
 import type { Ctx } from "../src/lib/context.ts";

@@ -1,11 +1,11 @@
-// Regenerates src/template/embedded.gen.ts from master-ops/ (the template the binary carries as its default
+// Regenerates src/ops-repo/template/embedded.gen.ts from master-ops/ (the template the binary carries as its default
 // --template). `--check` exits 1 when the committed file is stale instead of writing it.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { renderEmbedded } from "../src/template/embed-render.ts";
+import { renderEmbedded } from "../src/ops-repo/template/embed-render.ts";
 
 const root = join(import.meta.dir, "..");
-const out = join(root, "src", "template", "embedded.gen.ts");
+const out = join(root, "src", "ops-repo", "template", "embedded.gen.ts");
 const fresh = renderEmbedded(join(root, "master-ops"));
 let current = "";
 try {
@@ -15,10 +15,10 @@ try {
 }
 if (process.argv.includes("--check")) {
   if (current !== fresh) {
-    console.error("src/template/embedded.gen.ts is stale; run: ./node_modules/.bin/bun scripts/gen-embedded-template.ts");
+    console.error("src/ops-repo/template/embedded.gen.ts is stale; run: ./node_modules/.bin/bun scripts/gen-embedded-template.ts");
     process.exitCode = 1;
   }
 } else if (current !== fresh) {
   writeFileSync(out, fresh);
-  console.error("wrote src/template/embedded.gen.ts");
+  console.error("wrote src/ops-repo/template/embedded.gen.ts");
 }

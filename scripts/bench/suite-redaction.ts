@@ -9,7 +9,7 @@
 // /tmp/mogui-bench-cache (never into this repository). Without it a missing baseline is reported as unavailable.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { parseToml } from "../../src/toml/parse.ts";
+import { parseToml } from "../../src/lib/toml.ts";
 
 const CACHE = "/tmp/mogui-bench-cache";
 const MB = 1024 * 1024;

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { dispatchStates } from "../../src/reap/observability.ts";
+import { dispatchStates } from "../../src/workers/reap/observability.ts";
 import { checkArgv, envelope, fakeOrca, gateHome, RUNNING, T0, V2, type GateHome } from "../helpers/gate.ts";
 
 const json = (s: string) => JSON.parse(s);

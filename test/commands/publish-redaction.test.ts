@@ -54,7 +54,7 @@ test("a failed share of a parallel scan makes the scan undecided (exit 2), namin
 });
 
 test("REDACTION_EXTRA_PATTERNS is resolved the same way everywhere: '~' expands to $HOME", async () => {
-  const { orgRulesPath } = await import("../../src/redaction/rules.ts");
+  const { orgRulesPath } = await import("../../src/publishing/redaction/rules.ts");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "~/rules.txt", HOME: "/h" }, cwd: "/w" })).toBe("/h/rules.txt");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: " rel/r.txt " }, cwd: "/w" })).toBe("/w/rel/r.txt");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "  " }, cwd: "/w" })).toBeUndefined();

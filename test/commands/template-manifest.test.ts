@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installPaths, renderManifest, staleDiagnostics } from "../../src/manifest/generate.ts";
+import { installPaths, renderManifest, staleDiagnostics } from "../../src/ops-repo/manifest/generate.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { writeTree } from "../helpers/files.ts";

@@ -1,7 +1,7 @@
 // The hooks family's end-to-end rows (test/e2e/cases/hooks.ts) through the compiled binary, on their own, so the
 // family can be checked while other families are mid-edit; commands.test.ts runs the same rows with everyone's.
 import { describe, expect, test } from "bun:test";
-import { commands } from "../../commands/families/hooks.ts";
+import { commands } from "../../commands/hooks/index.ts";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { cases } from "./cases/hooks.ts";
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, readdirSync, readFileSync, lutimesSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decide } from "../../src/hooks/product-path-guard.ts";
+import { decide } from "../../src/hooks/session/product-path-guard.ts";
 import { GIT_ENV, sh } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { CASES, type GuardCase } from "./hooks-guard-table.ts";

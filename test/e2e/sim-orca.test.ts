@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processIo, type Ctx } from "../../src/lib/context.ts";
 import { realRunner } from "../../src/lib/runner.ts";
-import { OrcaClient, OrcaError } from "../../src/orca/client.ts";
+import { OrcaClient, OrcaError } from "../../src/lib/orca/client.ts";
 import { e2eEnv } from "../helpers/binary.ts";
 import { FIXTURES_BIN } from "../helpers/paths.ts";
 import { tempDir } from "../helpers/paths.ts";

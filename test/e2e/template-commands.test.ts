@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { walkFiles } from "../../src/template/embed-render.ts";
+import { walkFiles } from "../../src/ops-repo/template/embed-render.ts";
 import { runBinary } from "../helpers/binary.ts";
 import { ROOT } from "../helpers/paths.ts";
 

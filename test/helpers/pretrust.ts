@@ -1,6 +1,6 @@
 // The pretrust tests' refusal check (codex-worker-pretrust and cursor-worker-pretrust refuse the same way).
 import { expect } from "bun:test";
-import { PretrustError } from "../../src/pretrust/common.ts";
+import { PretrustError } from "../../src/dispatch/pretrust/common.ts";
 
 /** Runs `fn`, which must throw a PretrustError; returns its message. */
 export function pretrustFailure(fn: () => unknown): string {

@@ -1,7 +1,7 @@
 /**
  * An independent judgement of "does this worktree hold work that a removal would destroy?", for property tests of
  * worker-reap (and of anything else that removes worktrees, e.g. a fleet cleanup). It shares nothing with
- * src/reap/worktree-safety.ts, which asks `git status`, `ls-files -v`, `ls-files --others --ignored`,
+ * src/workers/reap/worktree-safety.ts, which asks `git status`, `ls-files -v`, `ls-files --others --ignored`,
  * `branch --merged` and `merge-tree`. The oracle instead:
  *
  *   - missing / locked:  node fs (`<gitdir>/locked`, gitdir read from the worktree's `.git` file).

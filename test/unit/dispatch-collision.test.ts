@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, setSystemTime, test } from "bu
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { collisionCheck, GH_BUDGET_MS, MAX_DISPATCHES, ORCA_BUDGET_MS, warningLine } from "../../src/dispatch/collision.ts";
+import { collisionCheck, GH_BUDGET_MS, MAX_DISPATCHES, ORCA_BUDGET_MS, warningLine } from "../../src/dispatch/pipeline/collision.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import type { RunResult } from "../../src/lib/runner.ts";
 import { tempDir } from "../helpers/paths.ts";

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { deliveryResult, lastLines, paneClassifyText, type PaneClass } from "../../src/dispatch/pane.ts";
+import { deliveryResult, lastLines, paneClassifyText, type PaneClass } from "../../src/dispatch/pipeline/pane.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 const VECTORS: [string, PaneClass][] = [
@@ -100,7 +100,7 @@ describe("deliveryResult", () => {
 });
 
 test("the source keeps the reference's marker names and never the retired pane_advanced heuristics", () => {
-  const src = readFileSync(join(ROOT, "src", "dispatch", "pane.ts"), "utf8");
+  const src = readFileSync(join(ROOT, "src", "dispatch", "pipeline", "pane.ts"), "utf8");
   for (const name of ["HOOK_TRUST_MARKERS", "LIMIT_MARKERS", "PREPARED_PROMPT_MARKERS", "PREPARED_UNICODE_PROMPT_MARKERS"]) expect(src).toContain(`export const ${name}`);
   expect(src).not.toContain("pane_advanced");
   expect(src).not.toContain("pane_last_output");

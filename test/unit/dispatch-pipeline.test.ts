@@ -4,8 +4,8 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runDispatch } from "../../src/dispatch/pipeline.ts";
-import type { DispatchRequest } from "../../src/dispatch/types.ts";
+import { runDispatch } from "../../src/dispatch/pipeline/pipeline.ts";
+import type { DispatchRequest } from "../../src/dispatch/pipeline/types.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import type { RunOptions, RunResult } from "../../src/lib/runner.ts";
 import { tempDir } from "../helpers/paths.ts";

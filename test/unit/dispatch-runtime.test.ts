@@ -2,12 +2,12 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkArgv, registerArgv } from "../../src/dispatch/gate-client.ts";
-import { estLabel } from "../../src/dispatch/pipeline.ts";
-import { contractChars } from "../../src/gate/contract.ts";
-import { absoluteWorktree, claudeProjectGlob, jobProbeCommand, modelProbeCommand, newestMatch, probeTarget } from "../../src/dispatch/probe-target.ts";
-import { summaryLine, emptyReport } from "../../src/dispatch/report.ts";
-import { defaultRuntime, installedRuntimes, runtimeCommand, shellQuote } from "../../src/dispatch/runtime.ts";
+import { checkArgv, registerArgv } from "../../src/dispatch/pipeline/gate-client.ts";
+import { estLabel } from "../../src/dispatch/pipeline/pipeline.ts";
+import { contractChars } from "../../src/dispatch/gate/contract.ts";
+import { absoluteWorktree, claudeProjectGlob, jobProbeCommand, modelProbeCommand, newestMatch, probeTarget } from "../../src/dispatch/pipeline/probe-target.ts";
+import { summaryLine, emptyReport } from "../../src/dispatch/pipeline/report.ts";
+import { defaultRuntime, installedRuntimes, runtimeCommand, shellQuote } from "../../src/dispatch/pipeline/runtime.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 describe("runtimes", () => {

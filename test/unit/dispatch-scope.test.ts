@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fileTokens, fnmatchRegex, parseScope, scopeOverlap, scopeText } from "../../src/dispatch/scope.ts";
+import { fileTokens, fnmatchRegex, parseScope, scopeOverlap, scopeText } from "../../src/dispatch/pipeline/scope.ts";
 
 const raw = (c: string) => parseScope(c).map((t) => `${t.kind}:${t.raw}`);
 

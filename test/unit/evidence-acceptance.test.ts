@@ -5,14 +5,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CaseBook, CaseBookError, caseFromMapping, loadCasebook, parseSplit, renderSplitMarkdown, VISIBLE_SPLITS, type VerificationCase } from "../../src/acceptance/casebook.ts";
-import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "../../src/acceptance/config.ts";
-import { readCandidate, type Candidate } from "../../src/acceptance/candidate.ts";
-import { inPlaceGuard, LoopConfigError, runAcceptanceLoop, type LoopDeps } from "../../src/acceptance/loop.ts";
-import { RegressionLog } from "../../src/acceptance/regression-log.ts";
-import { commandEvaluator, markInPlace, type Evaluator, type Proposer } from "../../src/acceptance/seams.ts";
-import { shlexSplit, ShlexError } from "../../src/acceptance/shlex.ts";
-import { combinedPassed, decide, isComplete, scoreResults, type RawResult } from "../../src/acceptance/verdict.ts";
+import { CaseBook, CaseBookError, caseFromMapping, loadCasebook, parseSplit, renderSplitMarkdown, VISIBLE_SPLITS, type VerificationCase } from "../../src/evidence/acceptance/casebook.ts";
+import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "../../src/evidence/acceptance/config.ts";
+import { readCandidate, type Candidate } from "../../src/evidence/acceptance/candidate.ts";
+import { inPlaceGuard, LoopConfigError, runAcceptanceLoop, type LoopDeps } from "../../src/evidence/acceptance/loop.ts";
+import { RegressionLog } from "../../src/evidence/acceptance/regression-log.ts";
+import { commandEvaluator, markInPlace, type Evaluator, type Proposer } from "../../src/evidence/acceptance/seams.ts";
+import { shlexSplit, ShlexError } from "../../src/evidence/acceptance/shlex.ts";
+import { combinedPassed, decide, isComplete, scoreResults, type RawResult } from "../../src/evidence/acceptance/verdict.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
@@ -356,13 +356,13 @@ describe("shlex and the vendor-token rule", () => {
     expect(() => shlexSplit("'open")).toThrow(ShlexError);
   });
 
-  test("src/acceptance never names a vendor CLI or its flags (they live in src/adapter/profile.ts)", () => {
-    const dir = join(ROOT, "src", "acceptance");
+  test("src/evidence/acceptance never names a vendor CLI or its flags (they live in src/evidence/adapter/profile.ts)", () => {
+    const dir = join(ROOT, "src", "evidence", "acceptance");
     for (const f of readdirSync(dir)) {
       const text = readFileSync(join(dir, f), "utf8");
       for (const token of ["claude", "codex", "cursor", "--trust"]) expect({ f, token, found: text.includes(token) }).toEqual({ f, token, found: false });
     }
-    expect(existsSync(join(ROOT, "src", "adapter", "profile.ts"))).toBe(true);
+    expect(existsSync(join(ROOT, "src", "evidence", "adapter", "profile.ts"))).toBe(true);
   });
 });
 
@@ -371,7 +371,7 @@ describe("writes stay inside the run root", () => {
     const p = join(tempDir(), "acc.json");
     writeFileSync(p, JSON.stringify({ name: "../../etc", proposer: { runtime: "codex" }, cases: [] }));
     expect(err(() => loadAcceptanceConfig(p, {}))).toBe(`${p}: 'name' must not contain '/' or '\\' or be '.' or '..'`);
-    const { atomicWrite } = await import("../../src/acceptance/layout.ts");
+    const { atomicWrite } = await import("../../src/evidence/acceptance/layout.ts");
     const { symlinkSync, lstatSync } = await import("node:fs");
     const dir = tempDir();
     const victim = join(dir, "victim.txt");

@@ -1,7 +1,7 @@
 /** Sync CLI profiles and the doctor (reference §14). */
 import { describe, expect, test } from "bun:test";
-import { buildProposerArgv, resolveSyncCliProfile, syncCliRuntimes } from "../../src/adapter/profile.ts";
-import { defaultChecks, doctor, validateCheck } from "../../src/adapter/doctor.ts";
+import { buildProposerArgv, resolveSyncCliProfile, syncCliRuntimes } from "../../src/evidence/adapter/profile.ts";
+import { defaultChecks, doctor, validateCheck } from "../../src/evidence/adapter/doctor.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { tempDir } from "../helpers/paths.ts";
 

@@ -1,7 +1,7 @@
 /** Approval gates and the single-use proposal registry (reference §15). */
 import { describe, expect, test } from "bun:test";
-import { actionSpec, classify, GateClass, requiresHuman } from "../../src/approval/gates.ts";
-import { AlreadyDecided, ApprovalRequired, InvalidAuthority, InvalidVerdict, ProposalRegistry, UnknownProposal } from "../../src/approval/registry.ts";
+import { actionSpec, classify, GateClass, requiresHuman } from "../../src/evidence/approval/gates.ts";
+import { AlreadyDecided, ApprovalRequired, InvalidAuthority, InvalidVerdict, ProposalRegistry, UnknownProposal } from "../../src/evidence/approval/registry.ts";
 
 const throws = (f: () => unknown, cls: new (...a: never[]) => Error, message: string) => {
   expect(f).toThrow(cls);

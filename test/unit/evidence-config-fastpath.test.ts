@@ -5,9 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import * as v from "valibot";
-import { InstanceConfigError, parseInstanceConfig } from "../../src/config/instance.ts";
-import { InstanceRuntimeSchema } from "../../src/config/instance-schema.ts";
-import { dropUnderscoreKeys } from "../../src/config/issues.ts";
+import { InstanceConfigError, parseInstanceConfig } from "../../src/lib/config/instance.ts";
+import { InstanceRuntimeSchema } from "../../src/lib/config/instance-schema.ts";
+import { dropUnderscoreKeys } from "../../src/lib/config/issues.ts";
 
 const VALUES: unknown[] = [undefined, null, "", " ", "claude", "/abs/repo", "rel", 0, 1, true, [], {}, ["x"], { a: 1 }];
 const GLOB_VALUES: unknown[] = ["", " ", "\t", "~/x/*.jsonl", 3, null, [], { g: 1 }];

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadManifest, ManifestError, parseManifest, type WorkspaceManifest } from "../../src/context-resolver/manifest.ts";
-import { gitMarker, resolveContext } from "../../src/context-resolver/resolve.ts";
+import { loadManifest, ManifestError, parseManifest, type WorkspaceManifest } from "../../src/evidence/context/manifest.ts";
+import { gitMarker, resolveContext } from "../../src/evidence/context/resolve.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 function workspace() {

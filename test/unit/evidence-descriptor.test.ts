@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { descriptorPath, isProhibited, loadDescriptor, parseDescriptor, repositoryForPath, type WorkspaceDescriptor } from "../../src/descriptor/descriptor.ts";
+import { descriptorPath, isProhibited, loadDescriptor, parseDescriptor, repositoryForPath, type WorkspaceDescriptor } from "../../src/evidence/descriptor/descriptor.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const repo = (over: Record<string, unknown> = {}) => ({ name: "prod", path: "prod", role: "product", prohibited: ["force-push"], ...over });

@@ -2,10 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { digestConfigFrom, DigestError, type DigestConfig } from "../../src/digest/config.ts";
-import { renderDigest } from "../../src/digest/render.ts";
-import { classifyJobLog, ledgerTail, processState } from "../../src/digest/sense.ts";
-import { tick } from "../../src/digest/tick.ts";
+import { digestConfigFrom, DigestError, type DigestConfig } from "../../src/evidence/digest/config.ts";
+import { renderDigest } from "../../src/evidence/digest/render.ts";
+import { classifyJobLog, ledgerTail, processState } from "../../src/evidence/digest/sense.ts";
+import { tick } from "../../src/evidence/digest/tick.ts";
 import { realRunner } from "../../src/lib/runner.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
 import { gitEnv, makeRepo, sh } from "../helpers/git.ts";

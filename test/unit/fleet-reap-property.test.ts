@@ -13,9 +13,9 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunResult, Runner } from "../../src/lib/runner.ts";
-import { reapFleet } from "../../src/fleet/reap.ts";
-import { scanFleet } from "../../src/fleet/scan.ts";
-import type { ProcInfo, ProcTable } from "../../src/fleet/procs.ts";
+import { reapFleet } from "../../src/fleet/fleet/reap.ts";
+import { scanFleet } from "../../src/fleet/fleet/scan.ts";
+import type { ProcInfo, ProcTable } from "../../src/fleet/fleet/procs.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { unitCtx } from "../helpers/unit-ctx.ts";
 

@@ -2,10 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordAbort } from "../../src/gate/abort.ts";
-import type { GatePaths } from "../../src/gate/paths.ts";
-import { pendingRows } from "../../src/gate/selection.ts";
-import { ticketPath } from "../../src/gate/tickets.ts";
+import { recordAbort } from "../../src/dispatch/gate/abort.ts";
+import type { GatePaths } from "../../src/dispatch/gate/paths.ts";
+import { pendingRows } from "../../src/dispatch/gate/selection.ts";
+import { ticketPath } from "../../src/dispatch/gate/tickets.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const SHA = "ab".repeat(32);

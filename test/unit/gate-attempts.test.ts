@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { priorAllows } from "../../src/gate/attempts.ts";
-import { indexDir } from "../../src/gate/sidecar.ts";
+import { priorAllows } from "../../src/dispatch/gate/attempts.ts";
+import { indexDir } from "../../src/dispatch/gate/sidecar.ts";
 import { LedgerError } from "../../src/lib/ledger.ts";
 import { tempDir } from "../helpers/paths.ts";
 

@@ -1,6 +1,6 @@
 /** Contract lint (§3.7, D14). */
 import { describe, expect, test } from "bun:test";
-import { lintContract, outsideKnownRoots, worktreeAsRepoRoot } from "../../src/gate/lint.ts";
+import { lintContract, outsideKnownRoots, worktreeAsRepoRoot } from "../../src/dispatch/gate/lint.ts";
 
 describe("contract lint", () => {
   test("MCP_TRUST_UNHANDLED: whole-word mcp, mcp__, code-review-graph; silenced by trust words", () => {

@@ -2,11 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REASON_CODES, PROBE_FAILURES } from "../../src/gate/reasons.ts";
-import { isExpired, listTickets, prepareTicket, ticketName, ticketPath } from "../../src/gate/tickets.ts";
-import { tierWindowAgents } from "../../src/gate/window.ts";
-import { priorAllows } from "../../src/gate/attempts.ts";
-import { parseTierPolicy } from "../../src/gate/tier-policy.ts";
+import { REASON_CODES, PROBE_FAILURES } from "../../src/dispatch/gate/reasons.ts";
+import { isExpired, listTickets, prepareTicket, ticketName, ticketPath } from "../../src/dispatch/gate/tickets.ts";
+import { tierWindowAgents } from "../../src/dispatch/gate/window.ts";
+import { priorAllows } from "../../src/dispatch/gate/attempts.ts";
+import { parseTierPolicy } from "../../src/dispatch/gate/tier-policy.ts";
 import { LedgerError } from "../../src/lib/ledger.ts";
 import { tempDir } from "../helpers/paths.ts";
 

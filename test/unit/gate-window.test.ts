@@ -2,10 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tailRows } from "../../src/gate/tail.ts";
-import { parseTierPolicy } from "../../src/gate/tier-policy.ts";
-import { tierWindowAgents } from "../../src/gate/window.ts";
-import { indexDir } from "../../src/gate/sidecar.ts";
+import { tailRows } from "../../src/dispatch/gate/tail.ts";
+import { parseTierPolicy } from "../../src/dispatch/gate/tier-policy.ts";
+import { tierWindowAgents } from "../../src/dispatch/gate/window.ts";
+import { indexDir } from "../../src/dispatch/gate/sidecar.ts";
 import { LedgerError } from "../../src/lib/ledger.ts";
 import { tempDir } from "../helpers/paths.ts";
 

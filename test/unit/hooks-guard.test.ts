@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decide, guardProductRoot, loadAllowlist } from "../../src/hooks/product-path-guard.ts";
+import { decide, guardProductRoot, loadAllowlist } from "../../src/hooks/session/product-path-guard.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 let root: string;

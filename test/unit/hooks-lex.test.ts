@@ -1,10 +1,10 @@
 // The guard's shell lexer, the advisory-hook detectors and spawn-test's tested helpers.
 import { describe, expect, test } from "bun:test";
-import { parseShell } from "../../src/hooks/shell-lex.ts";
-import { pollLoop, unfilteredLargeOutput } from "../../src/hooks/bash-warnings.ts";
-import { reportStatusKind, runtimeLaunchCommand } from "../../src/ops/spawn-test.ts";
-import { fingerprint } from "../../src/ops/orca-surface.ts";
-import { checkBody } from "../../src/ops/pr-body.ts";
+import { parseShell } from "../../src/lib/shell-lex.ts";
+import { pollLoop, unfilteredLargeOutput } from "../../src/hooks/session/bash-warnings.ts";
+import { reportStatusKind, runtimeLaunchCommand } from "../../src/hooks/ops/spawn-test.ts";
+import { fingerprint } from "../../src/hooks/ops/orca-surface.ts";
+import { checkBody } from "../../src/hooks/ops/pr-body.ts";
 
 const env = { vars: { HOME: "/home/u", P: "/src/prod" } as Record<string, string | undefined>, home: "/home/u" };
 const words = (src: string) => parseShell(src, env).pipelines.map((p) => p.map((c) => c.words));

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bootstrap, fit, L0_MARKER, L1_MARKER } from "../../src/bootstrap/bootstrap.ts";
-import { E12_BANNER, E12_LINE, suppressCompactRecall } from "../../src/bootstrap/compact.ts";
-import { dualWarnings } from "../../src/bootstrap/dual.ts";
-import { auditMemories, latestHandoff, resolveCharterPointer, trackLines } from "../../src/bootstrap/live-sources.ts";
-import { runLive, SELF_BLOCK_CAP, type LiveOptions } from "../../src/bootstrap/live.ts";
-import { extractRoleState, roleStateBlock } from "../../src/bootstrap/role-state.ts";
-import { parseSessionStart } from "../../src/bootstrap/stdin.ts";
+import { bootstrap, fit, L0_MARKER, L1_MARKER } from "../../src/succession/bootstrap/bootstrap.ts";
+import { E12_BANNER, E12_LINE, suppressCompactRecall } from "../../src/succession/bootstrap/compact.ts";
+import { dualWarnings } from "../../src/succession/bootstrap/dual.ts";
+import { auditMemories, latestHandoff, resolveCharterPointer, trackLines } from "../../src/succession/bootstrap/live-sources.ts";
+import { runLive, SELF_BLOCK_CAP, type LiveOptions } from "../../src/succession/bootstrap/live.ts";
+import { extractRoleState, roleStateBlock } from "../../src/succession/bootstrap/role-state.ts";
+import { parseSessionStart } from "../../src/succession/bootstrap/stdin.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const BLOCK = "Current Role: Maintenance\nRole Lock: disabled\nFrozen: all other roles\nUnlock: explicit user instruction only";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { appendEntry, hasGeneration, parseLedger, renderSection, validateEntry } from "../../src/lineage/lineage.ts";
-import { activeTracks, replayText, trackLine, TrackRuleError, WorkspaceRuntime } from "../../src/tracks/ledger.ts";
+import { appendEntry, hasGeneration, parseLedger, renderSection, validateEntry } from "../../src/succession/lineage/lineage.ts";
+import { activeTracks, replayText, trackLine, TrackRuleError, WorkspaceRuntime } from "../../src/succession/tracks/ledger.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const entry = (generation: number, over: Record<string, unknown> = {}) => ({

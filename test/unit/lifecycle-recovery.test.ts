@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
-import { filterRunningMonitors, pgrepProbe } from "../../src/recovery/monitors.ts";
-import { recover } from "../../src/recovery/recover.ts";
-import { verifySuccessor } from "../../src/succession/verify.ts";
+import { filterRunningMonitors, pgrepProbe } from "../../src/succession/recovery/monitors.ts";
+import { recover } from "../../src/succession/recovery/recover.ts";
+import { verifySuccessor } from "../../src/succession/master/verify.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { lcCtx } from "../helpers/lifecycle.ts";
 

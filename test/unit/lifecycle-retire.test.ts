@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
-import { processProbe, ttyProbe } from "../../src/succession/probes.ts";
-import { retirePredecessor, type RetireInput } from "../../src/succession/retire.ts";
-import { detectDuplicates } from "../../src/succession/sessions.ts";
+import { processProbe, ttyProbe } from "../../src/succession/master/probes.ts";
+import { retirePredecessor, type RetireInput } from "../../src/succession/master/retire.ts";
+import { detectDuplicates } from "../../src/succession/master/sessions.ts";
 import { lcCtx, LIST, listReply, term } from "../helpers/lifecycle.ts";
 
 const CLOSE = ["orca", "terminal", "close", "--terminal", "old", "--json"];

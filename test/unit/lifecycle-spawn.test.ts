@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
-import { SuccessionError } from "../../src/succession/errors.ts";
-import { spawnSuccessor, type SpawnInput } from "../../src/succession/spawn.ts";
-import { SELECTOR_HINT } from "../../src/succession/spawn-match.ts";
+import { SuccessionError } from "../../src/succession/master/errors.ts";
+import { spawnSuccessor, type SpawnInput } from "../../src/succession/master/spawn.ts";
+import { SELECTOR_HINT } from "../../src/succession/master/spawn-match.ts";
 import { lcCtx, LIST, listReply, term } from "../helpers/lifecycle.ts";
 
 const SEL = "id:r::/w";

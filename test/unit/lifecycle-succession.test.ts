@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { extractRoleState } from "../../src/bootstrap/role-state.ts";
-import { SuccessionError } from "../../src/succession/errors.ts";
-import { buildHandoff, freezeRoles } from "../../src/succession/handoff.ts";
-import { listArgs, parseTerminalList } from "../../src/succession/sessions.ts";
-import { parseCreated, SpawnParseError, titleMatches, worktreesMatch } from "../../src/succession/spawn-match.ts";
-import { defaultModel, shellQuote, startupCommand } from "../../src/succession/startup.ts";
-import { detectTrigger } from "../../src/succession/trigger.ts";
-import { verifySuccessor } from "../../src/succession/verify.ts";
+import { extractRoleState } from "../../src/succession/bootstrap/role-state.ts";
+import { SuccessionError } from "../../src/succession/master/errors.ts";
+import { buildHandoff, freezeRoles } from "../../src/succession/master/handoff.ts";
+import { listArgs, parseTerminalList } from "../../src/succession/master/sessions.ts";
+import { parseCreated, SpawnParseError, titleMatches, worktreesMatch } from "../../src/succession/master/spawn-match.ts";
+import { defaultModel, shellQuote, startupCommand } from "../../src/succession/master/startup.ts";
+import { detectTrigger } from "../../src/succession/master/trigger.ts";
+import { verifySuccessor } from "../../src/succession/master/verify.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 describe("detect (§5.2, D22)", () => {

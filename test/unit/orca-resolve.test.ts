@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveOrcaExecutable } from "../../src/orca/resolve.ts";
+import { resolveOrcaExecutable } from "../../src/lib/orca/resolve.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 /** A `which` that knows exactly these names, and records what it was asked. */

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexAccountsDir, codexPretrust, projectHeader } from "../../src/pretrust/codex.ts";
+import { codexAccountsDir, codexPretrust, projectHeader } from "../../src/dispatch/pretrust/codex.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { pretrustFailure as fails } from "../helpers/pretrust.ts";
 import { tempDir } from "../helpers/paths.ts";

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cursorPretrust, cursorProjectKey, cursorProjectsDir, pythonJson } from "../../src/pretrust/cursor.ts";
+import { cursorPretrust, cursorProjectKey, cursorProjectsDir, pythonJson } from "../../src/dispatch/pretrust/cursor.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { pretrustFailure as fails } from "../helpers/pretrust.ts";
 import { tempDir } from "../helpers/paths.ts";

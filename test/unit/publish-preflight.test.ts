@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import type { Line } from "../../src/preflight/checks.ts";
-import { decide, parseWaivers, renderText } from "../../src/preflight/report.ts";
+import type { Line } from "../../src/publishing/preflight/checks.ts";
+import { decide, parseWaivers, renderText } from "../../src/publishing/preflight/report.ts";
 
 const L = (status: Line["status"], label: string, msg = "m"): Line => ({ status, label, msg });
 

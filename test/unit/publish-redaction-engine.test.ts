@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError } from "../../src/redaction/config.ts";
-import { compileRules, literalLed, scanText } from "../../src/redaction/engine.ts";
-import { maskLine, maskSecret } from "../../src/redaction/mask.ts";
-import { compileRe2, Re2Error, translateRe2 } from "../../src/redaction/re2.ts";
+import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError } from "../../src/publishing/redaction/config.ts";
+import { compileRules, literalLed, scanText } from "../../src/publishing/redaction/engine.ts";
+import { maskLine, maskSecret } from "../../src/publishing/redaction/mask.ts";
+import { compileRe2, Re2Error, translateRe2 } from "../../src/publishing/redaction/re2.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 // Secrets are assembled at run time so this file never holds one literally.
@@ -157,8 +157,8 @@ describe("masking", () => {
 
 describe("--engine gitleaks merged config", () => {
   test("org rules are appended to an [extend] of the base config; the result parses back", async () => {
-    const { mergedConfig } = await import("../../src/redaction/gitleaks.ts");
-    const { parseToml } = await import("../../src/toml/parse.ts");
+    const { mergedConfig } = await import("../../src/publishing/redaction/gitleaks.ts");
+    const { parseToml } = await import("../../src/lib/toml.ts");
     const { mkdtempSync, readFileSync: read } = await import("node:fs");
     const { tmpdir } = await import("node:os");
     const dir = mkdtempSync(join(tmpdir(), "mogui-merge-"));

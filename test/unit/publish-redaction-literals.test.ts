@@ -2,8 +2,8 @@
 // literals.ts) must never reject a text the rule regex matches, and the keyword test must equal gitleaks' lowercase
 // test, including for the two characters whose lowercase is ASCII (U+0130, U+212A).
 import { describe, expect, test } from "bun:test";
-import { Gate, prefilterOf } from "../../src/redaction/literals.ts";
-import { compileRe2 } from "../../src/redaction/re2.ts";
+import { Gate, prefilterOf } from "../../src/publishing/redaction/literals.ts";
+import { compileRe2 } from "../../src/publishing/redaction/re2.ts";
 
 const factors = (p: string) => prefilterOf(compileRe2(p)).factors;
 

@@ -4,10 +4,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loadConfigFile } from "../../src/redaction/config.ts";
-import { base64Runs, decodeBase64Text, recoverUtf16Text, unescapeJson } from "../../src/redaction/decode.ts";
-import { compileRules, scanText, scanTextBounded } from "../../src/redaction/engine.ts";
-import { prefilterOf } from "../../src/redaction/literals.ts";
+import { loadConfigFile } from "../../src/publishing/redaction/config.ts";
+import { base64Runs, decodeBase64Text, recoverUtf16Text, unescapeJson } from "../../src/publishing/redaction/decode.ts";
+import { compileRules, scanText, scanTextBounded } from "../../src/publishing/redaction/engine.ts";
+import { prefilterOf } from "../../src/publishing/redaction/literals.ts";
 import { Gen, rng } from "../helpers/redaction-corpus.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -85,7 +85,7 @@ describe("D34: allowlists judge the secret, not the line", () => {
     }
   });
   test("a user's regexTarget = line is honoured as written", async () => {
-    const { loadConfigString } = await import("../../src/redaction/config.ts");
+    const { loadConfigString } = await import("../../src/publishing/redaction/config.ts");
     const user = loadConfigString("[[rules]]\nid = 't'\nregex = '''tok_[a-z0-9]{8}'''\n[allowlist]\nregexTarget = 'line'\nregexes = ['''SAFE''']\n", "u.toml");
     const cu = compileRules(user.rules, user.allowlists);
     expect(scanText(cu, "a", "tok_k3j9x2p1 SAFE")).toEqual([]);
@@ -187,8 +187,8 @@ test("base64Runs (probing every 20th character) equals a plain regex walk (prope
 });
 
 test("leading literals of literal-led rules (the shared first-character gates)", async () => {
-  const { leadingLiterals } = await import("../../src/redaction/engine.ts");
-  const { compileRe2 } = await import("../../src/redaction/re2.ts");
+  const { leadingLiterals } = await import("../../src/publishing/redaction/engine.ts");
+  const { compileRe2 } = await import("../../src/publishing/redaction/re2.ts");
   const lead = (p: string) => leadingLiterals(compileRe2(p, "g"));
   expect(lead("\\bgh[pousr]_[A-Za-z0-9]{20,}")).toEqual(["ghp_", "gho_", "ghu_", "ghs_", "ghr_"]);
   expect(lead("\\b(?:AKIA|ASIA)[0-9A-Z]{16}")).toEqual(["AKIA", "ASIA"]);

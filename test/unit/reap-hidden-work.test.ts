@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner } from "../../src/lib/runner.ts";
-import { reap } from "../../src/reap/worker-reap.ts";
-import { DEFAULT_PRECIOUS_IGNORED, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../src/reap/worktree-safety.ts";
+import { reap } from "../../src/workers/reap/worker-reap.ts";
+import { DEFAULT_PRECIOUS_IGNORED, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../src/workers/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, mergeBranch, sh, type Fixture } from "../helpers/git.ts";
 import { settledReapCtx } from "../helpers/reap-oracle.ts";
 

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LedgerError, type LedgerWarning } from "../../src/lib/ledger.ts";
-import { dispatchStates, unreapedSettled } from "../../src/reap/observability.ts";
+import { dispatchStates, unreapedSettled } from "../../src/workers/reap/observability.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const dir = tempDir("mogui-obs-");

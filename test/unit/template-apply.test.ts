@@ -3,9 +3,9 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { ApplySetupError, planApply, substitute, writePlan } from "../../src/template/apply.ts";
-import { invalidRelPath, isInstanceOwned, unsafeDestination, within } from "../../src/template/paths.ts";
-import { diskTemplate, embeddedTemplate } from "../../src/template/source.ts";
+import { ApplySetupError, planApply, substitute, writePlan } from "../../src/ops-repo/template/apply.ts";
+import { invalidRelPath, isInstanceOwned, unsafeDestination, within } from "../../src/ops-repo/template/paths.ts";
+import { diskTemplate, embeddedTemplate } from "../../src/ops-repo/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { writeTree } from "../helpers/files.ts";
 
@@ -135,7 +135,7 @@ describe("writePlan", () => {
   });
 
   test("atomicWrite without a mode gives a new file 0o666 minus the umask, and leaves no temp file", async () => {
-    const { atomicWrite } = await import("../../src/template/atomic.ts");
+    const { atomicWrite } = await import("../../src/ops-repo/template/atomic.ts");
     const dir = tempDir();
     const old = process.umask(0o027);
     try {

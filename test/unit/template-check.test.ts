@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { adoptionNotes, normalizeVersion } from "../../src/template/changelog.ts";
-import { templateCheck } from "../../src/template/check.ts";
-import { diskTemplate } from "../../src/template/source.ts";
+import { adoptionNotes, normalizeVersion } from "../../src/ops-repo/template/changelog.ts";
+import { templateCheck } from "../../src/ops-repo/template/check.ts";
+import { diskTemplate } from "../../src/ops-repo/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { writeTree } from "../helpers/files.ts";
 

@@ -1,13 +1,13 @@
 // The committed master-ops/ template: its structure, the closed placeholder set, the byte-identical pairs, the
 // §30.1 policy values, no home paths, the committed MANIFEST.json (what CI's `generate-manifest --check` runs) and
-// the embedded copy in src/template/embedded.gen.ts.
+// the embedded copy in src/ops-repo/template/embedded.gen.ts.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { hygieneDefects, installPaths } from "../../src/manifest/generate.ts";
-import { routerRows } from "../../src/rehearsal/rehearsal.ts";
-import { renderEmbedded, walkFiles } from "../../src/template/embed-render.ts";
-import { PLACEHOLDERS, placeholderTokens } from "../../src/template/paths.ts";
+import { hygieneDefects, installPaths } from "../../src/ops-repo/manifest/generate.ts";
+import { routerRows } from "../../src/ops-repo/rehearsal/rehearsal.ts";
+import { renderEmbedded, walkFiles } from "../../src/ops-repo/template/embed-render.ts";
+import { PLACEHOLDERS, placeholderTokens } from "../../src/ops-repo/template/paths.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -113,7 +113,7 @@ describe("master-ops template structure", () => {
     expect(r).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
-  test("src/template/embedded.gen.ts is the current master-ops/ (run scripts/gen-embedded-template.ts when this fails)", () => {
-    expect(readFileSync(join(ROOT, "src", "template", "embedded.gen.ts"), "utf8")).toBe(renderEmbedded(T));
+  test("src/ops-repo/template/embedded.gen.ts is the current master-ops/ (run scripts/gen-embedded-template.ts when this fails)", () => {
+    expect(readFileSync(join(ROOT, "src", "ops-repo", "template", "embedded.gen.ts"), "utf8")).toBe(renderEmbedded(T));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { parseToml, TomlError } from "../../src/toml/parse.ts";
+import { parseToml, TomlError } from "../../src/lib/toml.ts";
 
 const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
 

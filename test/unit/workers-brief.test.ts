@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/paths.ts";
-import { fillBrief, lintBrief } from "../../src/worker/brief.ts";
+import { fillBrief, lintBrief } from "../../src/workers/worker/brief.ts";
 
 const TEMPLATE = readFileSync(join(ROOT, "fixtures", "worker", "brief-template.md"), "utf8");
 const codes = (text: string, opts = {}) => lintBrief(text, opts).findings.map((f) => f.code);

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers/paths.ts";
-import { checkGrades, classify } from "../../src/worker/classify.ts";
-import { agentArgs, isDeadTabTitle, parsePolicy, PolicyError, providerFamily } from "../../src/worker/policy.ts";
+import { checkGrades, classify } from "../../src/workers/worker/classify.ts";
+import { agentArgs, isDeadTabTitle, parsePolicy, PolicyError, providerFamily } from "../../src/workers/worker/policy.ts";
 
 const EXAMPLE = join(ROOT, "config", "worker-surface-policy.example.json");
 const policy = parsePolicy(readFileSync(EXAMPLE, "utf8"), EXAMPLE);

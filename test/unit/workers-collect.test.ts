@@ -3,10 +3,10 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Host } from "../../src/host/types.ts";
-import { collectJob } from "../../src/worker/collect.ts";
-import { loadJobs, record, type Job } from "../../src/worker/jobs.ts";
-import { observeJob } from "../../src/worker/status.ts";
+import type { Host } from "../../src/lib/host/types.ts";
+import { collectJob } from "../../src/workers/worker/collect.ts";
+import { loadJobs, record, type Job } from "../../src/workers/worker/jobs.ts";
+import { observeJob } from "../../src/workers/worker/status.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { unitCtx } from "../helpers/unit-ctx.ts";
 

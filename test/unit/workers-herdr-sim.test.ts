@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { base32 } from "../../src/sim/herdr/ids.ts";
+import { base32 } from "../../src/developer/sim/herdr/ids.ts";
 
 function sim(extra: Record<string, string> = {}) {
   const dir = tempDir("herdr-sim-");

@@ -1,7 +1,7 @@
 // The host adapter against stub runners: the exact argv each host gets, and how replies map to statuses.
 import { describe, expect, test } from "bun:test";
-import { AGENT_START_BUSY_RETRY_MS, HerdrHost } from "../../src/host/herdr.ts";
-import { OrcaHost, shellWord } from "../../src/host/orca.ts";
+import { AGENT_START_BUSY_RETRY_MS, HerdrHost } from "../../src/lib/host/herdr.ts";
+import { OrcaHost, shellWord } from "../../src/lib/host/orca.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { Host } from "../../src/host/types.ts";
+import type { Host } from "../../src/lib/host/types.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { backoff, proveLanding } from "../../src/worker/landing.ts";
-import { stableStatus } from "../../src/worker/stability.ts";
+import { backoff, proveLanding } from "../../src/workers/worker/landing.ts";
+import { stableStatus } from "../../src/workers/worker/stability.ts";
 
 // Sleeps shrink to almost nothing; the windows are still counted in unscaled time.
 const ctx = { env: { MOGUI_WORKER_TIME_SCALE: "0.00001" }, now: () => 0 } as unknown as Ctx;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Job } from "../../src/worker/jobs.ts";
-import { aggregate, repRefusals, repRow, type RepInput } from "../../src/worker/reps.ts";
+import type { Job } from "../../src/workers/worker/jobs.ts";
+import { aggregate, repRefusals, repRow, type RepInput } from "../../src/workers/worker/reps.ts";
 
 const base = (over: Partial<RepInput> = {}): RepInput => ({
   profile: "grok-hi", model: "grok-4", effort: "medium", task: "rob1", tier: "T1", role: "impl", grade: "B", rounds: 0, blockersFound: 0,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Job, SpawnRow } from "../../src/worker/jobs.ts";
-import { decideVerdict, FindingsError, mergeGate, parseFindings, type VerdictInput } from "../../src/worker/verdict.ts";
+import type { Job, SpawnRow } from "../../src/workers/worker/jobs.ts";
+import { decideVerdict, FindingsError, mergeGate, parseFindings, type VerdictInput } from "../../src/workers/worker/verdict.ts";
 
 function job(tier: string, extra: Partial<Job> = {}, spawn: Record<string, unknown> = {}): Job {
   const s = { event: "job_spawned", job_id: "j", agent_name: "impl-1", tier, provider: "anthropic", model: "claude-opus-5", grade: "A", ...spawn } as unknown as SpawnRow;

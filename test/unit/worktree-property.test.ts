@@ -34,8 +34,8 @@ import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner, type RunResult } from "../../src/lib/runner.ts";
-import { reap } from "../../src/reap/worker-reap.ts";
-import type { SafetyVerdict } from "../../src/reap/worktree-safety.ts";
+import { reap } from "../../src/workers/reap/worker-reap.ts";
+import type { SafetyVerdict } from "../../src/workers/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, type Fixture } from "../helpers/git.ts";
 import { reapOracle, settledReapCtx, type OracleVerdict } from "../helpers/reap-oracle.ts";
 

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Ctx } from "../../src/lib/context.ts";
 import { realRunner, type Runner } from "../../src/lib/runner.ts";
-import { reap } from "../../src/reap/worker-reap.ts";
-import { worktreeSafety, type SafetyVerdict } from "../../src/reap/worktree-safety.ts";
+import { reap } from "../../src/workers/reap/worker-reap.ts";
+import { worktreeSafety, type SafetyVerdict } from "../../src/workers/reap/worktree-safety.ts";
 import { addWorktree, gitEnv, makeRepo, mergeBranch, sh, squashMerge, type Fixture } from "../helpers/git.ts";
 import { FIXTURES_BIN, tempDir } from "../helpers/paths.ts";
 

@@ -1,6 +1,6 @@
 /** End-to-end cases for the core family. */
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/core.ts";
+import type { commands } from "../../../commands/developer/index.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";

@@ -1,6 +1,6 @@
 /** End-to-end cases for the dispatch family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/dispatch.ts";
+import type { commands } from "../../../commands/dispatch/index.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";

@@ -1,7 +1,7 @@
 /** End-to-end cases for the evidence family: one row per command (keyed by the family's command names). */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/evidence.ts";
+import type { commands } from "../../../commands/evidence/index.ts";
 import { ACCEPTANCE_BIN, makeAcceptanceFixture, type AcceptanceFixture } from "../../../fixtures/acceptance/make.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";

@@ -1,6 +1,6 @@
 /** End-to-end cases for the fleet family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/fleet.ts";
+import type { commands } from "../../../commands/fleet/index.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";

@@ -1,7 +1,7 @@
 /** End-to-end cases for the gate family: one row per command (keyed by the family's command names). */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/gate.ts";
+import type { commands } from "../../../commands/dispatch/gate-rows.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";

@@ -1,7 +1,7 @@
 /** End-to-end cases for the hooks family: one row per command (keyed by the family's command names). */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/hooks.ts";
+import type { commands } from "../../../commands/hooks/index.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";

@@ -1,7 +1,7 @@
 /** End-to-end cases for the lifecycle family: one row per command (keyed by the family's command names). */
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/lifecycle.ts";
+import type { commands } from "../../../commands/succession/index.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";

@@ -1,6 +1,6 @@
 /** End-to-end cases for the template family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/template.ts";
+import type { commands } from "../../../commands/ops-repo/index.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";

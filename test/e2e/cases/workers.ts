@@ -1,7 +1,7 @@
 /** End-to-end cases for the workers family: one row per command (keyed by the family's command names). */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/families/workers.ts";
+import type { commands } from "../../../commands/workers/index.ts";
 import { e2eEnv, runBinary, type BinResult } from "../../helpers/binary.ts";
 import { GIT_ENV, makeRepo, type Fixture } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";

@@ -1,0 +1,34 @@
+import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { printPretrust } from "../../src/dispatch/pretrust/common.ts";
+import { cursorPretrust } from "../../src/dispatch/pretrust/cursor.ts";
+
+export default defineMoguiCommand({
+  meta: {
+    name: "cursor-worker-pretrust",
+    description: [
+      "Pre-trust a worktree for Cursor: write the trust marker <projects>/<key>/.workspace-trusted so a",
+      "dispatched cursor-agent starts without a trust prompt. An existing marker is parsed first and only",
+      "completed, never overwritten for another workspace. A symlink anywhere on the marker path (any ancestor of",
+      "the projects directory included) is refused: exit 2, nothing written.",
+    ].join("\n"),
+  },
+  usage: ["cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]"],
+  args: {
+    worktree: { type: "positional", required: true, valueHint: "worktree-path", description: "Absolute path of an existing worktree directory" },
+    "projects-dir": {
+      type: "string",
+      valueHint: "dir",
+      description: "Cursor's projects directory (default $CURSOR_PROJECTS_DIR, else ~/.cursor/projects)",
+    },
+  },
+  notes: [
+    "The project key is the path without its leading `/`, with every `/` turned into `-` and every `.` removed\n" +
+      "(`/tmp/.orca/worktrees/repo/feature.with.dot` -> `tmp-orca-worktrees-repo-featurewithdot`). A new marker is\n" +
+      '`{"trustedAt": "<UTC ISO ms>Z", "workspacePath": "<path>"}`, written atomically with mode 0644. stdout ends with\n' +
+      "`Summary: <a> added, <u> updated, <t> already trusted`.",
+  ],
+  examples: ["mogui cursor-worker-pretrust /work/repo-wt/fix-login", "mogui cursor-worker-pretrust /work/repo-wt/x --projects-dir /tmp/cursor-projects"],
+  async run(ctx, args) {
+    return printPretrust(ctx, () => cursorPretrust(ctx, { worktree: args.worktree as string, projectsDir: args["projects-dir"] as string | undefined }));
+  },
+});

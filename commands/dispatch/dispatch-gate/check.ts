@@ -1,0 +1,65 @@
+import { resolve } from "node:path";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { runCheck, type CheckRequest } from "../../../src/dispatch/gate/check.ts";
+import { emitDecision, gateWarn, LEDGER_FLAG, parseIntFlag, withLedgerFaults } from "../../../src/dispatch/gate/cli.ts";
+import { readContract } from "../../../src/dispatch/gate/contract.ts";
+import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
+
+const NAME = "dispatch-gate check";
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Decide whether a worker dispatch may start: validation, tier policy and fan-out caps, contract lint,",
+      "budget and routing, in the gate's fixed order. Prints ONE compact JSON decision; exit 0 allow, 2 deny.",
+      "Unless --no-record, the decision is appended to the ledger and an ALLOW issues a ticket for register.",
+    ].join("\n"),
+  },
+  usage: [
+    "dispatch-gate check --runtime <name> --model <id> --contract <path> --agents <n> --completion-channel <channel> [flags]",
+    "dispatch-gate --ledger <path> check ...",
+  ],
+  args: {
+    runtime: { type: "string", valueHint: "name", required: true, description: "Worker runtime (lowercase, e.g. codex, claude)" },
+    model: { type: "string", valueHint: "id", description: "Worker model id (denied NO_MODEL when absent)" },
+    contract: { type: "string", valueHint: "path", required: true, description: "The contract file the worker will get" },
+    agents: { type: "string", valueHint: "n", required: true, description: "How many agents this dispatch starts" },
+    "est-chars": { type: "string", valueHint: "n", description: "Input size estimate (default: the contract's character count)" },
+    "completion-channel": { type: "enum", options: ["orchestration", "sentinel-log"], valueHint: "channel", description: "How completion is observed: orchestration | sentinel-log (denied NO_COMPLETION_CHANNEL when absent)" },
+    "tier-policy": { type: "string", valueHint: "path", description: "Tier policy (default $DISPATCH_TIER_POLICY, $MOGUI_HOME/config/model-tier-policy.json, the built-in template)" },
+    "tier-override": { type: "string", valueHint: "text", description: "Reason to bypass a tier denial: fan-out or spend cap (recorded only when it bypassed one)" },
+    "no-record": { type: "boolean", description: "Decide only: no ledger row, no ticket" },
+    ledger: LEDGER_FLAG,
+  },
+  notes: [
+    "Order: CONTRACT_UNREADABLE, validation (NO_COMPLETION_CHANNEL, NO_MODEL, INVALID_REQUEST), TIER_POLICY_UNAVAILABLE,\n" +
+      "tier (TIER_FANOUT_CAP, SPEND_CAP_EXCEEDED / TIER_POLICY), CONTRACT_UNREADABLE, lint warnings, BUDGET_EXCEEDED, ROUTING_VIOLATION, OK.\n" +
+      "A ledger that cannot be read, written or locked is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`.",
+  ],
+  examples: [
+    "mogui dispatch-gate check --runtime codex --model gpt-5.6-luna --contract task.md --agents 1 --completion-channel orchestration",
+    "mogui dispatch-gate --ledger /tmp/l.jsonl check --runtime claude --model claude-sonnet-5 --contract task.md --agents 2 --completion-channel sentinel-log --no-record",
+  ],
+  async run(ctx, args) {
+    const channel = args["completion-channel"] as string | undefined;
+    const explicit = parseIntFlag(NAME, "est-chars", args["est-chars"] as string | undefined);
+    // Without a channel the check denies NO_COMPLETION_CHANNEL before it needs the contract: do not read it.
+    const contract = channel === undefined ? null : readContract(resolve(ctx.cwd, args.contract as string));
+    // Reference §3.2: the estimate defaults to the contract's characters (null = unreadable, denied first).
+    const estChars = explicit !== undefined ? explicit : channel === undefined ? 0 : (contract?.chars ?? null);
+    const req: CheckRequest = {
+      runtime: args.runtime as string,
+      model: args.model as string | undefined,
+      contract,
+      nAgents: parseIntFlag(NAME, "agents", args.agents as string)!,
+      estChars,
+      completionChannel: channel,
+      tierOverride: args["tier-override"] as string | undefined,
+      tierPolicyPath: args["tier-policy"] as string | undefined,
+    };
+    const paths = gatePaths(ctx, args.ledger as string | undefined);
+    const out = await withLedgerFaults(() => runCheck(ctx, paths, req, !args["no-record"], gateWarn(ctx)));
+    return emitDecision(ctx, out.decision, out.notes);
+  },
+});

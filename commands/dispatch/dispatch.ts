@@ -1,0 +1,103 @@
+import { resolve } from "node:path";
+import { runDispatch } from "../../src/dispatch/pipeline/pipeline.ts";
+import { gateLedgerPath } from "../../src/dispatch/gate/paths.ts";
+import { summaryLine } from "../../src/dispatch/pipeline/report.ts";
+import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+
+const NAME = "dispatch";
+
+function nonNegInt(name: string, raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max} (got '${raw}')`, NAME);
+  return Number(raw);
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Supervised worker dispatch: gate the contract, create an Orca task, start (or reuse) a worker terminal,",
+      "inject the task, register the dispatch with the gate and check that the worker actually started.",
+      "Refuses before any gate call when the model's vendor does not fit the runtime or a top-tier model has no",
+      "owner approval. Progress goes to stderr; stdout gets one summary line (or one JSON document with --json).",
+    ].join("\n"),
+  },
+  usage: [
+    "dispatch --contract <file> --spec <text> (--terminal <handle> | --worktree <selector>) [flags]",
+    "dispatch --contract <file> --check-only [--model <id>] [--runtime <name>]",
+  ],
+  args: {
+    contract: { type: "string", valueHint: "file", description: "The contract the worker gets (hashed by the gate)" },
+    spec: { type: "string", valueHint: "text", description: "The Orca task spec (required unless --check-only)" },
+    terminal: { type: "string", valueHint: "handle", description: "Reuse this worker terminal (term_...)" },
+    worktree: { type: "string", valueHint: "selector", description: "Start a new worker terminal in this worktree (id:<repoId>::/abs, path:/abs, /abs, name:..., branch:...)" },
+    model: { type: "string", valueHint: "id", description: "Worker model (default: the tier policy's first efficient, then top, model the runtime serves)" },
+    runtime: { type: "string", valueHint: "name", description: "Worker runtime (default: the first installed of claude codex cursor grok gemini opencode that is not the master's)" },
+    "same-host-reason": { type: "string", valueHint: "text", description: "Why the worker may run on the master's own runtime (recorded in the audit row)" },
+    "top-approved": { type: "string", valueHint: "text", description: "The owner's approval for a top-tier model (required for tier top)" },
+    "tier-policy": { type: "string", valueHint: "file", description: "Tier policy (default $DISPATCH_TIER_POLICY, $MOGUI_HOME/config/model-tier-policy.json, the built-in template)" },
+    "est-chars": { type: "string", valueHint: "n", description: "Input size for the gate (default: the contract's character count)" },
+    "transcript-glob": { type: "string", valueHint: "glob", description: "Transcript glob for the register model probe (the newest match is probed)" },
+    "check-only": { type: "boolean", description: "Dry gate and collision warnings only: nothing recorded, nothing started" },
+    ledger: { type: "string", valueHint: "path", description: "Gate ledger (default $DISPATCH_GATE_LEDGER, else $MOGUI_HOME/dispatch-ledger.jsonl)" },
+    json: { type: "boolean", description: "Print one compact JSON document (the run's report) on stdout" },
+    "run-create": { type: "boolean", description: "When no Orca Run is bound to this terminal, create and bind one (orca orchestration run-create)" },
+    "delivery-poll-ms": { type: "string", valueHint: "ms", description: "Pause before each delivery poll (default 5000)", hidden: true },
+    "orca-timeout-ms": { type: "string", valueHint: "ms", description: "Timeout of each Orca call (default 30000)", hidden: true },
+  },
+  rules: { exclusive: [["terminal", "worktree"]] },
+  notes: [
+    "Steps: dry gate (--no-record) -> orca orchestration run-current -> [codex: codex-worker-pretrust of the worktree]\n" +
+      "-> recorded gate -> orca orchestration task-create -> [orca terminal create + wait tui-idle] -> orca orchestration\n" +
+      "dispatch --inject -> dispatch-gate register (job probe: dispatch-show; model probe: the newest transcript) ->\n" +
+      "host_diversity_audit ledger row -> delivery: up to 6 reads of the pane, 5 s apart, classified hook-trust | limit |\n" +
+      "agent-started.",
+    "Precondition: an Orca Run bound to this terminal (Orca's task-create needs one). Without one the run stops before the\n" +
+      "gate records anything: bind one with `orca orchestration run-create --objective <text>` or `run-use --id <run>`, or\n" +
+      "pass --run-create. --worktree takes Orca's worktree id as printed (id:<repoId>::/abs/path), path:/abs, /abs, or any\n" +
+      "other Orca selector (resolved through `orca worktree list` where pre-trust or the transcript probe needs the path).",
+    "D38: an Orca call that times out may still have acted: mogui asks Orca (task-list, terminal list, dispatch-show) and\n" +
+      "goes on with what exists, or says what does not. A run that ends before the worker starts appends `dispatch_aborted`\n" +
+      "to the ledger, which gives the gate's fan-out slot back; --json's `left_behind` lists what stays in Orca.",
+    "The master host runtime comes from $MOGUI_MASTER_HOST_RUNTIME, else the instance config ($MOGUI_INSTANCE_RUNTIME_CONFIG,\n" +
+      "$INSTANCE_RUNTIME_CONFIG, $MOGUI_HOME/config/instance-runtime.json), else the fallback 'codex' (with a warning).",
+    "Exit codes: 0 dispatched or check passed (delivery may be UNVERIFIED), 1 contract missing or --spec missing,\n" +
+      "2 refused (gate deny, vendor mismatch, top tier unapproved, no bound Run, pre-trust failed), 3 orca step failed,\n" +
+      "4 register failed (the worker IS running), 5 delivery failed (trust gate or provider limit in the pane).",
+  ],
+  examples: [
+    "mogui dispatch --contract contracts/fix-login.md --check-only",
+    "mogui dispatch --contract contracts/fix-login.md --spec \"$(cat contracts/fix-login.md)\" --worktree path:/work/app-wt/fix-login --runtime codex",
+    "mogui dispatch --contract c.md --spec 'Fix the flaky test' --terminal term_0f... --model claude-opus-5 --top-approved 'owner: yes, 1 run'",
+    "mogui dispatch --contract c.md --spec \"$(cat c.md)\" --worktree id:3f2c9a10-...::/work/app-wt/fix-login --runtime codex --run-create",
+  ],
+  async run(ctx, args) {
+    const report = await runDispatch(
+      ctx,
+      {
+        contract: args.contract ? resolve(ctx.cwd, args.contract as string) : "",
+        spec: args.spec as string | undefined,
+        terminal: args.terminal as string | undefined,
+        worktree: args.worktree as string | undefined,
+        model: args.model as string | undefined,
+        runtime: args.runtime as string | undefined,
+        sameHostReason: args["same-host-reason"] as string | undefined,
+        topApproved: args["top-approved"] as string | undefined,
+        tierPolicy: args["tier-policy"] ? resolve(ctx.cwd, args["tier-policy"] as string) : undefined,
+        estChars: nonNegInt("est-chars", args["est-chars"] as string | undefined, Number.MAX_SAFE_INTEGER),
+        transcriptGlob: args["transcript-glob"] as string | undefined,
+        checkOnly: Boolean(args["check-only"]),
+        ledger: gateLedgerPath(ctx, args.ledger as string | undefined),
+        deliveryPollMs: nonNegInt("delivery-poll-ms", args["delivery-poll-ms"] as string | undefined, 600_000),
+        runCreate: Boolean(args["run-create"]),
+        orcaTimeoutMs: nonNegInt("orca-timeout-ms", args["orca-timeout-ms"] as string | undefined, 600_000),
+      },
+      (line) => ctx.io.stderr(`${line}\n`),
+    );
+    if (args.json) printJson(ctx, sortKeys(report), true);
+    else printLines(ctx, [summaryLine(report)]);
+    return report.exit;
+  },
+});

@@ -1,0 +1,40 @@
+/** `mogui acceptance-loop validate`: load the config and the case book, print what would run. */
+import { loadForCli } from "../../../src/evidence/acceptance/cli.ts";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { printJson, sortKeys } from "../../../src/lib/output.ts";
+
+export default defineMoguiCommand({
+  meta: {
+    name: "acceptance-loop validate",
+    description: [
+      "Load an acceptance config and its case book and print a summary: case counts per split, the proposer",
+      "runtime, the run dir and the workspace root. Any config or case book problem is exit 2 naming the file.",
+    ].join("\n"),
+  },
+  usage: ["acceptance-loop validate --config <path> [--json]"],
+  args: {
+    config: { type: "string", valueHint: "path", required: true, description: "The acceptance config JSON" },
+    json: { type: "boolean", description: "Print compact JSON (default: indented JSON)" },
+  },
+  notes: [
+    "The case book must define train and holdout cases, with the same seed strata in both; ids are unique.\n" +
+      "Split aliases: visible = train, private = holdout, acceptance = scorecard.",
+  ],
+  examples: ["mogui acceptance-loop validate --config acceptance.json"],
+  async run(ctx, args) {
+    const { config, casebook } = loadForCli(ctx, args.config as string);
+    const summary = {
+      name: config.name,
+      train: casebook.casesForSplit("train").length,
+      holdout: casebook.casesForSplit("holdout").length,
+      scorecard: casebook.casesForSplit("scorecard").length,
+      max_iterations: config.maxIterations,
+      proposer_runtime: config.proposerRuntime,
+      regression_log: config.regressionLog,
+      run_dir: config.runDir,
+      workspace_root: config.workspaceRoot,
+    };
+    printJson(ctx, sortKeys(summary), Boolean(args.json));
+    return 0;
+  },
+});

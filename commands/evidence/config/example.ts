@@ -1,0 +1,43 @@
+/** `mogui config example <name> [--out <path>]`: one file the binary carries (instance examples, brief template, hook). */
+import { resolve } from "node:path";
+import { exampleNames, findExample, writeExample } from "../../../src/lib/config/examples.ts";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ExitError, UsageError, errorMessage } from "../../../src/lib/errors.ts";
+
+export default defineMoguiCommand({
+  meta: {
+    name: "config example",
+    description: [
+      "Print one file the binary carries: an instance config example (what `config init` writes), the worker brief",
+      "template, or the git pre-push hook. --out writes it instead (the hook executable), never over an existing file.",
+    ].join("\n"),
+  },
+  usage: ["config example <name> [--out <path>]"],
+  args: {
+    name: { type: "positional", required: true, description: `One of: ${exampleNames().join(", ")}` },
+    out: { type: "string", valueHint: "path", description: "Write the file here instead of printing it (refused when the path exists)" },
+  },
+  examples: [
+    "mogui config example worker-surface-policy",
+    'mogui config example brief-template > "$MOGUI_HOME/brief.md"',
+    "mogui config example pre-push --out .git/hooks/pre-push",
+  ],
+  async run(ctx, args) {
+    const e = findExample(args.name as string);
+    if (!e) throw new UsageError(`unknown example '${String(args.name)}': expected one of ${exampleNames().join(", ")}`, "config example");
+    if (args.out === undefined) {
+      ctx.io.stdout(e.text);
+      return 0;
+    }
+    const path = resolve(ctx.cwd, args.out as string);
+    let wrote: boolean;
+    try {
+      wrote = writeExample(e, path);
+    } catch (err) {
+      throw new ExitError(2, `config example: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`);
+    }
+    if (!wrote) throw new ExitError(1, `config example: ${path} exists; left unchanged`);
+    ctx.io.stdout(`wrote ${path}\n`);
+    return 0;
+  },
+});

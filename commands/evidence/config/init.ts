@@ -1,0 +1,41 @@
+/** `mogui config init`: every instance config example into $MOGUI_HOME/config/, never over an existing file. */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { EXAMPLES, writeInstanceExamples, type InitResult } from "../../../src/lib/config/examples.ts";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { moguiHome } from "../../../src/lib/context.ts";
+import { ExitError, errorMessage } from "../../../src/lib/errors.ts";
+import { printJson, printLines } from "../../../src/lib/output.ts";
+
+const FILES = EXAMPLES.filter((e) => e.configFile).map((e) => `${e.configFile} (${e.what})`);
+
+export default defineMoguiCommand({
+  meta: {
+    name: "config init",
+    description: [
+      "Write the example of every instance config file into $MOGUI_HOME/config/ (default ~/.mogui/config/), so a",
+      "downloaded binary alone can run the worker, gate and descriptor commands. A file that already exists is",
+      "never overwritten: it is listed as kept. Edit the written files for your workspace afterwards.",
+    ].join("\n"),
+  },
+  usage: ["config init [--json]"],
+  args: {
+    json: { type: "boolean", description: "One JSON document {dir, written, kept}" },
+  },
+  notes: [`Files:\n${FILES.map((f) => `  ${f}`).join("\n")}`, "One example at a time, and the brief template and pre-push hook: mogui config example <name>."],
+  examples: ["mogui config init", "MOGUI_HOME=/tmp/try mogui config init --json"],
+  async run(ctx, args) {
+    const dir = join(moguiHome(ctx), "config");
+    let r: InitResult;
+    try {
+      mkdirSync(dir, { recursive: true });
+      r = writeInstanceExamples(dir);
+    } catch (e) {
+      throw new ExitError(2, `config init: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+    }
+    if (args.json) printJson(ctx, { dir, written: r.written, kept: r.kept }, true);
+    else printLines(ctx, [...r.written.map((p) => `wrote ${p}`), ...r.kept.map((p) => `kept ${p} (exists; left unchanged)`)]);
+    if (r.written.length) ctx.io.stderr("config init: edit the written files for your workspace (mogui config validate <name> checks one)\n");
+    return 0;
+  },
+});

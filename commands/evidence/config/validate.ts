@@ -1,0 +1,44 @@
+/** `mogui config validate <name> [--file F]`: check an instance config file with the loader the commands use. */
+import { readFileSync } from "node:fs";
+import { CONFIG_KINDS, configNames, configPath } from "../../../src/lib/config/registry.ts";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ExitError, UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { printLines } from "../../../src/lib/output.ts";
+
+export default defineMoguiCommand({
+  meta: {
+    name: "config validate",
+    description: [
+      "Validate an instance config file with the same schema and loader the commands use. Without --file, checks",
+      "the file the commands would load: the loader's environment variable, else $MOGUI_HOME/config/<name>.json.",
+    ].join("\n"),
+  },
+  usage: ["config validate <name> [--file <path>]"],
+  args: {
+    name: { type: "positional", required: true, description: `One of: ${configNames().join(", ")}` },
+    file: { type: "string", valueHint: "path", description: "The file to check (default: the loader's env variable, else $MOGUI_HOME/config/<name>.json)" },
+  },
+  notes: [
+    "Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" +
+      "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR.",
+  ],
+  examples: ["mogui config validate workspace-descriptor --file config/workspace-descriptor.example.json"],
+  async run(ctx, args) {
+    const kind = CONFIG_KINDS[args.name as string];
+    if (!kind) throw new UsageError(`unknown config '${String(args.name)}': expected one of ${configNames().join(", ")}`, "config validate");
+    const path = configPath(ctx, kind, args.file as string | undefined);
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch (e) {
+      throw new ExitError(2, `config validate: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+    }
+    try {
+      kind.validate(text, path);
+    } catch (e) {
+      throw new ExitError(1, `config validate: ${errorMessage(e)}`);
+    }
+    printLines(ctx, [`valid: ${kind.name}: ${path}`]);
+    return 0;
+  },
+});

@@ -1,0 +1,47 @@
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { printJson, printLines } from "../../../src/lib/output.ts";
+import { JSON_ARG, list, str } from "../../../src/workers/worker/cli.ts";
+import { JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_LEDGER_ARG, withSpendFaults } from "../../../src/fleet/spend/cli.ts";
+import { spendLedgerPath } from "../../../src/fleet/spend/paths.ts";
+import { recordSpend } from "../../../src/fleet/spend/record.ts";
+
+export default defineMoguiCommand({
+  meta: {
+    name: "spend record",
+    description: [
+      "Read the workers' own Claude Code and Codex transcripts from where the last run stopped and append the",
+      "measured token usage to the spend ledger: one row per job, transcript and model. Each model response counts",
+      "once; malformed lines are skipped and counted. Running it again without new transcript lines appends nothing.",
+    ].join("\n"),
+  },
+  usage: ["spend record [--job <id>...] [--transcript <path>...] [--spend-ledger <path>] [--jobs-ledger <path>] [--json]"],
+  args: {
+    job: { type: "string", valueHint: "id", multiple: true, description: "Only this job (repeatable); default every job in the jobs ledger" },
+    transcript: { type: "string", valueHint: "path", multiple: true, description: "Read this transcript for the one --job (instead of finding it)" },
+    ...SPEND_LEDGER_ARG,
+    ...JOBS_LEDGER_ARG,
+    ...JSON_ARG,
+  },
+  notes: [
+    "A job's transcripts are found from its worktree (the jobs ledger's job_spawned row): Claude Code sessions in\n" +
+      "$CLAUDE_CONFIG_DIR/projects/<worktree, non-alphanumerics as '-'>/ (default ~/.claude), Codex rollouts under\n" +
+      "$CODEX_HOME/sessions/ (default ~/.codex) whose session_meta names that cwd. How far each transcript was read\n" +
+      "is kept in <spend ledger>.state.json. Rows carry the model's tier from the tier policy.",
+  ],
+  examples: ["mogui spend record", "mogui spend record --job job-7 --transcript ./session.jsonl --json"],
+  async run(ctx, args) {
+    const ledger = spendLedgerPath(ctx, str(args, "spend-ledger"));
+    const warn = (m: string) => ctx.io.stderr(`spend record: warning: ${m}\n`);
+    const r = await resolveJobs(ctx, "record", list(args, "job"), list(args, "transcript"), str(args, "jobs-ledger"));
+    for (const id of r.missing) warn(`job ${id}: no transcript found`);
+    const policy = policyOrNull(ctx, warn);
+    const summary = await withSpendFaults("record", () => recordSpend(ledger, r.jobs, policy, Math.floor(ctx.now() / 1000)));
+    for (const s of summary) if (s.malformed) warn(`${s.transcript}: ${s.malformed} malformed line(s) skipped`);
+    if (args.json) {
+      printJson(ctx, { ledger, transcripts: summary, jobs_without_transcript: r.missing }, true);
+      return 0;
+    }
+    printLines(ctx, summary.length ? summary.map((s) => `${s.job_id}\t${s.transcript}\tresponses=${s.responses}\ttokens=${s.tokens}\tmalformed=${s.malformed}`) : ["No transcripts to read."]);
+    return 0;
+  },
+});

@@ -1,0 +1,62 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { resolveStatePath } from "../../src/lib/context.ts";
+import { ExitError } from "../../src/lib/errors.ts";
+import { printJson, sortKeys } from "../../src/lib/output.ts";
+import { baselineFrom, compareSurface, measureSurface, parseBaseline, Unmeasurable, type Baseline } from "../../src/hooks/ops/orca-surface.ts";
+
+const BASELINE_ENV = "BASELINE_FILE";
+const BASELINE_NAME = "orca-surface-baseline.json";
+
+function readBaseline(path: string, required: boolean): Baseline | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if (!required && (e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new Unmeasurable(`baseline ${path} unreadable (${(e as NodeJS.ErrnoException).code}); record one with --write-baseline`);
+  }
+  return parseBaseline(text, path);
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: "orca-surface-check",
+    description: [
+      "Has the Orca CLI surface changed since the recorded baseline? Compares the app version (orca status),",
+      "the agent-context schema version, the command count and a fingerprint of each watched command",
+      "(sha256 of its name, sorted flags and usage). Unchanged: `[orca-surface] <ver> · schema v<n> · <k>",
+      "watched commands verified` (silent with QUIET=1). Drift: one `[orca-surface] DRIFT: ...` line per change.",
+    ].join("\n"),
+  },
+  usage: ["orca-surface-check [--baseline <path>] [--write-baseline] [--json]"],
+  args: {
+    baseline: { type: "string", valueHint: "path", description: `Baseline file (default $${BASELINE_ENV}, else $MOGUI_HOME/${BASELINE_NAME})` },
+    "write-baseline": { type: "boolean", description: "Record the current surface as the baseline (keeps the watched list) and exit 0" },
+    json: { type: "boolean", description: "Print {appVersion, schemaVersion, commandCount, watched, drift:[...]}" },
+  },
+  examples: ["mogui orca-surface-check", "mogui orca-surface-check --write-baseline"],
+  async run(ctx, args) {
+    const path = resolveStatePath(ctx, args.baseline as string | undefined, BASELINE_ENV, BASELINE_NAME);
+    try {
+      const surface = await measureSurface(ctx);
+      if (args["write-baseline"]) {
+        const b = baselineFrom(surface, readBaseline(path, false));
+        writeFileSync(path, `${JSON.stringify(b, null, 2)}\n`);
+        ctx.io.stderr(`[orca-surface] baseline written: ${path} (${Object.keys(b.watched).length} watched commands)\n`);
+        return 0;
+      }
+      const base = readBaseline(path, true)!;
+      const drift = compareSurface(base, surface);
+      const k = Object.keys(base.watched).length;
+      if (args.json) printJson(ctx, sortKeys({ appVersion: surface.appVersion, commandCount: surface.commandCount, drift, schemaVersion: surface.schemaVersion, watched: k }), true);
+      for (const d of drift) ctx.io.stderr(`[orca-surface] DRIFT: ${d}\n`);
+      if (drift.length) return 1;
+      if (!args.json && ctx.env.QUIET !== "1") ctx.io.stdout(`[orca-surface] ${surface.appVersion} · schema v${surface.schemaVersion ?? "?"} · ${k} watched commands verified\n`);
+      return 0;
+    } catch (e) {
+      if (e instanceof Unmeasurable) throw new ExitError(2, `[orca-surface] UNMEASURABLE: ${e.message}`);
+      throw e;
+    }
+  },
+});

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ExitError, UsageError } from "../../src/lib/errors.ts";
+import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { GhError, ghJson, repoArgs, REPO_RE, requireGhAuth } from "../../src/hooks/ops/gh.ts";
+import { checkBody, renderBody } from "../../src/hooks/ops/pr-body.ts";
+
+const TEMPLATES = [".github/pull_request_template.md", ".github/PULL_REQUEST_TEMPLATE.md", "pull_request_template.md"];
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ExitError(2, `pr-body-check: cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
+  }
+}
+
+function defaultTemplate(cwd: string): string | null {
+  for (const t of TEMPLATES) {
+    try {
+      return readFileSync(join(cwd, t), "utf8");
+    } catch {
+      /* try the next spelling */
+    }
+  }
+  return null;
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: "pr-body-check",
+    description: [
+      "Check a pull request's description: the sections Problem, Why this approach, What this changes and",
+      "Expected effect must exist, be non-empty and differ from the template's guidance. Prints",
+      "`<heading>: filled | missing heading | present but empty | present but unmodified template guidance`,",
+      "and `Line n: [home_path] absolute path detected` for /Users/ or /home/ paths (never the path itself).",
+    ].join("\n"),
+  },
+  usage: ["pr-body-check <pr> [--repo <owner/name>] [--template-file <path>] [--json]", "pr-body-check --body-file <path> [--template-file <path>] [--json]"],
+  args: {
+    pr: { type: "positional", required: false, valueHint: "number", description: "Pull request number (read with gh pr view)" },
+    repo: { type: "string", valueHint: "owner/name", description: "Repository (default: gh's current repository)" },
+    "body-file": { type: "string", valueHint: "path", description: "Check this file instead of asking gh" },
+    "template-file": { type: "string", valueHint: "path", description: "The PR template (default .github/pull_request_template.md when present)" },
+    json: { type: "boolean", description: "Print {ok, sections:[{heading, state}], home_path_lines}" },
+  },
+  examples: ["mogui pr-body-check 42", "mogui pr-body-check --body-file body.md --template-file .github/pull_request_template.md"],
+  async run(ctx, args) {
+    const pr = args.pr as string | undefined;
+    const bodyFile = args["body-file"] as string | undefined;
+    const repo = args.repo as string | undefined;
+    if (!pr && !bodyFile) throw new UsageError("name a pull request number or --body-file", "pr-body-check");
+    if (pr && !/^[1-9]\d*$/.test(pr)) throw new UsageError(`<pr> must be a pull request number (got '${pr}')`, "pr-body-check");
+    if (repo && !REPO_RE.test(repo)) throw new UsageError(`--repo must be owner/name (got '${repo}')`, "pr-body-check");
+    const tfile = args["template-file"] as string | undefined;
+    const template = tfile ? readText(resolve(ctx.cwd, tfile), "template") : defaultTemplate(ctx.cwd);
+    let body: string;
+    if (bodyFile) body = readText(resolve(ctx.cwd, bodyFile), "body file");
+    else {
+      try {
+        await requireGhAuth(ctx);
+        const v = (await ghJson(ctx, ["pr", "view", pr!, "--json", "body", ...repoArgs(repo)])) as { body?: unknown };
+        body = typeof v.body === "string" ? v.body : "";
+      } catch (e) {
+        if (e instanceof GhError) throw new ExitError(2, `pr-body-check: ${e.message}`);
+        throw e;
+      }
+    }
+    const r = checkBody(body, template);
+    if (args.json) printJson(ctx, sortKeys({ home_path_lines: r.home_path_lines, ok: r.ok, sections: r.sections }), true);
+    else printLines(ctx, renderBody(r));
+    return r.ok ? 0 : 1;
+  },
+});

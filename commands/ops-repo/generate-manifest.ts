@@ -1,0 +1,107 @@
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import * as v from "valibot";
+import { defineMoguiCommand } from "../../src/lib/command.ts";
+import type { Ctx } from "../../src/lib/context.ts";
+import { ExitError } from "../../src/lib/errors.ts";
+import { hygieneDefects, installPaths, renderManifest, staleDiagnostics, type ManifestDoc } from "../../src/ops-repo/manifest/generate.ts";
+import { atomicWrite } from "../../src/ops-repo/template/atomic.ts";
+
+const NAME = "generate-manifest";
+const fail = (code: number, msg: string) => new ExitError(code, `${NAME}: ${msg}`);
+
+/** Default skeleton: the nearest master-ops/ (with TEMPLATE-VERSION) from the working directory upwards. */
+function defaultSkeleton(cwd: string): string {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "master-ops", "TEMPLATE-VERSION"))) return join(dir, "master-ops");
+    if (dirname(dir) === dir) return join(resolve(cwd), "master-ops");
+  }
+}
+
+function readVersion(skeleton: string): string {
+  let text: string;
+  try {
+    text = readFileSync(join(skeleton, "TEMPLATE-VERSION"), "utf8").trim();
+  } catch (e) {
+    throw fail(1, `cannot read ${join(skeleton, "TEMPLATE-VERSION")}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (!text) throw fail(1, `TEMPLATE-VERSION is empty: ${join(skeleton, "TEMPLATE-VERSION")}`);
+  return text;
+}
+
+function check(ctx: Ctx, out: string, fresh: ManifestDoc): number {
+  let text: string;
+  try {
+    text = readFileSync(out, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw fail(1, code === "ENOENT" ? `MANIFEST.json missing: ${out}; run mogui generate-manifest` : `cannot read ${out}: ${code}`);
+  }
+  let committed: ManifestDoc;
+  try {
+    committed = v.parse(v.object({ template_version: v.string(), files: v.array(v.string()) }), JSON.parse(text));
+  } catch (e) {
+    throw fail(1, `committed manifest is invalid: ${out}: ${(e as Error).message.split("\n")[0]}`);
+  }
+  const diags = staleDiagnostics(committed, fresh);
+  if (diags.length === 0) return 0;
+  ctx.io.stderr(`${NAME}: MANIFEST.json is stale; run mogui generate-manifest\n${diags.join("\n")}\n`);
+  return 1;
+}
+
+function write(ctx: Ctx, out: string, fresh: ManifestDoc): number {
+  let st;
+  try {
+    st = lstatSync(out);
+  } catch {
+    /* new file */
+  }
+  if (st && !st.isFile()) throw fail(1, `refusing non-regular output path: ${out}`);
+  try {
+    atomicWrite(out, renderManifest(fresh), st ? st.mode & 0o777 : 0o644, ".generate-manifest-");
+  } catch (e) {
+    throw fail(1, `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  ctx.io.stdout(`wrote ${out} (${fresh.files.length} paths, version ${fresh.template_version})\n`);
+  return 0;
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Build the template's MANIFEST.json: every regular file an ops repository receives (template-side files,",
+      "onboarding/, docs/lineage/ and caches excluded), after a frame-hygiene check that no install path names the",
+      "authoring repository. `--check` compares the committed manifest instead of writing (CI runs it).",
+    ].join("\n"),
+  },
+  usage: [`${NAME} [--skeleton <dir>] [--out <path>] [--check | --stdout]`],
+  args: {
+    skeleton: { type: "string", valueHint: "dir", description: "Template skeleton (default: the nearest master-ops/ upwards from here)" },
+    out: { type: "string", valueHint: "path", description: "Manifest path (default <skeleton>/MANIFEST.json)" },
+    check: { type: "boolean", description: "Exit 1 with a diff when the committed manifest is stale; write nothing" },
+    stdout: { type: "boolean", description: "Print the manifest instead of writing it" },
+  },
+  rules: { exclusive: [["check", "stdout"]] },
+  examples: [`mogui ${NAME} --check`, `mogui ${NAME} --skeleton ./master-ops --stdout`],
+  async run(ctx, args) {
+    const skeleton = args.skeleton ? resolve(ctx.cwd, args.skeleton as string) : defaultSkeleton(ctx.cwd);
+    let isDir = false;
+    try {
+      isDir = statSync(skeleton).isDirectory();
+    } catch {
+      /* below */
+    }
+    if (!isDir) throw fail(2, `skeleton not a directory: ${skeleton}`);
+    const fresh: ManifestDoc = { template_version: readVersion(skeleton), files: installPaths(skeleton) };
+    const defects = hygieneDefects(skeleton, fresh.files);
+    if (defects.length) throw fail(1, `frame hygiene failed\n${defects.map((d) => `  ${d}`).join("\n")}`);
+    const out = args.out ? resolve(ctx.cwd, args.out as string) : join(skeleton, "MANIFEST.json");
+    if (args.check) return check(ctx, out, fresh);
+    if (args.stdout) {
+      ctx.io.stdout(renderManifest(fresh));
+      return 0;
+    }
+    return write(ctx, out, fresh);
+  },
+});

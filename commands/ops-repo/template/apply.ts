@@ -1,0 +1,125 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import type { Ctx } from "../../../src/lib/context.ts";
+import { ExitError, UsageError } from "../../../src/lib/errors.ts";
+import { printJson, printLines } from "../../../src/lib/output.ts";
+import { ApplySetupError, planApply, unfilledPlaceholders, writePlan, type Plan, type Unfilled } from "../../../src/ops-repo/template/apply.ts";
+import { readStdinLine } from "../../../src/ops-repo/template/confirm.ts";
+import { isPlaceholder, PLACEHOLDERS, type Placeholder } from "../../../src/ops-repo/template/paths.ts";
+import { commandTemplate } from "../../../src/ops-repo/template/source.ts";
+
+const NAME = "template apply";
+const fail = (code: number, msg: string) => new ExitError(code, `${NAME}: ${msg}`);
+
+function placeholders(raw: string[] | undefined): Partial<Record<Placeholder, string>> {
+  const out: Partial<Record<Placeholder, string>> = {};
+  for (const kv of raw ?? []) {
+    const eq = kv.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--placeholder must be KEY=VALUE (got '${kv}')`, NAME);
+    const key = kv.slice(0, eq).replace(/^\{\{(.*)\}\}$/, "$1");
+    if (!isPlaceholder(key)) throw new UsageError(`unknown placeholder '${key}' (known: ${PLACEHOLDERS.join(", ")})`, NAME);
+    out[key] = kv.slice(eq + 1);
+  }
+  return out;
+}
+
+function renderPlan(plan: Plan): string[] {
+  return [`dry-run plan (no writes):`, `entries: ${plan.entries.length}`, ...plan.entries.map((e) => `  ${e.action}: ${e.path} — ${e.reason}`)];
+}
+
+function renderUnfilled(list: Unfilled[]): string {
+  return list.map((u) => `  ${u.path}: ${u.token}`).join("\n");
+}
+
+async function confirmed(ctx: Ctx, args: Record<string, unknown>): Promise<boolean> {
+  if (args.yes) return true;
+  if (typeof args["confirm-input"] === "string") return (args["confirm-input"] as string).trim() === "apply";
+  ctx.io.stderr(`Type 'apply' to write these files into the ops repository: `);
+  const line = await readStdinLine();
+  return line !== null && line.trim() === "apply";
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Install or upgrade an ops repository from the template (the one embedded in this binary unless",
+      "--template names another). Without --write it prints the plan and writes nothing. With --write it asks",
+      "you to type 'apply' (or takes --yes), then writes every planned file atomically, substituting placeholders",
+      "and keeping an existing file's mode. Instance-owned paths are never overwritten (a missing one is seeded).",
+    ].join("\n"),
+  },
+  usage: [`${NAME} --ops <path> [--template <path>] [--placeholder KEY=VALUE]... [--write [--yes] [--allow-unfilled]] [--json]`],
+  args: {
+    ops: { type: "string", valueHint: "path", required: true, description: "The ops repository (an existing directory)" },
+    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
+    placeholder: { type: "string", valueHint: "KEY=VALUE", multiple: true, description: `Substitute {{KEY}}; keys: ${PLACEHOLDERS.join(", ")}` },
+    write: { type: "boolean", description: "Write the planned files (after the typed confirmation)" },
+    yes: { type: "boolean", description: "Skip the typed confirmation (for scripts)" },
+    "allow-unfilled": { type: "boolean", description: "Write even when {{PLACEHOLDER}} tokens would be left unfilled (they are still listed)" },
+    json: { type: "boolean", description: "JSON output (with --write the plan goes to stderr)" },
+    attempt: { type: "string", multiple: true, hidden: true, description: "test hook: also plan this path" },
+    "confirm-input": { type: "string", hidden: true, description: "test hook: the confirmation text" },
+  },
+  notes: [
+    [
+      "OPS_REPO defaults to the --ops path and TEMPLATE_VERSION to the template's own version; the others",
+      "(WORKSPACE_NAME, WORKSPACE_ROOT, MONITOR_NS, MODEL_ID, REPO_LIST, RUNTIME_ROOT) have no default. A token a",
+      "written file would still hold is listed ('<path>: {{NAME}}' on stderr): with --write that is exit 1 and nothing",
+      "is written, unless --allow-unfilled. Exit 1 also when the plan has error-* entries (nothing is written).",
+    ].join("\n"),
+  ],
+  examples: [
+    `mogui ${NAME} --ops ~/work/acme-ops`,
+    `mogui ${NAME} --ops ~/work/acme-ops --placeholder WORKSPACE_NAME=acme --placeholder OPS_REPO=/w/acme-ops --write`,
+  ],
+  async run(ctx, args) {
+    const ops = resolve(ctx.cwd, args.ops as string);
+    const values = placeholders(args.placeholder as string[] | undefined);
+    try {
+      if (!statSync(ops).isDirectory()) throw new Error("not a directory");
+    } catch {
+      throw fail(2, `ops root is not a directory: ${ops}`);
+    }
+    const src = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
+    let plan: Plan;
+    try {
+      plan = planApply(ops, src, (args.attempt as string[] | undefined) ?? []);
+    } catch (e) {
+      if (e instanceof ApplySetupError) throw fail(2, e.message);
+      throw e;
+    }
+    values.TEMPLATE_VERSION ??= plan.templateVersion;
+    values.OPS_REPO ??= ops;
+    const unfilled = unfilledPlaceholders(src, plan, values);
+    const doc = { phase: "dry-run", actions: plan.entries };
+    const hasErrors = plan.entries.some((e) => e.action.startsWith("error-"));
+    const refused = plan.entries.some((e) => e.action === "refused-not-in-manifest");
+    if (!args.write || hasErrors) {
+      if (args.json) printJson(ctx, doc, true);
+      else printLines(ctx, renderPlan(plan));
+      if (hasErrors && args.write) ctx.io.stderr(`${NAME}: the plan has errors; nothing written\n`);
+      if (unfilled.length) ctx.io.stderr(`${NAME}: ${unfilled.length} placeholder(s) would stay unfilled (pass --placeholder NAME=VALUE):\n${renderUnfilled(unfilled)}\n`);
+      return hasErrors || refused ? 1 : 0;
+    }
+    if (args.json) ctx.io.stderr(`${JSON.stringify(doc)}\n`);
+    else ctx.io.stderr(`${renderPlan(plan).join("\n")}\n`);
+    if (unfilled.length && !args["allow-unfilled"]) {
+      ctx.io.stderr(`${NAME}: ${unfilled.length} placeholder(s) would stay unfilled; nothing written (pass --placeholder NAME=VALUE, or --allow-unfilled):\n${renderUnfilled(unfilled)}\n`);
+      return 1;
+    }
+    if (!(await confirmed(ctx, args))) throw fail(2, "confirmation declined; no writes");
+    let written;
+    try {
+      written = writePlan(ops, src, plan, values);
+    } catch (e) {
+      if (e instanceof ApplySetupError) throw fail(2, e.message);
+      throw fail(2, `write aborted: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (args.json) printJson(ctx, { phase: "write", actions: written }, true);
+    else printLines(ctx, ["write results:", ...written.map((w) => `  ${w.action}: ${w.path} — ${w.reason}`)]);
+    if (unfilled.length) ctx.io.stderr(`${NAME}: warning: ${unfilled.length} placeholder(s) left unfilled (--allow-unfilled):\n${renderUnfilled(unfilled)}\n`);
+    return refused ? 1 : 0;
+  },
+});

@@ -1,0 +1,61 @@
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { RETIRE_REFUSED_EXIT } from "../../../src/succession/master/errors.ts";
+import { emit, parseIntFlag, selfHandle } from "../../../src/succession/master/io.ts";
+import { processProbe, ttyProbe } from "../../../src/succession/master/probes.ts";
+import { RETIRE, retirePredecessor } from "../../../src/succession/master/retire.ts";
+
+const NAME = "master-succeed retire";
+
+export default defineMoguiCommand({
+  meta: {
+    name: NAME,
+    description: [
+      "Retire the predecessor master with the three-disappearance proof. Exactly one candidate must match",
+      "(exact --target-handle/--target-pty-id/--target-session-id, else a substring --expected); yourself, zero",
+      "and several candidates are refused. Dry run unless --execute; with it the terminal is closed and pane,",
+      "process (`ps -p`) and tty (`ps -t`) disappearance are measured. CLOSED only when all three were measured.",
+    ].join("\n"),
+  },
+  usage: [
+    "master-succeed retire [--self-handle <handle>] (--target-handle <h> | --target-pty-id <id> | --target-session-id <id> | --expected <text>)",
+    "    [--target-pid <pid>] [--target-tty <tty>] [--execute] [--settle-ms <ms>] [--json]",
+  ],
+  args: {
+    "self-handle": { type: "string", valueHint: "handle", description: "Your own terminal handle, never closed (default $ORCA_TERMINAL_HANDLE)" },
+    expected: { type: "string", valueHint: "text", description: "Substring selector over handle, pty id, session id, worktree, branch, title" },
+    "target-handle": { type: "string", valueHint: "handle", description: "Exact terminal handle of the predecessor" },
+    "target-pty-id": { type: "string", valueHint: "id", description: "Exact pty id of the predecessor" },
+    "target-session-id": { type: "string", valueHint: "id", description: "Exact session id of the predecessor" },
+    "target-pid": { type: "string", valueHint: "pid", description: "Predecessor agent pid, measured by you (folder panes report none)" },
+    "target-tty": { type: "string", valueHint: "tty", description: "Predecessor tty, e.g. /dev/pts/3 or ttys004" },
+    execute: { type: "boolean", description: "Really close and measure (default: dry run)" },
+    "settle-ms": { type: "string", valueHint: "ms", description: "Re-probe a still-present pid/tty for this long after close", default: "2000" },
+    json: { type: "boolean", description: "Compact JSON (default: indented JSON)" },
+  },
+  notes: [
+    "disappearances: measured = gone; still_present = survived (REFUSED); skipped:<why> = could not be measured\n" +
+      "(no pid/tty given, or `ps` missing or timed out), which caps the result at CLOSED_PARTIAL.",
+  ],
+  examples: [
+    "mogui master-succeed retire --self-handle term_me --target-handle term_old --target-pid 4242 --target-tty /dev/pts/3",
+    "mogui master-succeed retire --self-handle term_me --target-handle term_old --target-pid 4242 --target-tty /dev/pts/3 --execute --json",
+  ],
+  async run(ctx, args) {
+    const report = await retirePredecessor(ctx, {
+      selfHandle: selfHandle(ctx, args["self-handle"] as string | undefined, NAME),
+      selector: args.expected as string | undefined,
+      execute: Boolean(args.execute),
+      targetHandle: args["target-handle"] as string | undefined,
+      targetPtyId: args["target-pty-id"] as string | undefined,
+      targetSessionId: args["target-session-id"] as string | undefined,
+      targetPid: parseIntFlag(args["target-pid"] as string | undefined, "target-pid", NAME),
+      targetTty: args["target-tty"] as string | undefined,
+      settleMs: parseIntFlag((args["settle-ms"] as string | undefined) ?? "2000", "settle-ms", NAME, 0),
+      processProbe: processProbe(ctx),
+      ttyProbe: ttyProbe(ctx),
+    });
+    emit(ctx, report, Boolean(args.json));
+    // D20: a refusal is a failure the caller must see in the exit status, not only in the JSON.
+    return report.status === RETIRE.REFUSED ? RETIRE_REFUSED_EXIT : 0;
+  },
+});

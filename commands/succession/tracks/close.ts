@@ -1,0 +1,20 @@
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "../../../src/succession/tracks/command-support.ts";
+
+export default defineCommand({
+  meta: { name: "tracks close", description: "Close an active track with its resolution (status CLOSED) in the work ledger." },
+  usage: ["tracks close <track-id> --resolution <text> [--ledger <path>] [--json]"],
+  args: {
+    "track-id": idArg,
+    resolution: { type: "string", valueHint: "text", required: true, description: "How it ended (merged, abandoned, ...)" },
+    ledger: ledgerArg,
+    json: ARGS.json,
+  },
+  exits: TRACK_EXITS,
+  examples: ["mogui tracks close T-12 --resolution 'merged in #40'"],
+  async run({ ctx, args }) {
+    const rt = runtime(ctx, args.ledger);
+    return write(ctx, args.json, () => rt.closeTrack(args["track-id"], args.resolution));
+  },
+});

@@ -1,0 +1,34 @@
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { SHARED_EXITS } from "../../../src/lib/exits.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { ledgerArg, runtime } from "../../../src/succession/tracks/command-support.ts";
+
+export default defineCommand({
+  meta: {
+    name: "tracks list",
+    description: "List the work ledger's tracks (active ones unless --all), replayed from its events; bad lines are warnings.",
+  },
+  usage: ["tracks list [--all] [--ledger <path>] [--json]"],
+  args: {
+    all: { type: "boolean", description: "Include closed tracks" },
+    ledger: ledgerArg,
+    json: { ...ARGS.json, description: "One compact JSON document {ledger, tracks, warnings}" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "listed (bad ledger lines are warnings on stderr)" },
+    ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage; the work ledger cannot be read" },
+  },
+  examples: ["mogui tracks list", "mogui tracks list --all --json"],
+  async run({ ctx, args }) {
+    const rt = runtime(ctx, args.ledger);
+    const tracks = args.all ? rt.tracks() : rt.activeTracks();
+    if (args.json) {
+      printDoc(ctx, { ledger: rt.path, tracks, warnings: rt.warnings }, true);
+      return "ok";
+    }
+    if (!tracks.length) ctx.io.stderr(`No ${args.all ? "" : "active "}tracks in ${rt.path}.\n`);
+    printLines(ctx, tracks.map((t) => `${t.track_id}\t${t.status}\t${t.title}${t.note ? `\t(${t.note})` : ""}`));
+    return "ok";
+  },
+});

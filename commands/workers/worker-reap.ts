@@ -1,0 +1,152 @@
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
+import { ExitError, UsageError } from "../../src/lib/errors.ts";
+import { SHARED_EXITS } from "../../src/lib/exits.ts";
+import { boundedWarnings, checkLedger, type LedgerWarning } from "../../src/lib/ledger.ts";
+import { printJson, printLines } from "../../src/lib/output.ts";
+import { resolve } from "node:path";
+import { unreapedSettled } from "../../src/workers/reap/observability.ts";
+import { reap, type ReapRequest } from "../../src/workers/reap/worker-reap.ts";
+import { DEFAULT_PRECIOUS_IGNORED } from "../../src/workers/reap/worktree-safety.ts";
+import { loadPreciousIgnored, PolicyError } from "../../src/workers/worker/policy.ts";
+
+const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
+
+function warn(ctx: Ctx) {
+  return boundedWarnings((w: LedgerWarning) => ctx.io.stderr(`worker-reap: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`));
+}
+
+// A LedgerError anywhere below maps to ledgerUnavailable once, in main (SHARED_ERRORS).
+// Key order of the JSON documents follows the Python reference (printJson, not printDoc).
+async function listUnreaped(ctx: Ctx, ledger: string, json: boolean): Promise<"ok"> {
+  const sink = warn(ctx);
+  let rows;
+  try {
+    rows = await unreapedSettled(ledger, { onWarning: sink.warn });
+  } finally {
+    sink.flush();
+  }
+  if (json) {
+    printJson(ctx, { ledger, count: rows.length, unreaped: rows.map(({ reaped, reaped_at, ...r }) => r) }, true);
+    return "ok";
+  }
+  if (rows.length === 0) {
+    printLines(ctx, [`No settled dispatches awaiting reap in ${ledger}.`]);
+    return "ok";
+  }
+  printLines(
+    ctx,
+    rows.map((r) => `${r.dispatch_id}\ttask=${r.task_id ?? "-"}\tstatus=${r.status}\t(settled, not yet reaped)`),
+  );
+  return "ok";
+}
+
+export default defineCommand({
+  meta: {
+    name: "worker-reap",
+    description: [
+      "Reap the resources of a settled dispatch: close its terminal, and remove its worktree only when it is",
+      "clean AND its branch is in origin/main (squash merges included). Anything ambiguous is left, with the",
+      "reason in actions_taken. An open dispatch is refused (exit 3).",
+    ].join("\n"),
+  },
+  usage: [
+    "worker-reap (--task-id <id> | --dispatch-id <id>) [--dry-run] [--ledger <path>] [--worktree <path>] [--json]",
+    "worker-reap --unreaped [--ledger <path>] [--json]",
+  ],
+  args: {
+    "task-id": { type: "string", valueHint: "id", description: "The Orca task whose latest dispatch to reap" },
+    "dispatch-id": { type: "string", valueHint: "id", description: "The dispatch (ctx_...) to reap; resolved to its task via task-list" },
+    ledger: {
+      type: "string",
+      valueHint: "path",
+      description: `Dispatch ledger for the reap row (default $${LEDGER_ENV}, else $MOGUI_HOME/dispatch-ledger.jsonl)`,
+    },
+    "dry-run": { type: "boolean", description: "Plan only: no terminal close, no worktree removal, no ledger row" },
+    worktree: { type: "string", valueHint: "path", description: "Use this worktree instead of the one Orca reports" },
+    "allow-ignored": { type: "boolean", description: "Remove a worktree even if it holds precious ignored files (.env, keys); hidden index flags still leave it" },
+    policy: {
+      type: "string",
+      valueHint: "path",
+      description: "Surface policy whose reap.precious_ignored replaces the default precious set (default $MOGUI_WORKER_POLICY, else $MOGUI_HOME/config/worker-surface-policy.json)",
+    },
+    unreaped: { type: "boolean", description: "List dispatches the ledger shows settled but never reaped" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (default: indented JSON)" },
+    "timeout-ms": { ...ARGS.timeoutMs, description: "Timeout for each orca and git call (default 30000)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "reaped (or planned with --dry-run); --unreaped listed the ledger" },
+    failed: { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
+    ledgerUnavailable: {
+      ...SHARED_EXITS.ledgerUnavailable,
+      meaning:
+        "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt (a line before the last) or locked, checked before anything is closed; the surface policy unreadable or its reap.precious_ignored malformed",
+    },
+    notSettled: { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
+    unparseable: { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
+    orca: { code: "N", meaning: "orca's own non-zero exit code when an orca call itself fails (dispatch-show, task-list, terminal close)" },
+  },
+  rules: {
+    exclusive: [
+      ["task-id", "dispatch-id", "unreaped"],
+      ["unreaped", "dry-run"],
+      ["unreaped", "worktree"],
+    ],
+  },
+  notes: [
+    "The worktree path comes from Orca's terminal record, read before the terminal is closed. Removal runs\n" +
+      "`git -C <owning repo> worktree remove <path>`; a dirty, untracked, unmerged, detached, locked or missing\n" +
+      "worktree is left as `worktree_left:<path>:<reason>`.",
+  ],
+  examples: [
+    "mogui worker-reap --task-id task_0123456789ab --dry-run",
+    "mogui worker-reap --dispatch-id ctx_0123456789ab --json",
+    "mogui worker-reap --unreaped",
+    "mogui worker-reap --task-id task_0123456789ab --allow-ignored",
+  ],
+  async run({ ctx, args, fail }) {
+    const ledger = resolveStatePath(ctx, args.ledger, LEDGER_ENV, "dispatch-ledger.jsonl");
+    if (args.unreaped) return listUnreaped(ctx, ledger, args.json);
+    const taskId = args["task-id"];
+    const dispatchId = args["dispatch-id"];
+    if (!taskId && !dispatchId) throw new UsageError("one of --task-id, --dispatch-id is required", "worker-reap");
+    const timeoutMs = args["timeout-ms"];
+    let precious: readonly string[];
+    try {
+      precious = loadPreciousIgnored(ctx, args.policy).patterns ?? DEFAULT_PRECIOUS_IGNORED;
+    } catch (e) {
+      if (e instanceof PolicyError) return fail("ledgerUnavailable", `worker-reap: ${e.message}`);
+      throw e;
+    }
+    const sink = warn(ctx);
+    const req: ReapRequest = {
+      taskId,
+      dispatchId,
+      worktree: args.worktree ? resolve(ctx.cwd, args.worktree) : undefined,
+      execute: !args["dry-run"],
+      ledgerPath: ledger,
+      orcaTimeoutMs: timeoutMs,
+      gitTimeoutMs: timeoutMs,
+      precious,
+      allowIgnored: args["allow-ignored"],
+      onLedgerWarning: sink.warn,
+    };
+    let outcome;
+    try {
+      // The appender contract: a bad ledger (unwritable, a corrupt line) stops the reap before anything is closed
+      // or removed. A LedgerError maps to ledgerUnavailable once, in main (SHARED_ERRORS).
+      if (req.execute) await checkLedger(ledger, { onWarning: sink.warn });
+      outcome = await reap(ctx, req);
+    } catch (e) {
+      // src/reap throws its codes from this command's table (notSettled, unparseable, failed, orca's own).
+      if (e instanceof ExitError && !(e instanceof UsageError)) throw new ExitError(e.code, `worker-reap: ${e.message}`);
+      throw e;
+    } finally {
+      sink.flush();
+    }
+    printJson(ctx, { record: outcome.record, dry_run: !req.execute }, args.json);
+    if (outcome.ledgerError) return fail("failed", `worker-reap: reaped, but the ledger row was not written: ${outcome.ledgerError}`);
+    return "ok";
+  },
+});

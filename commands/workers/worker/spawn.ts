@@ -1,0 +1,99 @@
+import { resolve } from "node:path";
+import { InstanceConfigError, loadInstanceConfig, requireProductRepo } from "../../../src/lib/config/instance.ts";
+import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
+import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ExitError, UsageError } from "../../../src/lib/errors.ts";
+import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { grade, HOST_ARG, hostCall, INBOX_ARG, intArg, JSON_ARG, LEDGER_ARG, list, paths, POLICY_ARG, policyOf, str } from "../../../src/workers/worker/cli.ts";
+import { SPAWN_EXIT, spawnJob } from "../../../src/workers/worker/spawn.ts";
+import { readFileSync } from "node:fs";
+
+function readBrief(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    throw new ExitError(2, `worker spawn: brief unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+export default defineMoguiCommand({
+  meta: {
+    name: "worker spawn",
+    description: [
+      "Spawn a worker: classify the surface (T and spawn_mode), refuse a brief that is not lint-clean, check the",
+      "agent name is free, create a worktree from freshly fetched origin/main, start the agent in a new pane, record",
+      "the job, inject the brief and prove it landed (its marker in the pane's recent output; never 'OK' or `working`).",
+    ].join("\n"),
+  },
+  usage: [
+    "worker spawn --issue <id> --stage <stage> --name <agent> --model <model> --owner <session> --brief <file> --path <surface path>... [--workspace <ws>] [--repo <dir>] [--landing-strict] [--json]",
+  ],
+  args: {
+    issue: { type: "string", valueHint: "id", required: true, description: "Issue reference (first part of the job id)" },
+    stage: { type: "string", valueHint: "stage", required: true, description: "Stage (impl, verify, fix ...; second part of the job id)" },
+    name: { type: "string", valueHint: "agent", required: true, description: "Unique agent name, ^[a-z][a-z0-9_-]{0,31}$" },
+    model: { type: "string", valueHint: "model", required: true, description: "Model to run (required: there is no default)" },
+    effort: { type: "string", valueHint: "level", description: "Effort level (part of the launch profile model@effort)" },
+    kind: { type: "string", valueHint: "kind", description: "Agent kind (claude, codex ...); default from the model's provider family" },
+    owner: { type: "string", valueHint: "session", required: true, description: "The spawning session's name: how `collect --owner` finds this job later" },
+    brief: { type: "string", valueHint: "file", required: true, description: "The brief (see `mogui worker brief-lint`)" },
+    path: { type: "string", valueHint: "path", multiple: true, description: "A repo path the job will change (repeat); classifies the surface" },
+    "diff-lines": { type: "string", valueHint: "n", description: "Expected diff size (a local surface is T0 only at <= 30 lines)" },
+    grade: { type: "string", valueHint: "grade", description: "Task grade S+|S|A+|A|B|C" },
+    "profile-grade": { type: "string", valueHint: "grade", description: "Grade of the chosen profile (equal, or the adjacent grade above)" },
+    workspace: { type: "string", valueHint: "ws", description: "herdr workspace for the new pane (required on herdr; never guessed)" },
+    repo: { type: "string", valueHint: "dir", description: "The canonical checkout (default MOGUI_PRODUCT_REPO / instance config)" },
+    branch: { type: "string", valueHint: "name", description: "Branch for the worktree (default <branch_prefix><job id>)" },
+    worktree: { type: "string", valueHint: "dir", description: "Worktree path (default $MOGUI_HOME/worktrees/<repo>/<job id>)" },
+    "landing-strict": { type: "boolean", description: "Exit 76 when the brief did not land (the job is still recorded)" },
+    "timeout-ms": { type: "string", valueHint: "ms", description: "Timeout for each host and git call (default 30000)" },
+    ...HOST_ARG, ...LEDGER_ARG, ...INBOX_ARG, ...POLICY_ARG, ...JSON_ARG,
+  },
+  notes: [
+    "Job id: <issue>-<stage>-<YYYYMMDD-HHMM> (UTC); inbox <inbox root>/jobs/<job id>/ (the brief's report channel).",
+    "Landing proof: backoff 0.5 s -> 2 s over 30 s (60 s for codex); at most one re-injection.",
+  ],
+  examples: ["mogui worker spawn --issue rob1234 --stage impl --name rob1234-fix --model claude-opus-5 --owner orch-a --brief brief.md --path tools/x.py --workspace w1"],
+  async run(ctx, args) {
+    const cmd = "worker spawn";
+    const host = hostKind(ctx, str(args, "host"), cmd);
+    const workspace = str(args, "workspace") ?? null;
+    if (host === "herdr" && !workspace) throw new UsageError("--workspace is required on herdr (never omitted or guessed)", cmd);
+    const surface = list(args, "path");
+    if (surface.length === 0) throw new UsageError("at least one --path is required (the surface the job will change)", cmd);
+    let repo = str(args, "repo");
+    try {
+      repo ??= requireProductRepo(loadInstanceConfig(ctx));
+    } catch (e) {
+      if (e instanceof InstanceConfigError) throw new UsageError(`${e.message} (or pass --repo)`, cmd);
+      throw e;
+    }
+    const p = paths(ctx, args);
+    const briefPath = resolve(ctx.cwd, str(args, "brief")!);
+    const policy = policyOf(ctx, args, "spawn");
+    const timeout = intArg(args, "timeout-ms", "spawn", 1);
+    const out = await hostCall("spawn", () =>
+      spawnJob(ctx, makeHost(ctx, host, timeout), policy, {
+        issue: str(args, "issue")!, stage: str(args, "stage")!, name: str(args, "name")!, model: str(args, "model")!,
+        effort: str(args, "effort") ?? null, kind: str(args, "kind") ?? null, owner: str(args, "owner")!,
+        brief: briefPath, briefText: readBrief(briefPath), repo: resolve(ctx.cwd, repo!), hostKind: host, workspace,
+        paths: surface, diffLines: intArg(args, "diff-lines", "spawn") ?? null, grade: grade(args, "grade", "spawn"),
+        profileGrade: grade(args, "profile-grade", "spawn"), branch: str(args, "branch") ?? null,
+        worktree: str(args, "worktree") ? resolve(ctx.cwd, str(args, "worktree")!) : null, ledger: p.ledger, inboxRoot: p.inboxRoot, moguiHome: p.home,
+      }),
+    );
+    for (const f of out.findings ?? []) ctx.io.stderr(`worker spawn: ${briefPath}:${f.line}: ${f.code}: ${f.message}\n`);
+    const doc = { ...out.doc, ...(out.findings ? { findings: out.findings } : {}), ...(out.classification ? { classification: out.classification } : {}) };
+    if (args.json) printJson(ctx, sortKeys(doc), true);
+    else if (out.doc.spawned) printLines(ctx, [`${out.doc.job_id}\t${out.doc.host} pane ${out.doc.pane_id}\t${out.doc.tier} ${out.doc.spawn_mode}\tlanded=${(out.doc.landing as { landed: boolean }).landed}`]);
+    if (!out.doc.spawned) {
+      ctx.io.stderr(`worker spawn: ${out.doc.refused}\n`);
+      return out.code;
+    }
+    if (out.code === SPAWN_EXIT.NOT_LANDED) {
+      ctx.io.stderr(`worker spawn: the brief did not land in ${out.doc.pane_id}: ${(out.doc.landing as { evidence: string }).evidence}; the job is recorded\n`);
+      return args["landing-strict"] ? SPAWN_EXIT.NOT_LANDED : SPAWN_EXIT.OK;
+    }
+    return SPAWN_EXIT.OK;
+  },
+});

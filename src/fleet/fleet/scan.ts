@@ -1,0 +1,172 @@
+/**
+ * `fleet scan`: every worktree of the given repositories (`git worktree list --porcelain`), each with what the
+ * records say (open / settled / orphaned), the worktree-safety verdict `worker-reap` uses, its size on disk, the
+ * processes inside it, the live panes bound to it, and its age. Git calls run concurrently up to a bound; the
+ * process table and the pane lists are read once for the whole fleet.
+ */
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Ctx } from "../../lib/context.ts";
+import { git } from "../../lib/git.ts";
+import { worktreeSafety, type SafetyVerdict } from "../../workers/reap/worktree-safety.ts";
+import { decisive, loadBindings, type Binding } from "./records.ts";
+import { livePanes, type HostName, type Pane, type PaneView } from "./panes.ts";
+import { inside, realOrSelf, type ProcInfo, type ProcTable } from "./procs.ts";
+
+export interface SafetyOptions {
+  precious?: string[];
+  allowIgnored?: boolean;
+}
+
+export interface ScanRequest {
+  repos: string[];
+  jobsLedger: string;
+  dispatchLedger: string;
+  hosts: HostName[];
+  concurrency: number;
+  timeoutMs: number;
+  safety: SafetyOptions;
+}
+
+export interface ProcRef {
+  pid: number;
+  command: string;
+  start: string;
+  /** true: its working directory is inside; false: it only holds files open inside (its cwd is elsewhere). */
+  cwd_inside: boolean;
+}
+
+export interface FleetWorktree {
+  repo: string;
+  path: string;
+  branch: string | null;
+  main: boolean;
+  state: "main" | "open" | "settled" | "orphaned";
+  binding: Binding | null;
+  safety: SafetyVerdict;
+  size_bytes: number | null;
+  processes: ProcRef[] | "unmeasured";
+  panes: Pane[];
+  age_seconds: number | null;
+}
+
+export interface FleetScan {
+  worktrees: FleetWorktree[];
+  processes_unmeasured: string | null;
+  panes: PaneView;
+}
+
+export class FleetRepoError extends Error {
+  override name = "FleetRepoError";
+}
+
+interface ListedWorktree {
+  path: string;
+  branch: string | null;
+  main: boolean;
+}
+
+export function parsePorcelain(text: string): ListedWorktree[] {
+  const out: ListedWorktree[] = [];
+  for (const block of text.split(/\n\n+/)) {
+    const lines = block.split("\n").filter(Boolean);
+    const head = lines.find((l) => l.startsWith("worktree "));
+    if (!head || lines.includes("bare")) continue;
+    const br = lines.find((l) => l.startsWith("branch "));
+    out.push({ path: head.slice(9), branch: br ? br.slice(7).replace(/^refs\/heads\//, "") : null, main: out.length === 0 });
+  }
+  return out;
+}
+
+/** Bytes on disk (allocated blocks), symlinks not followed; null when the path is gone. */
+export function diskBytes(path: string): number | null {
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return null;
+  }
+  let total = st.blocks !== undefined ? st.blocks * 512 : st.size;
+  if (!st.isDirectory()) return total;
+  let names: string[] = [];
+  try {
+    names = readdirSync(path);
+  } catch {
+    return total;
+  }
+  for (const n of names) total += diskBytes(join(path, n)) ?? 0;
+  return total;
+}
+
+function ageSeconds(path: string, nowMs: number): number | null {
+  try {
+    // A linked worktree's `.git` file is written once, by `git worktree add`.
+    return Math.max(0, Math.round((nowMs - statSync(join(path, ".git")).mtimeMs) / 1000));
+  } catch {
+    return null;
+  }
+}
+
+/** Run `fn` over `items` with at most `bound` in flight, keeping order. */
+export async function boundedMap<T, R>(items: readonly T[], bound: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(bound, items.length)) }, worker));
+  return out;
+}
+
+/** The safety module of worker-reap; the options object carries D31's precious set and --allow-ignored. */
+export async function safetyOf(ctx: Ctx, path: string, timeoutMs: number, opts: SafetyOptions): Promise<SafetyVerdict> {
+  const call = worktreeSafety as unknown as (c: Ctx, p: string, t?: number, o?: SafetyOptions) => Promise<SafetyVerdict>;
+  return opts.precious !== undefined || opts.allowIgnored ? call(ctx, path, timeoutMs, opts) : call(ctx, path, timeoutMs);
+}
+
+export function procsInside(procs: readonly ProcInfo[] | null, dir: string, protect: Set<number>): ProcRef[] | "unmeasured" {
+  if (procs === null) return "unmeasured";
+  return procs
+    .filter((p) => !protect.has(p.pid) && p.paths.some((q) => inside(q, dir)))
+    .map((p) => ({ pid: p.pid, command: p.command, start: p.start, cwd_inside: p.cwd !== null && inside(p.cwd, dir) }))
+    .sort((a, b) => a.pid - b.pid);
+}
+
+async function listRepo(ctx: Ctx, repo: string, timeoutMs: number): Promise<ListedWorktree[]> {
+  const r = await git(ctx, repo, ["worktree", "list", "--porcelain"], timeoutMs);
+  if (!r.ok) throw new FleetRepoError(`${repo}: not a git repository or git failed: ${r.why}`);
+  return parsePorcelain(r.stdout);
+}
+
+export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): Promise<FleetScan> {
+  const [lists, bindings, panes, procs] = await Promise.all([
+    Promise.all(req.repos.map((r) => listRepo(ctx, r, req.timeoutMs))),
+    loadBindings(req.jobsLedger, req.dispatchLedger),
+    livePanes(ctx, req.hosts, req.timeoutMs),
+    table.list(),
+  ]);
+  const protect = table.protectedPids();
+  const items = lists.flatMap((l, i) => l.map((w) => ({ repo: req.repos[i]!, ...w })));
+  const worktrees = await boundedMap(items, req.concurrency, async (w): Promise<FleetWorktree> => {
+    const real = realOrSelf(w.path);
+    const b = decisive(bindings.get(real)) ?? null;
+    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, req.safety);
+    return {
+      repo: w.repo,
+      path: w.path,
+      branch: w.branch,
+      main: w.main,
+      state: w.main ? "main" : b ? b.state : "orphaned",
+      binding: b,
+      safety,
+      size_bytes: diskBytes(w.path),
+      processes: procsInside(procs, real, protect),
+      panes: panes.panes.filter((p) => p.dirs.some((d) => inside(d, real))),
+      age_seconds: ageSeconds(w.path, ctx.now()),
+    };
+  });
+  return { worktrees, processes_unmeasured: procs === null ? table.why || "unmeasured" : null, panes };
+}

@@ -1,0 +1,85 @@
+/** Arg fragments and helpers the `mogui spend ...` commands share: which transcripts a job has, --since parsing. */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { MoguiArgsDef } from "../../lib/args.ts";
+import type { Ctx } from "../../lib/context.ts";
+import { ExitError, UsageError } from "../../lib/errors.ts";
+import { LedgerError } from "../../lib/ledger.ts";
+import { loadTierPolicy, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
+import { SPEND_LEDGER_ENV } from "./paths.ts";
+import { TranscriptLocator } from "./locate.ts";
+import { jobWorktrees, type JobTranscripts } from "./record.ts";
+
+export const SPEND_LEDGER_ARG: MoguiArgsDef = {
+  "spend-ledger": { type: "string", valueHint: "path", description: `Spend ledger (default $${SPEND_LEDGER_ENV}, else $MOGUI_HOME/spend-ledger.jsonl)` },
+};
+export const JOBS_LEDGER_ARG: MoguiArgsDef = {
+  "jobs-ledger": { type: "string", valueHint: "path", description: `Jobs ledger that maps a job to its worktree (default $${JOBS_ENV}, else $MOGUI_HOME/jobs-ledger.jsonl)` },
+};
+
+export function spendLedgerFail(cmd: string, e: LedgerError): ExitError {
+  return new ExitError(2, `spend ${cmd}: LEDGER_UNAVAILABLE: ${e.message}`);
+}
+
+export async function withSpendFaults<T>(cmd: string, fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof LedgerError) throw spendLedgerFail(cmd, e);
+    throw e;
+  }
+}
+
+/** The tier policy for tagging rows; a policy that does not load tags nothing (the gate re-derives by model). */
+export function policyOrNull(ctx: Ctx, warn: (m: string) => void): TierPolicy | null {
+  try {
+    return loadTierPolicy(ctx);
+  } catch (e) {
+    warn(`tier policy not loaded, rows carry no tier: ${(e as Error).message}`);
+    return null;
+  }
+}
+
+export interface Resolved {
+  jobs: JobTranscripts[];
+  /** Jobs with a worktree but no transcript found. */
+  missing: string[];
+}
+
+/**
+ * `--transcript` names transcripts of the one `--job`; otherwise each job's worktree (from the jobs ledger) leads
+ * to its transcripts. No `--job` = every job the jobs ledger knows.
+ */
+export async function resolveJobs(ctx: Ctx, cmd: string, jobs: string[], transcripts: string[], jobsLedgerFlag?: string): Promise<Resolved> {
+  if (transcripts.length) {
+    if (jobs.length !== 1) throw new UsageError("--transcript needs exactly one --job", `spend ${cmd}`);
+    const paths = transcripts.map((t) => resolve(ctx.cwd, t));
+    for (const p of paths) if (!existsSync(p)) throw new ExitError(2, `spend ${cmd}: TRANSCRIPT_NOT_FOUND: ${p}`);
+    return { jobs: [{ job_id: jobs[0]!, transcripts: paths }], missing: [] };
+  }
+  const ledger = jobsLedgerPath(ctx, jobsLedgerFlag);
+  const worktrees = await withSpendFaults(cmd, () => jobWorktrees(ledger));
+  const ids = jobs.length ? jobs : [...worktrees.keys()];
+  const locator = new TranscriptLocator(ctx);
+  const out: Resolved = { jobs: [], missing: [] };
+  for (const id of ids) {
+    const wt = worktrees.get(id);
+    if (wt === undefined) throw new ExitError(2, `spend ${cmd}: no job ${id} in ${ledger} (name its transcript with --transcript)`);
+    const found = locator.forWorktree(wt);
+    if (found.length) out.jobs.push({ job_id: id, transcripts: found });
+    else out.missing.push(id);
+  }
+  return out;
+}
+
+/** --since: epoch seconds, an ISO date/time, or a duration back from now (`90m`, `24h`, `7d`). */
+export function parseSince(raw: string | undefined, nowSec: number, cmd: string): number | null {
+  if (raw === undefined) return null;
+  if (/^\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  const d = /^(\d+)([smhd])$/.exec(raw);
+  if (d) return nowSec - Number(d[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[d[2] as "s" | "m" | "h" | "d"];
+  const ms = Date.parse(raw);
+  if (/^\d{4}-\d{2}-\d{2}/.test(raw) && Number.isFinite(ms)) return ms / 1000;
+  throw new UsageError(`--since must be epoch seconds, an ISO date, or a duration like 24h (got '${raw}')`, `spend ${cmd}`);
+}

@@ -1,0 +1,167 @@
+/**
+ * Large scans use every core: the file list is split, each extra share is scanned by this same program in a child
+ * process (`redaction-scan --shard-list <file>`, hidden), and the parent scans its own share meanwhile. A child
+ * resolves the rules exactly as the parent did (same env, same -C, same --config) and prints one JSON document.
+ * A child that fails makes the whole scan undecided (exit 2), never clean.
+ *
+ * Memory stays bounded in every process: shares are contiguous slices of the file list sorted by path, each process
+ * keeps only the first `budget` findings (in file, line, rule order) and counts the rest, and the parent keeps the
+ * first `budget` of the shares taken in order.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import * as v from "valibot";
+import type { Ctx } from "../../lib/context.ts";
+import { ok } from "../../lib/runner.ts";
+import { pathAllowed, scanTextBounded, type Compiled, type Finding } from "./engine.ts";
+import { ScanFail } from "./rules.ts";
+import { readText } from "./sources.ts";
+
+export interface FileRef {
+  abs: string;
+  shown: string;
+  /** A directory walk saw a regular file (see readText). */
+  regular?: true;
+}
+
+export const SHARD_MIN_FILES = 2000;
+const CHILD_TIMEOUT = 30 * 60_000;
+
+/** How many processes: $MOGUI_SCAN_JOBS (1 turns sharding off), else the core count, at most 8. */
+export function jobCount(ctx: Pick<Ctx, "env">, files: number): number {
+  const raw = ctx.env.MOGUI_SCAN_JOBS?.trim();
+  const wanted = raw && /^\d+$/.test(raw) ? Number(raw) : Math.min(8, availableParallelism());
+  if (files < SHARD_MIN_FILES) return 1;
+  return Math.max(1, Math.min(wanted, Math.floor(files / 500)));
+}
+
+export interface ShardResult {
+  /** The first `budget` findings, sorted by file, line and rule. */
+  findings: Finding[];
+  /** Findings past the budget: counted, not listed. */
+  more: number;
+  /** Findings dropped by a fingerprint in .gitleaksignore or the baseline. */
+  suppressed: number;
+  bytes: number;
+  /** Files skipped as binary (blind spots), and the first BLIND_LISTED of them. */
+  binary: number;
+  binaryFiles: string[];
+}
+
+export const BLIND_LISTED = 100;
+
+export interface ShardOptions {
+  budget: number;
+  /** Fingerprints (`<file>:<rule>:<line>`) not to report. */
+  ignore: ReadonlySet<string>;
+  progress?: (done: number) => void;
+}
+
+/** Scans `files` in this process. */
+export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOptions): ShardResult {
+  const out: ShardResult = { findings: [], more: 0, suppressed: 0, bytes: 0, binary: 0, binaryFiles: [] };
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i]!;
+    if (opts.progress && (i & 63) === 0) opts.progress(i);
+    if (pathAllowed(c, f.shown)) continue;
+    const t = readText(f.abs, f.regular === true);
+    if (t === "binary") {
+      if (out.binary++ < BLIND_LISTED) out.binaryFiles.push(f.shown);
+      continue;
+    }
+    if (!t) continue;
+    out.bytes += t.bytes;
+    addText(c, out, f.shown, t.text, opts);
+  }
+  return out;
+}
+
+/** Scans one text into `out`, within the budget left. */
+export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore">): void {
+  const skip = opts.ignore.size ? (rule: string, line: number) => opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
+  const r = scanTextBounded(c, shown, text, Math.max(0, opts.budget - out.findings.length), skip);
+  for (const f of r.findings) out.findings.push(f);
+  out.more += r.more;
+  out.suppressed += r.suppressed;
+}
+
+/** Appends `next` (a later share, in file order) to `out`, keeping the first `budget` findings. */
+export function mergeShard(out: ShardResult, next: ShardResult, budget: number): void {
+  for (const f of next.findings) {
+    if (out.findings.length < budget) out.findings.push(f);
+    else out.more++;
+  }
+  out.more += next.more;
+  out.suppressed += next.suppressed;
+  out.bytes += next.bytes;
+  out.binary += next.binary;
+  for (const b of next.binaryFiles) if (out.binaryFiles.length < BLIND_LISTED) out.binaryFiles.push(b);
+}
+
+const ListSchema = v.array(v.object({ abs: v.string(), shown: v.string(), regular: v.optional(v.literal(true)) }));
+const FindingSchema = v.object({
+  file: v.string(),
+  line: v.number(),
+  column: v.number(),
+  rule: v.string(),
+  description: v.string(),
+  match: v.string(),
+  snippet: v.string(),
+  decoded: v.optional(v.literal("base64")),
+});
+const ResultSchema = v.object({
+  findings: v.array(FindingSchema),
+  more: v.number(),
+  suppressed: v.number(),
+  bytes: v.number(),
+  binary: v.number(),
+  binaryFiles: v.array(v.string()),
+});
+
+export function readShardList(path: string): FileRef[] {
+  const parsed = v.safeParse(ListSchema, JSON.parse(readFileSync(path, "utf8")));
+  if (!parsed.success) throw new ScanFail("shard list is malformed");
+  return parsed.output;
+}
+
+/** Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). */
+export async function scanSharded(
+  ctx: Ctx,
+  c: Compiled,
+  files: readonly FileRef[],
+  jobs: number,
+  childArgs: string[],
+  opts: ShardOptions,
+  progress?: (done: number, total: number) => void,
+): Promise<ShardResult> {
+  const size = Math.ceil(files.length / jobs);
+  const shares = Array.from({ length: jobs }, (_, k) => files.slice(k * size, (k + 1) * size));
+  const dir = mkdtempSync(join(tmpdir(), "mogui-scan-"));
+  try {
+    const children = shares.slice(1).map((share, k) => {
+      const list = join(dir, `share-${k + 1}.json`);
+      writeFileSync(list, JSON.stringify(share), { mode: 0o600 });
+      return ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT });
+    });
+    // The child processes run while this one scans its own share (synchronously).
+    const out = scanShard(c, shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
+    for (const r of await Promise.all(children)) {
+      let parsed: v.SafeParseResult<typeof ResultSchema> | null = null;
+      try {
+        parsed = ok(r) ? v.safeParse(ResultSchema, JSON.parse(r.stdout)) : null;
+      } catch {
+        parsed = null;
+      }
+      if (!parsed?.success) {
+        if (ctx.debug && r.stderr) ctx.io.stderr(r.stderr.endsWith("\n") ? r.stderr : `${r.stderr}\n`);
+        const why = r.stderr.split("\n").find((l) => l.startsWith("redaction-scan: FAIL")) ?? "a scan process failed (engine error, not a finding)";
+        throw new ScanFail(why.replace(/^redaction-scan: FAIL — /, ""));
+      }
+      mergeShard(out, parsed.output, opts.budget);
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * `worker spawn`: classify -> lint the filled brief -> unique name -> worktree from freshly fetched origin/main
+ * (never the canonical checkout) -> pane + agent -> record the job -> inject the brief -> landing proof.
+ * The job row is written BEFORE the landing proof, so a brief that never lands is still on record.
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import type { Ctx } from "../../lib/context.ts";
+import { errorMessage, ExitError, UsageError } from "../../lib/errors.ts";
+import { git } from "../../lib/git.ts";
+import { within } from "../../ops-repo/template/paths.ts";
+import type { Host, HostKind } from "../../lib/host/types.ts";
+import { fillBrief, lintBrief, type Finding } from "./brief.ts";
+import { type Classification, checkGrades, classify } from "./classify.ts";
+import { jobStamp, workerNow } from "./clock.ts";
+import { inboxDir, type Job, loadJobs, record, type SpawnRow } from "./jobs.ts";
+import { proveLanding, type LandingResult } from "./landing.ts";
+import { agentArgs, type Policy, providerFamily } from "./policy.ts";
+import { outputDigest } from "./status.ts";
+import type { Grade } from "./tiers.ts";
+import { cleanupWorktree, dropUnusedBranch } from "./worktree.ts";
+
+export const SPAWN_EXIT = { OK: 0, FAILED: 1, USAGE: 2, NEEDS_CLASSIFICATION: 3, REFUSED: 4, NAME_TAKEN: 5, BRIEF_NOT_CLEAN: 6, NO_SPAWN: 7, NOT_LANDED: 76 } as const;
+export const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+const MAX_BRIEF_BYTES = 100_000;
+const ID_PART = /^[A-Za-z0-9][A-Za-z0-9._]*$/;
+
+export interface SpawnInput {
+  issue: string;
+  stage: string;
+  name: string;
+  model: string;
+  effort: string | null;
+  kind: string | null;
+  owner: string;
+  brief: string;
+  briefText: string;
+  repo: string;
+  hostKind: HostKind;
+  workspace: string | null;
+  paths: string[];
+  diffLines: number | null;
+  grade?: Grade;
+  profileGrade?: Grade;
+  branch: string | null;
+  worktree: string | null;
+  ledger: string;
+  inboxRoot: string;
+  moguiHome: string;
+}
+
+export interface SpawnOutcome {
+  code: number;
+  doc: Record<string, unknown>;
+  findings?: Finding[];
+  classification?: Classification;
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** Deepest existing ancestor, realpath'd, plus the rest: so a symlinked parent cannot smuggle a path inside. */
+function realish(p: string): string {
+  let cur = resolve(p);
+  const rest: string[] = [];
+  while (!existsSync(cur) && dirname(cur) !== cur) {
+    rest.unshift(basename(cur));
+    cur = dirname(cur);
+  }
+  return join(real(cur), ...rest);
+}
+
+async function nameHolder(jobs: Map<string, Job>, host: Host, name: string): Promise<string | null> {
+  for (const j of jobs.values()) {
+    if (j.spawn.agent_name === name && !j.collected) return `job ${j.id} (owner ${j.spawn.owner}, pane ${j.spawn.pane_id})`;
+  }
+  const live = (await host.listAgents()).find((a) => a.agentName === name);
+  return live ? `${host.kind} pane ${live.id}${live.workspace ? ` in ${live.workspace}` : ""}${live.cwd ? ` (cwd ${live.cwd})` : ""}` : null;
+}
+
+async function makeWorktree(ctx: Ctx, repo: string, path: string, branch: string): Promise<string> {
+  const f = await git(ctx, repo, ["fetch", "--quiet", "origin", "main"]);
+  if (!f.ok) throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: git fetch origin main failed: ${f.why}`);
+  mkdirSync(dirname(path), { recursive: true });
+  const a = await git(ctx, repo, ["worktree", "add", "--quiet", "-b", branch, path, "origin/main"]);
+  if (!a.ok) throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: git worktree add failed: ${a.why}`);
+  const h = await git(ctx, path, ["rev-parse", "HEAD"]);
+  return h.stdout.trim();
+}
+
+function refusal(code: number, message: string, extra: Record<string, unknown> = {}): SpawnOutcome {
+  return { code, doc: { spawned: false, refused: message, ...extra } };
+}
+
+/** Classification + brief checks: everything that can refuse before anything is created. */
+function preflight(inp: SpawnInput, policy: Policy, jobId: string, worktree: string, branch: string, inbox: string) {
+  const declared = lintBrief(inp.briefText).facts.tier;
+  const grades = checkGrades(inp.grade, inp.profileGrade);
+  const c = classify(policy, inp.paths, inp.diffLines, declared, grades);
+  if (c.verdict === "NEEDS_CLASSIFICATION") return { out: { ...refusal(SPAWN_EXIT.NEEDS_CLASSIFICATION, `NEEDS_CLASSIFICATION: no surface names ${c.unmatched.join(", ") || "(no paths)"}`), classification: c } };
+  if (c.verdict === "DOWNGRADE_REFUSED") return { out: { ...refusal(SPAWN_EXIT.REFUSED, `downgrade refused: the brief declares ${declared}, the surface floor is ${c.floor}`), classification: c } };
+  if (c.verdict === "GRADE_REFUSED") return { out: { ...refusal(SPAWN_EXIT.REFUSED, grades.refusals.join("; ")), classification: c } };
+  if (c.tier === "T0") return { out: { ...refusal(SPAWN_EXIT.NO_SPAWN, "T0: no-spawn; make the change directly and check it with one command"), classification: c } };
+  const filled = fillBrief(inp.briefText, { worktree, branch, inbox, jobId });
+  const lint = lintBrief(filled, { inbox, filled: true });
+  if (lint.findings.length) return { out: { ...refusal(SPAWN_EXIT.BRIEF_NOT_CLEAN, `the brief is not lint-clean (${lint.findings.length} findings)`), findings: lint.findings, classification: c } };
+  return { c, filled };
+}
+
+export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInput): Promise<SpawnOutcome> {
+  if (!AGENT_NAME_RE.test(inp.name)) throw new UsageError(`--name '${inp.name}' must match ^[a-z][a-z0-9_-]{0,31}$`, "worker spawn");
+  if (!ID_PART.test(inp.issue) || !ID_PART.test(inp.stage)) throw new UsageError("--issue and --stage must be letters, digits, '.' or '_' (they form the job id)", "worker spawn");
+  const provider = providerFamily(policy, inp.model);
+  const kind = inp.kind ?? (provider ? policy.agent_kinds[provider] : undefined);
+  if (!kind) throw new UsageError(`no agent kind for model '${inp.model}': pass --kind or map its provider family in agent_kinds`, "worker spawn");
+  const jobId = `${inp.issue}-${inp.stage}-${jobStamp(workerNow(ctx))}`;
+  const inbox = inboxDir(inp.inboxRoot, jobId);
+  const branch = inp.branch ?? `${policy.branch_prefix}${jobId}`;
+  const worktree = resolve(inp.worktree ?? join(inp.moguiHome, "worktrees", basename(inp.repo), jobId));
+  if (within(real(inp.repo), realish(worktree))) throw new UsageError(`worktree ${worktree} is inside the canonical checkout ${inp.repo}: workers never work there`, "worker spawn");
+  if (existsSync(worktree)) throw new UsageError(`worktree path ${worktree} already exists`, "worker spawn");
+  // One argv element carries the brief (Linux caps an argument at 128 KiB).
+  if (Buffer.byteLength(inp.briefText) > MAX_BRIEF_BYTES) throw new UsageError(`the brief is over ${MAX_BRIEF_BYTES / 1000} KB: too large to inject; move detail into files the brief names`, "worker spawn");
+  const pre = preflight(inp, policy, jobId, worktree, branch, inbox);
+  if ("out" in pre) return pre.out!;
+  const { c, filled } = pre;
+  if (c.tier === "T3" && !provider) throw new UsageError(`T3 needs the implementer's provider family (for the cross-family verifier): '${inp.model}' matches none in provider_families`, "worker spawn");
+  const jobs = await loadJobs(ctx, inp.ledger, "spawn");
+  if (jobs.has(jobId)) return refusal(SPAWN_EXIT.NAME_TAKEN, `job id ${jobId} is already in the ledger (owner ${jobs.get(jobId)!.spawn.owner})`);
+  const holder = await nameHolder(jobs, host, inp.name);
+  if (holder) return refusal(SPAWN_EXIT.NAME_TAKEN, `agent name ${inp.name} is taken by ${holder}`, { holder });
+
+  // The inbox is where the brief is written and the report is trusted from: never through a planted symlink.
+  if (existsSync(inbox) && lstatSync(inbox).isSymbolicLink()) throw new UsageError(`inbox ${inbox} is a symlink: refusing to write through it`, "worker spawn");
+  mkdirSync(inbox, { recursive: true });
+  const baseSha = await makeWorktree(ctx, inp.repo, worktree, branch);
+  const args = agentArgs(policy, kind, { model: inp.model, effort: inp.effort ?? undefined });
+  let pane: string;
+  try {
+    pane = await host.spawnAgent({ repo: inp.repo, cwd: worktree, workspace: inp.workspace, name: inp.name, kind, args });
+  } catch (e) {
+    const left = await cleanupWorktree(ctx, worktree);
+    if (left === "removed") await dropUnusedBranch(ctx, inp.repo, branch, baseSha);
+    throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: ${host.kind} could not start the agent: ${errorMessage(e)} (worktree ${left})`);
+  }
+  const marker = `mogui-brief:${jobId}:${randomBytes(4).toString("hex")}`;
+  // The marker opens AND closes the brief: a long brief must not push the only copy out of the 200 lines read back.
+  const text = `Brief marker: ${marker}\n\n${filled.trimEnd()}\n\nBrief marker: ${marker}`;
+  writeFileSync(join(inbox, "brief.md"), text);
+  const row: SpawnRow = {
+    event: "job_spawned", job_id: jobId, issue: inp.issue, stage: inp.stage, owner: inp.owner, agent_name: inp.name,
+    model: inp.model, effort: inp.effort, profile: `${inp.model}@${inp.effort ?? "default"}`, provider, kind,
+    tier: c.tier!, floor: c.floor, spawn_mode: c.spawn_mode!, grade: inp.grade ?? null, profile_grade: inp.profileGrade ?? null,
+    host: host.kind, workspace: inp.workspace, pane_id: pane, repo: inp.repo, worktree, branch, base_sha: baseSha, inbox,
+    marker, report_file: policy.report_file, surfaces: c.paths.map((p) => p.surface),
+  };
+  record(ctx, inp.ledger, "spawn", row);
+  const windowMs = (policy.landing_window_seconds[kind] ?? policy.landing_window_seconds.default ?? 30) * 1000;
+  const landing: LandingResult = await proveLanding(ctx, host, pane, text, marker, windowMs);
+  const digest = await outputDigest(host, pane);
+  record(ctx, inp.ledger, "spawn", { event: "job_landing", job_id: jobId, landed: landing.landed, attempts: landing.attempts, reinjected: landing.reinjected, reads: landing.reads, evidence: landing.evidence, errors: landing.errors, output_digest: digest });
+  const doc = { spawned: true, job_id: jobId, owner: inp.owner, agent_name: inp.name, host: host.kind, pane_id: pane, worktree, branch, base_sha: baseSha, inbox, tier: c.tier, floor: c.floor, spawn_mode: c.spawn_mode, profile: row.profile, provider, marker, landing };
+  return { code: landing.landed ? SPAWN_EXIT.OK : SPAWN_EXIT.NOT_LANDED, doc, classification: c };
+}

@@ -1,18 +1,17 @@
 /**
  * The lazy loader map: `mogui --help` needs only these summaries, and running a command loads only its module,
- * which keeps start-up (and every hook call) cheap. Each command family keeps its rows in commands/families/.
+ * which keeps start-up (and every hook call) cheap. Each command family keeps its rows in commands/<family>/index.ts.
  */
-import * as core from "./developer/index.ts";
+import * as developer from "./developer/index.ts";
 import * as dispatch from "./dispatch/index.ts";
-import * as gate from "./dispatch/gate-rows.ts";
 import * as evidence from "./evidence/index.ts";
 import * as fleet from "./fleet/index.ts";
 import * as hooks from "./hooks/index.ts";
-import * as lifecycle from "./succession/index.ts";
-import * as publish from "./publishing/index.ts";
-import * as template from "./ops-repo/index.ts";
+import * as opsRepo from "./ops-repo/index.ts";
+import * as publishing from "./publishing/index.ts";
+import * as succession from "./succession/index.ts";
 import * as workers from "./workers/index.ts";
-import type { CommandEntry } from "./entry.ts";
+import type { CommandEntry, FamilyRow, FamilyTitle } from "./entry.ts";
 import { main as runMain } from "../src/main.ts";
 import type { Ctx } from "../src/lib/context.ts";
 import type { ExitCodeRow } from "../src/lib/exit-codes.ts";
@@ -20,19 +19,24 @@ import type { Registry } from "../src/lib/registry.ts";
 
 export type { CommandEntry } from "./entry.ts";
 
-export const FAMILIES = { core, gate, dispatch, lifecycle, evidence, publish, template, hooks, workers, fleet } as const;
+/** The families, in help order. */
+export const FAMILIES = { dispatch, workers, fleet, succession, evidence, publishing, opsRepo, hooks, developer } as const;
+
+/** A family's rows, each given the family's title as its help group. */
+function rows<T extends Record<string, FamilyRow>>(family: { title: FamilyTitle; commands: T }): { [K in keyof T]: T[K] & { group: FamilyTitle } } {
+  return Object.fromEntries(Object.entries(family.commands).map(([k, v]) => [k, { ...v, group: family.title }])) as { [K in keyof T]: T[K] & { group: FamilyTitle } };
+}
 
 export const COMMANDS = {
-  ...core.commands,
-  ...gate.commands,
-  ...dispatch.commands,
-  ...lifecycle.commands,
-  ...evidence.commands,
-  ...publish.commands,
-  ...template.commands,
-  ...hooks.commands,
-  ...workers.commands,
-  ...fleet.commands,
+  ...rows(dispatch),
+  ...rows(workers),
+  ...rows(fleet),
+  ...rows(succession),
+  ...rows(evidence),
+  ...rows(publishing),
+  ...rows(opsRepo),
+  ...rows(hooks),
+  ...rows(developer),
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

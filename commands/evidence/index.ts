@@ -1,74 +1,63 @@
-/** The evidence command family: its rows of the loader map and of the exit-code table. */
+/** The Evidence family (help group "Evidence"): its rows of the loader map and of the exit-code table. */
 import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
-import type { CommandEntry } from "../entry.ts";
+import type { FamilyRow } from "../entry.ts";
+
+export const title = "Evidence";
 
 export const commands = {
   "acceptance-loop validate": {
     summary: "Check an acceptance config and its case book; print the split counts",
-    group: "Evidence",
     load: () => import("./acceptance-loop/validate.ts"),
   },
   "acceptance-loop split": {
     summary: "Write the verification split manifest (regressions applied) without running",
-    group: "Evidence",
     load: () => import("./acceptance-loop/split.ts"),
   },
   "acceptance-loop run": {
     summary: "Run the deterministic acceptance loop: propose, evaluate, accept on a pass-count increase",
-    group: "Evidence",
     load: () => import("./acceptance-loop/run.ts"),
   },
   "acceptance-loop inspect": {
     summary: "Print a finished acceptance run's report.json",
-    group: "Evidence",
     load: () => import("./acceptance-loop/inspect.ts"),
   },
   "approval classify": {
     summary: "Print the approval gate class (G0-G3) of an action described by flags",
-    group: "Evidence",
     load: () => import("./approval/classify.ts"),
   },
   "context resolve": {
     summary: "Resolve a path against a workspace manifest: folder, repo, worktree, nested repo",
-    group: "Evidence",
     load: () => import("./context/resolve.ts"),
   },
   "workspace-descriptor-check": {
     summary: "Is an action prohibited for the repository at a path? (workspace descriptor, fail closed)",
-    group: "Evidence",
     load: () => import("./workspace-descriptor-check.ts"),
   },
   "config schema": {
     summary: "Print the JSON Schema of an instance config file (generated from the loader's own schema)",
-    group: "Evidence",
     load: () => import("./config/schema.ts"),
   },
   "config validate": {
     summary: "Validate an instance config file with the same loader the commands use",
-    group: "Evidence",
     load: () => import("./config/validate.ts"),
   },
   "config init": {
     summary: "Write every instance config example into $MOGUI_HOME/config/ (never over an existing file)",
-    group: "Evidence",
     load: () => import("./config/init.ts"),
   },
   "config example": {
     summary: "Print one file the binary carries: a config example, the brief template, the pre-push hook",
-    group: "Evidence",
     load: () => import("./config/example.ts"),
   },
   "l1-digest tick": {
     summary: "One read-only observation tick: repo drift triage, job status, a markdown digest",
-    group: "Evidence",
     load: () => import("./l1-digest/tick.ts"),
   },
   "adapter doctor": {
     summary: "Report which host tools are present: git, node, orca, bd, bun",
-    group: "Evidence",
     load: () => import("./adapter/doctor.ts"),
   },
-} satisfies Record<string, CommandEntry>;
+} satisfies Record<string, FamilyRow>;
 
 const CONFIG_OR_USAGE = "usage error, or a config / case book problem (the message names the file)";
 

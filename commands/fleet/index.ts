@@ -1,16 +1,17 @@
-/** The fleet command family (issue 18): fleet hygiene (worktrees, leaked processes) and measured spend. */
+/** The Fleet family (help group "Fleet"): its rows of the loader map and of the exit-code table. */
 import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
-import type { CommandEntry } from "../entry.ts";
+import type { FamilyRow } from "../entry.ts";
 
-const F = "Fleet" as const;
+
+export const title = "Fleet";
 
 export const commands = {
-  "fleet scan": { summary: "Every worktree of some repositories: open/settled/orphaned, safety verdict, size, processes, age", group: F, load: () => import("./fleet/scan.ts") },
-  "fleet reap": { summary: "Remove settled and orphaned worktrees that are safe, stopping the processes left inside (dry run unless --execute)", group: F, load: () => import("./fleet/reap.ts") },
-  "spend record": { summary: "Append measured token usage from the workers' own transcripts to the spend ledger (idempotent)", group: F, load: () => import("./spend/record.ts") },
-  "spend report": { summary: "Input, output and cache tokens per job, model, tier or day; cost with a user price table", group: F, load: () => import("./spend/report.ts") },
-  "spend watch": { summary: "Exit 3 once a job's measured tokens pass --max-tokens (for a hook or a loop)", group: F, load: () => import("./spend/watch.ts") },
-} satisfies Record<string, CommandEntry>;
+  "fleet scan": { summary: "Every worktree of some repositories: open/settled/orphaned, safety verdict, size, processes, age", load: () => import("./fleet/scan.ts") },
+  "fleet reap": { summary: "Remove settled and orphaned worktrees that are safe, stopping the processes left inside (dry run unless --execute)", load: () => import("./fleet/reap.ts") },
+  "spend record": { summary: "Append measured token usage from the workers' own transcripts to the spend ledger (idempotent)", load: () => import("./spend/record.ts") },
+  "spend report": { summary: "Input, output and cache tokens per job, model, tier or day; cost with a user price table", load: () => import("./spend/report.ts") },
+  "spend watch": { summary: "Exit 3 once a job's measured tokens pass --max-tokens (for a hook or a loop)", load: () => import("./spend/watch.ts") },
+} satisfies Record<string, FamilyRow>;
 
 const SPEND_FAULT = "spend ledger or its state unreadable, unwritable, corrupt or locked (`spend <cmd>: LEDGER_UNAVAILABLE: <why>`)";
 

@@ -1,104 +1,63 @@
-/** The hooks command family: its rows of the loader map and of the exit-code table. */
+/** The Hooks family (help group "Hooks"): its rows of the loader map and of the exit-code table. */
 import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
-import type { CommandEntry } from "../entry.ts";
+import type { FamilyRow } from "../entry.ts";
+
+export const title = "Hooks";
 
 export const commands = {
   "hook product-path-guard": {
     summary: "PreToolUse hook: block file-tool and Bash writes into the product repository",
-    group: "Hooks",
     load: () => import("./hook/product-path-guard.ts"),
   },
   "hook role-state-inject": {
     summary: "UserPromptSubmit/SessionStart hook: one line of role state and the execution rule",
-    group: "Hooks",
     load: () => import("./hook/role-state-inject.ts"),
   },
   "hook tracker-check": {
     summary: "SessionStart hook: the tracker resolves to <ops>/.beads; active protections",
-    group: "Hooks",
     load: () => import("./hook/tracker-check.ts"),
   },
   "hook orch-inbox-warn": {
     summary: "UserPromptSubmit hook: unread Orca coordinator mail (peek, read-only)",
-    group: "Hooks",
     load: () => import("./hook/orch-inbox-warn.ts"),
   },
   "hook bash-poll-warn": {
     summary: "PreToolUse hook: warn about hand-rolled poll loops (use orca-wait)",
-    group: "Hooks",
     load: () => import("./hook/bash-poll-warn.ts"),
   },
   "hook bash-output-trim-warn": {
     summary: "PreToolUse hook: warn about unfiltered large-output commands",
-    group: "Hooks",
     load: () => import("./hook/bash-output-trim-warn.ts"),
   },
   "hook compaction-probe": {
     summary: "SessionStart(compact) hook: the R1..R4 recall probe after a compaction",
-    group: "Hooks",
     load: () => import("./hook/compaction-probe.ts"),
   },
   "hook install": {
     summary: "Merge mogui's hook wiring into the host's settings JSON (never clobbers)",
-    group: "Hooks",
     load: () => import("./hook/install.ts"),
   },
   "hook-coverage-report": {
     summary: "Hook fire log as a hook x runtime|session matrix; hooks that never fired",
-    group: "Hooks",
     load: () => import("./hook-coverage-report.ts"),
   },
   "orca-wait": {
     summary: "Wait for Orca orchestration messages: drain the unread backlog, else block for the next",
-    group: "Hooks",
     load: () => import("./orca-wait.ts"),
   },
   measure: {
     summary: "Run a command; print exit=<status> then its output; exit with its status",
-    group: "Hooks",
     load: () => import("./measure.ts"),
   },
   "measure-product-path-guard": {
     summary: "product-path-guard's Bash rejection rate from the event log",
-    group: "Hooks",
     load: () => import("./measure-product-path-guard.ts"),
-  },
-  "pr-body-check": {
-    summary: "A PR description fills Problem / Why / What / Expected effect, without home paths",
-    group: "Publishing",
-    load: () => import("./pr-body-check.ts"),
-  },
-  "pr-steward-status": {
-    summary: "Is a PR ready: checks, review threads, mergeability, gates (gh + GraphQL)",
-    group: "Publishing",
-    load: () => import("./pr-steward-status.ts"),
-  },
-  "conversation-redaction-scan": {
-    summary: "Scan PR and issue conversations for local home paths (never prints the value)",
-    group: "Publishing",
-    load: () => import("./conversation-redaction-scan.ts"),
-  },
-  "workstream-render": {
-    summary: "One local day of the dispatch ledger as a markdown table",
-    group: "Dispatch",
-    load: () => import("./workstream-render.ts"),
   },
   "orca-surface-check": {
     summary: "Compare the Orca CLI surface with a recorded baseline (drift = exit 1)",
-    group: "Hooks",
     load: () => import("./orca-surface-check.ts"),
   },
-  "test-tool-naming": {
-    summary: "Lint docs/ and skills/ for retired ctx.* tool names",
-    group: "Developer",
-    load: () => import("./test-tool-naming.ts"),
-  },
-  "spawn-test": {
-    summary: "Real-agent onboarding harness: spawn agents in Orca terminals and check what they did",
-    group: "Developer",
-    load: () => import("./spawn-test.ts"),
-  },
-} satisfies Record<string, CommandEntry>;
+} satisfies Record<string, FamilyRow>;
 
 const ALWAYS_0 = (what: string): readonly ExitCodeRow[] => [
   { code: 0, meaning: what },
@@ -137,38 +96,9 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 0, meaning: "figures printed (N/A when there were no observations)" },
     { code: 2, meaning: "usage error; the event log is unreadable or has a corrupt line" },
   ],
-  "pr-body-check": [
-    { code: 0, meaning: "every section filled and no home path" },
-    { code: 1, meaning: "a section is missing, empty or unmodified template guidance, or a home path was found" },
-    { code: 2, meaning: "usage error; gh missing or not authenticated; the PR or a file could not be read" },
-  ],
-  "pr-steward-status": [
-    { code: 0, meaning: "READY (unreachable today: the gates condition is never visible from the API)" },
-    { code: 1, meaning: "NOT READY: at least one condition is not met or unverified" },
-    { code: 2, meaning: "usage error; gh missing or not authenticated; the repository or PR could not be read" },
-  ],
-  "conversation-redaction-scan": [
-    { code: 0, meaning: "no home path in the scanned conversations" },
-    { code: 1, meaning: "violations found (surface|number|author|locator|pattern per line, never the value)" },
-    { code: 2, meaning: "usage error (no or bad repository, bad --limit); gh missing, not authenticated, or an API call failed" },
-  ],
-  "workstream-render": [
-    { code: 0, meaning: "table printed (header only when the day has no rows)" },
-    { code: 2, meaning: "usage error (not a real YYYY-MM-DD day); the ledger is unreadable or has a corrupt line" },
-  ],
   "orca-surface-check": [
     { code: 0, meaning: "unchanged (or --write-baseline recorded the surface)" },
     { code: 1, meaning: "drift: one [orca-surface] DRIFT line per change on stderr" },
     { code: 2, meaning: "unmeasurable: orca missing, failing or not running; baseline missing or malformed; usage error" },
-  ],
-  "test-tool-naming": [
-    { code: 0, meaning: "no retired tool name (or --self-test passed)" },
-    { code: 1, meaning: "findings: path:line: name per line" },
-    { code: 2, meaning: "usage error, or --self-test failed" },
-  ],
-  "spawn-test": [
-    { code: 0, meaning: "every must-pass runtime (claude, codex) passed; the report was written" },
-    { code: 1, meaning: "a must-pass runtime did not pass (or none ran); the report says which assertion failed" },
-    { code: 2, meaning: "usage error (scenario, SPAWN_TEST_* values); orca missing or not running" },
   ],
 };

@@ -1,39 +1,35 @@
-/** The template command family: its rows of the loader map and of the exit-code table. */
+/** The Ops repository family (help group "Ops repository"): its rows of the loader map and of the exit-code table. */
 import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
-import type { CommandEntry } from "../entry.ts";
+import type { FamilyRow } from "../entry.ts";
+
+export const title = "Ops repository";
 
 export const commands = {
   "generate-manifest": {
     summary: "Build (or --check) the template's MANIFEST.json: install paths plus frame hygiene",
-    group: "Ops repository",
     load: () => import("./generate-manifest.ts"),
   },
   "template check": {
     summary: "Compare an ops repository with the template: absent, unknown, version, adoption notes",
-    group: "Ops repository",
     load: () => import("./template/check.ts"),
   },
   "template apply": {
     summary: "Found or upgrade an ops repository from the template (plan first; typed confirmation to write)",
-    group: "Ops repository",
     load: () => import("./template/apply.ts"),
   },
   "template show": {
     summary: "Print a file of the embedded template (ONBOARDING.md, a stage file) or list its files",
-    group: "Ops repository",
     load: () => import("./template/show.ts"),
   },
   "onboarding-rehearsal": {
     summary: "Read-only postcondition table of a founded workspace (P01-P08, L01-L02)",
-    group: "Ops repository",
     load: () => import("./onboarding-rehearsal.ts"),
   },
   "harness-selfcheck": {
     summary: "The master's boot self-check: seat, skills, hooks, card, tracker, template",
-    group: "Ops repository",
     load: () => import("./harness-selfcheck.ts"),
   },
-} satisfies Record<string, CommandEntry>;
+} satisfies Record<string, FamilyRow>;
 
 export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
   "generate-manifest": [

@@ -1,23 +1,27 @@
-/** The workers command family (issue 9): the spawn-worker standard as commands, plus the herdr simulator. */
+/** The Workers family (help group "Workers"): its rows of the loader map and of the exit-code table. */
 import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
-import type { CommandEntry } from "../entry.ts";
+import type { FamilyRow } from "../entry.ts";
 
-const W = "Workers" as const;
+
+export const title = "Workers";
 
 export const commands = {
-  "worker classify": { summary: "Scale T0-T3 and spawn_mode from the change surface (a lower T is refused)", group: W, load: () => import("./worker/classify.ts") },
-  "worker brief-lint": { summary: "Check a brief: six parts, declared T, e2e environment, directives mapped to observable criteria", group: W, load: () => import("./worker/brief-lint.ts") },
-  "worker spawn": { summary: "Spawn a worker in a fresh worktree and prove its brief landed", group: W, load: () => import("./worker/spawn.ts") },
-  "worker verify-push": { summary: "Check a worker's pushed SHA with git ls-remote", group: W, load: () => import("./worker/verify-push.ts") },
-  "worker verdict": { summary: "Record a verifier's findings: BLOCKERs open rounds (cap 3), T3 needs another provider family", group: W, load: () => import("./worker/verdict.ts") },
-  "worker decide": { summary: "Record a job's end: merged (needs a verified push), closed or escalated", group: W, load: () => import("./worker/decide.ts") },
-  "worker collect": { summary: "Close the owner's finished worker panes (terminal job + report file + not working)", group: W, load: () => import("./worker/collect.ts") },
-  "worker sweep": { summary: "Sweep a workspace from the pane list: close dead tabs, list the rest", group: W, load: () => import("./worker/sweep.ts") },
-  "worker reps add": { summary: "Record a measured run honestly (no guessed token counts)", group: W, load: () => import("./worker/reps-add.ts") },
-  "worker reps report": { summary: "Aggregate recorded runs by launch profile model@effort", group: W, load: () => import("./worker/reps-report.ts") },
-  "worker status": { summary: "The owner's jobs: host status, stuck detection, held transitions", group: W, load: () => import("./worker/status.ts") },
-  "sim herdr": { summary: "The stateful herdr CLI simulator (what fixtures/bin/herdr runs)", group: "Developer", load: () => import("../developer/sim/herdr.ts") },
-} satisfies Record<string, CommandEntry>;
+  "worker classify": { summary: "Scale T0-T3 and spawn_mode from the change surface (a lower T is refused)", load: () => import("./worker/classify.ts") },
+  "worker brief-lint": { summary: "Check a brief: six parts, declared T, e2e environment, directives mapped to observable criteria", load: () => import("./worker/brief-lint.ts") },
+  "worker spawn": { summary: "Spawn a worker in a fresh worktree and prove its brief landed", load: () => import("./worker/spawn.ts") },
+  "worker verify-push": { summary: "Check a worker's pushed SHA with git ls-remote", load: () => import("./worker/verify-push.ts") },
+  "worker verdict": { summary: "Record a verifier's findings: BLOCKERs open rounds (cap 3), T3 needs another provider family", load: () => import("./worker/verdict.ts") },
+  "worker decide": { summary: "Record a job's end: merged (needs a verified push), closed or escalated", load: () => import("./worker/decide.ts") },
+  "worker collect": { summary: "Close the owner's finished worker panes (terminal job + report file + not working)", load: () => import("./worker/collect.ts") },
+  "worker sweep": { summary: "Sweep a workspace from the pane list: close dead tabs, list the rest", load: () => import("./worker/sweep.ts") },
+  "worker reps add": { summary: "Record a measured run honestly (no guessed token counts)", load: () => import("./worker/reps-add.ts") },
+  "worker reps report": { summary: "Aggregate recorded runs by launch profile model@effort", load: () => import("./worker/reps-report.ts") },
+  "worker status": { summary: "The owner's jobs: host status, stuck detection, held transitions", load: () => import("./worker/status.ts") },
+  "worker-reap": {
+    summary: "Reap a settled worker: close its terminal, remove its worktree only when clean and merged",
+    load: () => import("./worker-reap.ts"),
+  },
+} satisfies Record<string, FamilyRow>;
 
 const LEDGER = { code: 2, meaning: "usage; jobs ledger unreadable, unwritable, corrupt or locked (LEDGER_UNAVAILABLE); unknown job" } as const;
 const HOST = { code: 1, meaning: "the host (herdr / orca) or git failed: missing executable, timeout, error reply" } as const;
@@ -87,11 +91,5 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 0, meaning: "status printed" },
     HOST,
     LEDGER,
-  ],
-  "sim herdr": [
-    { code: 0, meaning: "the simulated call succeeded" },
-    { code: 1, meaning: "a server error like the real herdr (JSON envelope on stderr), or an injected fault" },
-    { code: 2, meaning: "a usage error in herdr's own words (plain text on stderr)" },
-    { code: "N", meaning: "an injected exit code" },
   ],
 };

@@ -20,7 +20,7 @@ import { cases as fleet } from "./cases/fleet.ts";
 import type { Case } from "./cases/types.ts";
 
 // Each family keeps its rows in test/e2e/cases/<family>.ts.
-const CASES: Record<CommandName, Case> = { ...core, ...gate, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers, ...fleet };
+const CASES = { ...core, ...gate, ...dispatch, ...lifecycle, ...evidence, ...publish, ...template, ...hooks, ...workers, ...fleet } as Record<CommandName, Case>;
 
 describe("every command, end to end through dist/mogui", () => {
   test("the table covers exactly the registered commands", () => {

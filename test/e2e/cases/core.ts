@@ -1,11 +1,11 @@
 /** End-to-end cases for the core family. */
 import { join } from "node:path";
-import type { commands } from "../../../commands/developer/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "worker-reap": { argv: ["worker-reap", "--unreaped", "--json"], code: 0, stdout: /^\{"ledger":".*","count":0,"unreaped":\[\]\}\n$/, env: () => e2eEnv({ MOGUI_HOME: tempDir() }) },
   demo: { argv: ["demo"], code: 0, stdout: /\n4\. Nothing is left to reap\n[\s\S]*"event":"reap"[\s\S]*\nDemo complete\.\n$/ },
   "sim orca": { argv: ["sim", "orca", "status", "--json"], code: 0, stdout: /"state": "not_running"/ },

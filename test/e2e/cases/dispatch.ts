@@ -1,13 +1,13 @@
 /** End-to-end cases for the dispatch family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/dispatch/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
 
 const CONTRACT = join(ROOT, "master-ops", "README.md");
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   dispatch: {
     argv: ["dispatch", "--contract", CONTRACT, "--check-only", "--runtime", "codex"],
     code: 0,

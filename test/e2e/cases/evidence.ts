@@ -1,7 +1,7 @@
 /** End-to-end cases for the evidence family: one row per command (keyed by the family's command names). */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/evidence/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { ACCEPTANCE_BIN, makeAcceptanceFixture, type AcceptanceFixture } from "../../../fixtures/acceptance/make.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";
@@ -35,7 +35,7 @@ function workspace() {
 
 const DESCRIPTOR = join(ROOT, "config", "workspace-descriptor.example.json");
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "acceptance-loop validate": {
     get argv() {
       return ["acceptance-loop", "validate", "--config", fixture().config, "--json"];

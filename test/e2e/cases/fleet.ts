@@ -1,6 +1,6 @@
 /** End-to-end cases for the fleet family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/fleet/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
@@ -14,7 +14,7 @@ const env = () => () => {
 let repo: string | undefined;
 const aRepo = () => (repo ??= makeRepo().repo);
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "fleet scan": {
     get argv() {
       return ["fleet", "scan", "--repo", aRepo(), "--host", "none"];

@@ -1,7 +1,7 @@
 /** End-to-end cases for the gate family: one row per command (keyed by the family's command names). */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/dispatch/gate-rows.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
@@ -15,7 +15,7 @@ function home(): Record<string, string> {
 
 const CHECK = ["--runtime", "codex", "--model", "gpt-5.6-luna", "--contract", "/dev/null", "--agents", "1", "--completion-channel", "orchestration", "--no-record"];
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "dispatch-gate": {
     argv: ["dispatch-gate", "--ledger", "/nonexistent-dir/ledger.jsonl", "report", "--json"],
     code: 0,

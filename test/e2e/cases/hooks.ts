@@ -1,7 +1,7 @@
 /** End-to-end cases for the hooks family: one row per command (keyed by the family's command names). */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/hooks/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
@@ -69,7 +69,7 @@ let guardProduct: string | undefined;
 const theProduct = () => (guardProduct ??= product());
 const REPORTS = join(tempDir("hooks-e2e-reports-"), "reports");
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "hook product-path-guard": {
     argv: ["hook", "product-path-guard"],
     code: 2,

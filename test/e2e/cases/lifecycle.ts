@@ -1,7 +1,7 @@
 /** End-to-end cases for the lifecycle family: one row per command (keyed by the family's command names). */
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/succession/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
@@ -28,7 +28,7 @@ const shownLedger = (() => {
   };
 })();
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "master-succeed detect": { argv: ["master-succeed", "detect", "succession now", "--json"], code: 0, stdout: /^\{"message":"","reason":"explicit succession instruction","status":"IMMEDIATE"\}\n$/ },
   "master-succeed handoff": { argv: ["master-succeed", "handoff", "--spec", join(FX, "handoff-spec.json"), "--json"], code: 0, stdout: /^\{"handoff":"## Role State\\n\\n```\\nCurrent Role: Feature Implementation\\n/ },
   "master-succeed verify-successor": { argv: ["master-succeed", "verify-successor", "--report", join(FX, "recovery-report.json"), "--json"], code: 0, stdout: /"status":"PASS"/ },

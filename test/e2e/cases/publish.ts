@@ -1,13 +1,13 @@
 /** End-to-end cases for the publish family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/publishing/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
 
 const T = (n: string) => join(ROOT, "fixtures", "transcripts", n);
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "model-identity-probe": { argv: ["model-identity-probe", "--transcript", T("claude-clean.jsonl"), "--expect", "claude-opus-4-1"], code: 0, stdout: /^MODEL-PROBE OK claude-opus-4-1 10\/10\n$/ },
   "model-drift-audit": { argv: ["model-drift-audit", "--transcript", T("codex-switch.jsonl")], code: 1, stdout: /^model-drift-audit: codex-switch\.jsonl\n[\s\S]*gpt-5-codex -> gpt-5\n$/ },
   "redaction-scan": { argv: ["redaction-scan", "-C", ROOT, "--paths", "fixtures/transcripts"], code: 0, stdout: /^redaction-scan: OK — 0 findings \(mode=paths, files=\d+, commit-messages=not-scanned, org-rules=0\)\n$/ },

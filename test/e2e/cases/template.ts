@@ -1,11 +1,11 @@
 /** End-to-end cases for the template family: one row per command (keyed by the family's command names). */
 import { join } from "node:path";
-import type { commands } from "../../../commands/ops-repo/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "generate-manifest": { argv: ["generate-manifest", "--check", "--skeleton", join(ROOT, "master-ops")], code: 0, stdout: /^$/ },
   "template check": { argv: ["template", "check", "--ops", join(ROOT, "master-ops"), "--no-template", "--json"], code: 1, stdout: /"unfilled_placeholders": \[\n    "AGENTS.md: \{\{WORKSPACE_NAME\}\}"/ }, // the skeleton itself is unfilled
   "template apply": { argv: ["template", "apply", "--ops", tempDir(), "--json"], code: 0, stdout: /^\{"phase":"dry-run","actions":\[\{"path":"AGENTS.md","action":"planned"/ },

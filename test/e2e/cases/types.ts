@@ -6,3 +6,9 @@ export interface Case {
   env?: () => Record<string, string>;
   stdin?: string;
 }
+
+/**
+ * A family's cases, keyed by command name. The cases live by historical family files; test/e2e/commands.test.ts
+ * checks at run time that together they cover exactly the registered commands.
+ */
+export type FamilyCases = { [K in import("../../../commands/index.ts").CommandName]?: Case };

@@ -1,7 +1,7 @@
 /** End-to-end cases for the workers family: one row per command (keyed by the family's command names). */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { commands } from "../../../commands/workers/index.ts";
+import type { FamilyCases } from "./types.ts";
 import { e2eEnv, runBinary, type BinResult } from "../../helpers/binary.ts";
 import { GIT_ENV, makeRepo, type Fixture } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
@@ -15,7 +15,7 @@ const env = (extra: Record<string, string> = {}) => () => {
   return e2eEnv({ MOGUI_HOME: dir, MOGUI_WORKER_POLICY: POLICY, HERDR_SIM_STATE: join(dir, "herdr.json"), ...extra });
 };
 
-export const cases: Record<keyof typeof commands, Case> = {
+export const cases: FamilyCases = {
   "worker classify": { argv: ["worker", "classify", "--path", "tools/a.py", "--json"], code: 0, stdout: /"spawn_mode":"worker\+self-check".*"tier":"T1"/, env: env() },
   "worker brief-lint": { argv: ["worker", "brief-lint", TEMPLATE], code: 0, stdout: /: clean \(T T1, 2 directives, 2 criteria\)\n$/ },
   "worker spawn": {

@@ -77,7 +77,7 @@ describe("mogui template apply", () => {
 });
 
 describe("mogui template check", () => {
-  test("a fresh founding is current (0); a local file is drift (1); JSON is indented with sorted keys", async () => {
+  test("a fresh founding is current (0); a local file is drift (1); JSON is compact with sorted keys", async () => {
     const ops = await found();
     const r = await runMain(["template", "check", "--ops", ops]);
     expect(r.code).toBe(0);
@@ -85,7 +85,7 @@ describe("mogui template check", () => {
     put(ops, "notes.md", "x");
     const j = await runMain(["template", "check", "--ops", ops, "--json"]);
     expect(j.code).toBe(1);
-    expect(j.stdout).toStartWith('{\n  "absent_required": [],\n  "adoption_notes": [],\n  "installed_version": "v');
+    expect(j.stdout).toStartWith('{"absent_required":[],"adoption_notes":[],"installed_version":"v');
     expect(JSON.parse(j.stdout).unknown_present).toEqual(["notes.md"]);
   });
 

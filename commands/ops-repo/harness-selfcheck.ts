@@ -6,7 +6,7 @@ import { defineCommand, failWith } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { selfcheck } from "../../src/ops-repo/selfcheck/selfcheck.ts";
-import { commandTemplate } from "../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../src/ops-repo/template/source.ts";
 
 const NAME = "harness-selfcheck";
 
@@ -52,7 +52,7 @@ export default defineCommand({
   args: {
     "workspace-root": { type: "string", valueHint: "path", description: "Workspace root (default $MOGUI_WORKSPACE_ROOT)" },
     ops: { ...ARGS.ops, alias: "ops-repo", description: "Ops repository (default $MOGUI_OPS_REPO; --ops-repo is the older name, still accepted)" },
-    template: { type: "string", valueHint: "path", description: "Template to compare with (default: embedded)" },
+    template: { ...TEMPLATE_ARG, description: "Template to compare with (default: embedded)" },
     json: { ...ARGS.json, description: "One compact JSON document {checks:[{detail, name, ok}], exit_code} (keys sorted)" },
   },
   exits: EXITS,

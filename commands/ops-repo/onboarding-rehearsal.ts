@@ -8,7 +8,7 @@ import { resolveStatePath } from "../../src/lib/context.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { rehearse } from "../../src/ops-repo/rehearsal/rehearsal.ts";
-import { commandTemplate } from "../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../src/ops-repo/template/source.ts";
 
 const NAME = "onboarding-rehearsal";
 
@@ -41,7 +41,7 @@ export default defineCommand({
     ops: { ...ARGS.ops, alias: "ops-repo", required: true, description: "The ops repository (--ops-repo is the older name, still accepted)" },
     live: { type: "boolean", description: "Also measure L01 against the running Orca host" },
     "orca-cli": { type: "string", valueHint: "exe", description: "Orca executable for --live (default: ORCA_CLI_COMMAND, then orca)" },
-    template: { type: "string", valueHint: "path", description: "Template whose router P01 checks (default: embedded)" },
+    template: { ...TEMPLATE_ARG, description: "Template whose router P01 checks (default: embedded)" },
     descriptor: { type: "string", valueHint: "path", description: "Workspace descriptor (default $WORKSPACE_DESCRIPTOR, $MOGUI_WORKSPACE_DESCRIPTOR, else $MOGUI_HOME/config/workspace-descriptor.json)" },
     "instance-config": { type: "string", valueHint: "path", description: "Instance runtime config (default $INSTANCE_RUNTIME_CONFIG, else $MOGUI_HOME/config/instance-runtime.json)" },
     json: { ...ARGS.json, description: "One compact JSON document {failures, gaps, ops_repo, results, workspace_root} (keys sorted)" },

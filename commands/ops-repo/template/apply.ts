@@ -9,7 +9,7 @@ import { printDoc, printLines, sortedJson } from "../../../src/lib/output.ts";
 import { ApplySetupError, planApply, unfilledPlaceholders, writePlan, type Plan, type Unfilled } from "../../../src/ops-repo/template/apply.ts";
 import { readStdinLine } from "../../../src/ops-repo/template/confirm.ts";
 import { isPlaceholder, PLACEHOLDERS, type Placeholder } from "../../../src/ops-repo/template/paths.ts";
-import { commandTemplate } from "../../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
 
 const NAME = "template apply";
 
@@ -62,7 +62,7 @@ export default defineCommand({
   usage: [`${NAME} --ops <path> [--template <path>] [--placeholder KEY=VALUE]... [--write [--yes] [--allow-unfilled]] [--json]`],
   args: {
     ops: { ...ARGS.ops, alias: "ops-repo", required: true, description: "The ops repository (an existing directory; --ops-repo is an alias)" },
-    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
+    template: TEMPLATE_ARG,
     placeholder: { type: "string", valueHint: "KEY=VALUE", multiple: true, description: `Substitute {{KEY}}; keys: ${PLACEHOLDERS.join(", ")}` },
     write: { type: "boolean", description: "Write the planned files (after the typed confirmation)" },
     yes: { type: "boolean", description: "Skip the typed confirmation (for scripts)" },

@@ -4,7 +4,7 @@ import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { renderCheck, templateCheck } from "../../../src/ops-repo/template/check.ts";
-import { commandTemplate } from "../../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
 
 const NAME = "template check";
 
@@ -43,7 +43,7 @@ export default defineCommand({
   usage: [`${NAME} [--ops <path>] [--template <path> | --no-template] [--json]`],
   args: {
     ops: { ...ARGS.ops, alias: "ops-repo", description: "The ops repository (default: the working directory; --ops-repo is an alias)" },
-    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
+    template: TEMPLATE_ARG,
     "no-template": { type: "boolean", description: "Check only against the repository's own MANIFEST.json" },
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },

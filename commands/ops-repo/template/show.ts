@@ -2,7 +2,7 @@ import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { invalidRelPath } from "../../../src/ops-repo/template/paths.ts";
-import { commandTemplate, templateVersion } from "../../../src/ops-repo/template/source.ts";
+import { commandTemplate, templateVersion, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
 
 const NAME = "template show";
 
@@ -18,7 +18,7 @@ export default defineCommand({
   usage: [`${NAME} [<path>] [--template <path>] [--json]`],
   args: {
     path: { type: "positional", required: false, description: "Template-relative file to print (omit to list every file)" },
-    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
+    template: TEMPLATE_ARG,
     json: { ...ARGS.json, description: "List as one compact JSON document {files, template, template_version}" },
   },
   exits: {

@@ -89,6 +89,13 @@ export async function resolveTemplate(cwd: string, flag: string | undefined): Pr
   throw new TemplateSourceError(`template path unreadable: ${p}`);
 }
 
+/** The --template flag of every command that reads the template (spread it and override the description). */
+export const TEMPLATE_ARG = {
+  type: "string",
+  valueHint: "path",
+  description: "Template skeleton or a clone holding master-ops/ (default: embedded)",
+} as const;
+
 /**
  * resolveTemplate for a command: an unreadable --template goes to `unreadable` (the command's own exit, which
  * prints `<command>: <message>`).

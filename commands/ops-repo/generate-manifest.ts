@@ -1,14 +1,20 @@
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand, failWith } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { ExitError } from "../../src/lib/errors.ts";
 import { hygieneDefects, installPaths, renderManifest, staleDiagnostics, type ManifestDoc } from "../../src/ops-repo/manifest/generate.ts";
 import { atomicWrite } from "../../src/ops-repo/template/atomic.ts";
 
 const NAME = "generate-manifest";
-const fail = (code: number, msg: string) => new ExitError(code, `${NAME}: ${msg}`);
+
+const EXITS = {
+  ok: { code: 0, meaning: "manifest written, printed, or (--check) up to date" },
+  failed: { code: 1, meaning: "stale or missing manifest (--check), frame hygiene defect, TEMPLATE-VERSION unreadable or empty, output not a regular file" },
+  noSkeleton: { code: 2, meaning: "usage; the skeleton is not a directory" },
+} as const;
+
+const fail = (name: keyof typeof EXITS, msg: string): never => failWith(EXITS, name, `${NAME}: ${msg}`);
 
 /** Default skeleton: the nearest master-ops/ (with TEMPLATE-VERSION) from the working directory upwards. */
 function defaultSkeleton(cwd: string): string {
@@ -23,50 +29,50 @@ function readVersion(skeleton: string): string {
   try {
     text = readFileSync(join(skeleton, "TEMPLATE-VERSION"), "utf8").trim();
   } catch (e) {
-    throw fail(1, `cannot read ${join(skeleton, "TEMPLATE-VERSION")}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return fail("failed", `cannot read ${join(skeleton, "TEMPLATE-VERSION")}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  if (!text) throw fail(1, `TEMPLATE-VERSION is empty: ${join(skeleton, "TEMPLATE-VERSION")}`);
+  if (!text) return fail("failed", `TEMPLATE-VERSION is empty: ${join(skeleton, "TEMPLATE-VERSION")}`);
   return text;
 }
 
-function check(ctx: Ctx, out: string, fresh: ManifestDoc): number {
+function check(ctx: Ctx, out: string, fresh: ManifestDoc): "ok" | "failed" {
   let text: string;
   try {
     text = readFileSync(out, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw fail(1, code === "ENOENT" ? `MANIFEST.json missing: ${out}; run mogui generate-manifest` : `cannot read ${out}: ${code}`);
+    return fail("failed", code === "ENOENT" ? `MANIFEST.json missing: ${out}; run mogui generate-manifest` : `cannot read ${out}: ${code}`);
   }
   let committed: ManifestDoc;
   try {
     committed = v.parse(v.object({ template_version: v.string(), files: v.array(v.string()) }), JSON.parse(text));
   } catch (e) {
-    throw fail(1, `committed manifest is invalid: ${out}: ${(e as Error).message.split("\n")[0]}`);
+    return fail("failed", `committed manifest is invalid: ${out}: ${(e as Error).message.split("\n")[0]}`);
   }
   const diags = staleDiagnostics(committed, fresh);
-  if (diags.length === 0) return 0;
+  if (diags.length === 0) return "ok";
   ctx.io.stderr(`${NAME}: MANIFEST.json is stale; run mogui generate-manifest\n${diags.join("\n")}\n`);
-  return 1;
+  return "failed";
 }
 
-function write(ctx: Ctx, out: string, fresh: ManifestDoc): number {
+function write(ctx: Ctx, out: string, fresh: ManifestDoc): "ok" {
   let st;
   try {
     st = lstatSync(out);
   } catch {
     /* new file */
   }
-  if (st && !st.isFile()) throw fail(1, `refusing non-regular output path: ${out}`);
+  if (st && !st.isFile()) return fail("failed", `refusing non-regular output path: ${out}`);
   try {
     atomicWrite(out, renderManifest(fresh), st ? st.mode & 0o777 : 0o644, ".generate-manifest-");
   } catch (e) {
-    throw fail(1, `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return fail("failed", `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   ctx.io.stdout(`wrote ${out} (${fresh.files.length} paths, version ${fresh.template_version})\n`);
-  return 0;
+  return "ok";
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -83,24 +89,25 @@ export default defineMoguiCommand({
     stdout: { type: "boolean", description: "Print the manifest instead of writing it" },
   },
   rules: { exclusive: [["check", "stdout"]] },
+  exits: EXITS,
   examples: [`mogui ${NAME} --check`, `mogui ${NAME} --skeleton ./master-ops --stdout`],
-  async run(ctx, args) {
-    const skeleton = args.skeleton ? resolve(ctx.cwd, args.skeleton as string) : defaultSkeleton(ctx.cwd);
+  async run({ ctx, args }) {
+    const skeleton = args.skeleton ? resolve(ctx.cwd, args.skeleton) : defaultSkeleton(ctx.cwd);
     let isDir = false;
     try {
       isDir = statSync(skeleton).isDirectory();
     } catch {
       /* below */
     }
-    if (!isDir) throw fail(2, `skeleton not a directory: ${skeleton}`);
+    if (!isDir) return fail("noSkeleton", `skeleton not a directory: ${skeleton}`);
     const fresh: ManifestDoc = { template_version: readVersion(skeleton), files: installPaths(skeleton) };
     const defects = hygieneDefects(skeleton, fresh.files);
-    if (defects.length) throw fail(1, `frame hygiene failed\n${defects.map((d) => `  ${d}`).join("\n")}`);
-    const out = args.out ? resolve(ctx.cwd, args.out as string) : join(skeleton, "MANIFEST.json");
+    if (defects.length) return fail("failed", `frame hygiene failed\n${defects.map((d) => `  ${d}`).join("\n")}`);
+    const out = args.out ? resolve(ctx.cwd, args.out) : join(skeleton, "MANIFEST.json");
     if (args.check) return check(ctx, out, fresh);
     if (args.stdout) {
       ctx.io.stdout(renderManifest(fresh));
-      return 0;
+      return "ok";
     }
     return write(ctx, out, fresh);
   },

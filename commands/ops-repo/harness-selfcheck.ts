@@ -1,24 +1,34 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { COMMANDS } from "../index.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError, UsageError } from "../../src/lib/errors.ts";
-import { printJson, printLines } from "../../src/lib/output.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand, failWith } from "../../src/lib/command.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { selfcheck } from "../../src/ops-repo/selfcheck/selfcheck.ts";
-import { commandTemplate } from "../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../src/ops-repo/template/source.ts";
 
 const NAME = "harness-selfcheck";
 
-function dirFrom(cwd: string, flag: string | undefined, env: string | undefined, what: string): string {
-  const raw = flag ?? env;
-  if (!raw) throw new UsageError(`--${what} is required (or set MOGUI_${what.toUpperCase().replace("-", "_")})`, NAME);
+const EXITS = {
+  ok: { code: 0, meaning: "every line fine" },
+  failed: { code: 1, meaning: "at least one line failed (undecided seat, MISSEATED, AMBIGUOUS, missing skill, unwired hook, card drift, tracker, template drift)" },
+  unreadable: { code: 2, meaning: "usage; workspace root or ops repo not a directory; .claude/settings.json unreadable; template unreadable" },
+} as const;
+const BY_CODE = { 0: "ok", 1: "failed", 2: "unreadable" } as const;
+
+const unreadable = (msg: string): never => failWith(EXITS, "unreadable", `${NAME}: ${msg}`);
+
+function dirFrom(cwd: string, flag: string | undefined, env: { name: string; value: string | undefined }, what: string): string {
+  const raw = flag ?? env.value;
+  if (!raw) throw new UsageError(`--${what} is required (or set ${env.name})`, NAME);
   const p = resolve(cwd, raw);
   try {
     if (statSync(p).isDirectory()) return p;
   } catch {
     /* below */
   }
-  throw new ExitError(2, `${NAME}: cannot enter ${what}: ${p}`);
+  return unreadable(`cannot enter ${what}: ${p}`);
 }
 
 /** `mogui hook <name>` commands this binary ships (not the installer). */
@@ -29,7 +39,7 @@ function shippedHooks(): string[] {
     .sort();
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -38,27 +48,28 @@ export default defineMoguiCommand({
       "wired), Card (workspace card deployed byte-identical), Tracker (bd resolves to <ops>/.beads) and Template.",
     ].join("\n"),
   },
-  usage: [`${NAME} [--workspace-root <path>] [--ops-repo <path>] [--template <path>] [--json]`],
+  usage: [`${NAME} [--workspace-root <path>] [--ops <path>] [--template <path>] [--json]`],
   args: {
     "workspace-root": { type: "string", valueHint: "path", description: "Workspace root (default $MOGUI_WORKSPACE_ROOT)" },
-    "ops-repo": { type: "string", valueHint: "path", description: "Ops repository (default $MOGUI_OPS_REPO)" },
-    template: { type: "string", valueHint: "path", description: "Template to compare with (default: embedded)" },
-    json: { type: "boolean", description: "One JSON document {checks:[{name, ok, detail}], exit_code}" },
+    ops: { ...ARGS.ops, alias: "ops-repo", description: "Ops repository (default $MOGUI_OPS_REPO; --ops-repo is the older name, still accepted)" },
+    template: { ...TEMPLATE_ARG, description: "Template to compare with (default: embedded)" },
+    json: { ...ARGS.json, description: "One compact JSON document {checks:[{detail, name, ok}], exit_code} (keys sorted)" },
   },
+  exits: EXITS,
   notes: [
     "Seat reads 'Master seat (absolute path)' and 'Master seat (workspace id)' from role-state.md ($ROLE_STATE_PATH\n" +
       "overrides), needs $ORCA_WORKSPACE_ID, and resolves folder workspaces through the Orca profile store:\n" +
       "$ORCA_DATA_PATH, else ~/Library/Application Support/orca/profiles/local-default/orca-data.json (macOS) or\n" +
       "${XDG_CONFIG_HOME:-~/.config}/orca/profiles/local-default/orca-data.json (Linux). BEADS_DIR must agree with bd.",
   ],
-  examples: [`mogui ${NAME} --workspace-root /work/acme --ops-repo /work/acme/acme-ops`],
-  async run(ctx, args) {
-    const root = dirFrom(ctx.cwd, args["workspace-root"] as string | undefined, ctx.env.MOGUI_WORKSPACE_ROOT, "workspace-root");
-    const ops = dirFrom(ctx.cwd, args["ops-repo"] as string | undefined, ctx.env.MOGUI_OPS_REPO, "ops-repo");
-    const template = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
+  examples: [`mogui ${NAME} --workspace-root /work/acme --ops /work/acme/acme-ops`],
+  async run({ ctx, args }) {
+    const root = dirFrom(ctx.cwd, args["workspace-root"], { name: "MOGUI_WORKSPACE_ROOT", value: ctx.env.MOGUI_WORKSPACE_ROOT }, "workspace-root");
+    const ops = dirFrom(ctx.cwd, args.ops, { name: "MOGUI_OPS_REPO", value: ctx.env.MOGUI_OPS_REPO }, "ops");
+    const template = await commandTemplate(ctx.cwd, args.template, unreadable);
     const { lines, code } = await selfcheck(ctx, { root, ops, template, knownHooks: shippedHooks() });
-    if (args.json) printJson(ctx, { checks: lines, exit_code: code }, true);
+    if (args.json) printDoc(ctx, { checks: lines, exit_code: code }, true);
     else printLines(ctx, lines.map((l) => `${l.name}: ${l.ok ? "" : "FAIL "}${l.detail}`));
-    return code;
+    return BY_CODE[code];
   },
 });

@@ -21,6 +21,7 @@ export const commands = {
     summary: "Print a file of the embedded template (ONBOARDING.md, a stage file) or list its files",
     load: () => import("./template/show.ts"),
   },
+  template: { summary: "The ops-repository template (group)", hidden: true, load: () => import("./template/index.ts") },
   "onboarding-rehearsal": {
     summary: "Read-only postcondition table of a founded workspace (P01-P08, L01-L02)",
     load: () => import("./onboarding-rehearsal.ts"),
@@ -31,35 +32,4 @@ export const commands = {
   },
 } satisfies Record<string, FamilyRow>;
 
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
-  "generate-manifest": [
-    { code: 0, meaning: "manifest written, printed, or (--check) up to date" },
-    { code: 1, meaning: "stale or missing manifest (--check), frame hygiene defect, TEMPLATE-VERSION unreadable or empty, output not a regular file" },
-    { code: 2, meaning: "usage; the skeleton is not a directory" },
-  ],
-  "template check": [
-    { code: 0, meaning: "current: no drift, installed version == template version" },
-    { code: 1, meaning: "drift or behind: absent/unknown files, symlinks, unfilled {{PLACEHOLDER}} tokens, no MANIFEST.json, version differs (adoption notes listed)" },
-    { code: 2, meaning: "could not check: ops root or template unreadable, malformed manifest, template VERSION or CHANGELOG unreadable (invalid UTF-8 included)" },
-  ],
-  "template apply": [
-    { code: 0, meaning: "plan printed (dry run) or every planned file written" },
-    { code: 1, meaning: "the plan has error-* entries (nothing written), --write would leave {{PLACEHOLDER}} tokens unfilled without --allow-unfilled (nothing written), or an --attempt path was refused" },
-    { code: 2, meaning: "usage (unknown or malformed --placeholder); ops not a directory; overlapping roots; template, manifest or TEMPLATE-VERSION unreadable (invalid UTF-8 included); confirmation declined; write aborted" },
-  ],
-  "template show": [
-    { code: 0, meaning: "file printed or files listed" },
-    { code: 1, meaning: "no such template file" },
-    { code: 2, meaning: "usage; template path unreadable" },
-  ],
-  "onboarding-rehearsal": [
-    { code: 0, meaning: "every row PASS (needs --live; L02 is always GAP, so in practice read failures/gaps)" },
-    { code: 1, meaning: "at least one row FAIL or GAP" },
-    { code: 2, meaning: "usage: a root is not a directory; template unreadable" },
-  ],
-  "harness-selfcheck": [
-    { code: 0, meaning: "every line fine" },
-    { code: 1, meaning: "at least one line failed (undecided seat, MISSEATED, AMBIGUOUS, missing skill, unwired hook, card drift, tracker, template drift)" },
-    { code: 2, meaning: "usage; workspace root or ops repo not a directory; .claude/settings.json unreadable" },
-  ],
-};
+export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -2,12 +2,13 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { INSTANCE_CONFIG_ENV, INSTANCE_CONFIG_FILE } from "../../src/lib/config/instance.ts";
 import { descriptorPath } from "../../src/evidence/descriptor/descriptor.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath } from "../../src/lib/context.ts";
 import { UsageError } from "../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { rehearse } from "../../src/ops-repo/rehearsal/rehearsal.ts";
-import { commandTemplate } from "../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../src/ops-repo/template/source.ts";
 
 const NAME = "onboarding-rehearsal";
 
@@ -21,7 +22,7 @@ function dir(cwd: string, p: string, flag: string): string {
   throw new UsageError(`--${flag} is not a directory: ${abs}`, NAME);
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -37,39 +38,44 @@ export default defineMoguiCommand({
   ],
   args: {
     "workspace-root": { type: "string", valueHint: "path", required: true, description: "The folder workspace root (absolute)" },
-    ops: { type: "string", alias: "ops-repo", valueHint: "path", required: true, description: "The ops repository (--ops-repo is the older name, still accepted)" },
+    ops: { ...ARGS.ops, alias: "ops-repo", required: true, description: "The ops repository (--ops-repo is the older name, still accepted)" },
     live: { type: "boolean", description: "Also measure L01 against the running Orca host" },
     "orca-cli": { type: "string", valueHint: "exe", description: "Orca executable for --live (default: ORCA_CLI_COMMAND, then orca)" },
-    template: { type: "string", valueHint: "path", description: "Template whose router P01 checks (default: embedded)" },
+    template: { ...TEMPLATE_ARG, description: "Template whose router P01 checks (default: embedded)" },
     descriptor: { type: "string", valueHint: "path", description: "Workspace descriptor (default $WORKSPACE_DESCRIPTOR, $MOGUI_WORKSPACE_DESCRIPTOR, else $MOGUI_HOME/config/workspace-descriptor.json)" },
     "instance-config": { type: "string", valueHint: "path", description: "Instance runtime config (default $INSTANCE_RUNTIME_CONFIG, else $MOGUI_HOME/config/instance-runtime.json)" },
-    json: { type: "boolean", description: "One JSON document {workspace_root, ops_repo, results, failures, gaps}" },
+    json: { ...ARGS.json, description: "One compact JSON document {failures, gaps, ops_repo, results, workspace_root} (keys sorted)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "every row PASS (needs --live; L02 is always GAP, so in practice read failures/gaps)" },
+    notAllPass: { code: 1, meaning: "at least one row FAIL or GAP" },
+    unreadable: { code: 2, meaning: "usage: a root is not a directory; template unreadable" },
   },
   notes: ["Exit 0 only when every row is PASS, so a run without --live (L01 GAP) and L02 (always GAP) exits 1; read failures/gaps."],
   examples: [`mogui ${NAME} --workspace-root /work/acme --ops /work/acme/acme-ops --json`],
-  async run(ctx, args) {
-    const root = dir(ctx.cwd, args["workspace-root"] as string, "workspace-root");
-    const ops = dir(ctx.cwd, args.ops as string, "ops");
-    const template = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
-    const orcaCli = args["orca-cli"] as string | undefined;
+  async run({ ctx, args, fail }) {
+    const root = dir(ctx.cwd, args["workspace-root"], "workspace-root");
+    const ops = dir(ctx.cwd, args.ops, "ops");
+    const template = await commandTemplate(ctx.cwd, args.template, (m) => fail("unreadable", `${NAME}: ${m}`));
+    const orcaCli = args["orca-cli"];
     const runCtx = orcaCli ? { ...ctx, env: { ...ctx.env, ORCA_CLI_COMMAND: orcaCli } } : ctx;
     const rows = await rehearse(runCtx, {
       root,
       ops,
       template,
-      descriptorPath: descriptorPath(ctx, args.descriptor as string | undefined),
-      instancePath: resolveStatePath(ctx, args["instance-config"] as string | undefined, INSTANCE_CONFIG_ENV, INSTANCE_CONFIG_FILE),
-      live: Boolean(args.live),
+      descriptorPath: descriptorPath(ctx, args.descriptor),
+      instancePath: resolveStatePath(ctx, args["instance-config"], INSTANCE_CONFIG_ENV, INSTANCE_CONFIG_FILE),
+      live: args.live,
     });
     const failures = rows.filter((r) => r.status === "FAIL").length;
     const gaps = rows.filter((r) => r.status === "GAP").length;
-    if (args.json) printJson(ctx, sortKeys({ workspace_root: root, ops_repo: ops, results: rows, failures, gaps }), true);
+    if (args.json) printDoc(ctx, { workspace_root: root, ops_repo: ops, results: rows, failures, gaps }, true);
     else {
       printLines(ctx, [
         ...rows.map((r) => `${r.id} ${r.status.padEnd(4)} ${r.expected}: ${r.observed} [${r.evidence}]`),
         `summary: ${rows.length - failures - gaps} PASS, ${failures} FAIL, ${gaps} GAP`,
       ]);
     }
-    return failures === 0 && gaps === 0 ? 0 : 1;
+    return failures === 0 && gaps === 0 ? "ok" : "notAllPass";
   },
 });

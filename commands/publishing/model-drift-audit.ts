@@ -1,17 +1,15 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import type { Ctx } from "../../src/lib/context.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { isFile } from "../../src/lib/fs.ts";
-import { printJson, printLines } from "../../src/lib/output.ts";
+import { logger } from "../../src/lib/log.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { audit, AuditFail, renderJson, renderText } from "../../src/publishing/probes/drift.ts";
 import { expandHome, lookupProjectTranscript } from "../../src/publishing/probes/resolve.ts";
 
-function fail(ctx: Ctx, msg: string): number {
-  ctx.io.stderr(`model-drift-audit: FAIL. ${msg}\n`);
-  return 2;
-}
+const NAME = "model-drift-audit";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "model-drift-audit",
     description: [
@@ -31,7 +29,12 @@ export default defineMoguiCommand({
     "projects-dir": { type: "string", valueHint: "dir", description: "Where session transcripts live (default $MODEL_DRIFT_PROJECTS_DIR)" },
     "workspace-dir": { type: "string", valueHint: "name", description: "Newest <projects-dir>/<name>/*.jsonl (default $MODEL_DRIFT_WORKSPACE_DIR)" },
     "ignore-synthetic": { type: "boolean", description: "Drop <synthetic> turns before counting transitions (A -> synthetic -> B is A -> B)" },
-    json: { type: "boolean", description: "Print the report as JSON (indented)" },
+    json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "no transition and no mismatch with --expect" },
+    drift: { code: 1, meaning: "a model transition, or a real model other than --expect" },
+    undecidable: { code: 2, meaning: "undecidable: no transcript, unreadable, unsupported format, zero assistant turns, no real model; usage error" },
   },
   notes: [
     "Transcripts: Claude Code JSONL and Codex session JSONL, streamed in constant memory. Malformed lines are\n" +
@@ -42,26 +45,27 @@ export default defineMoguiCommand({
     "mogui model-drift-audit --transcript ~/.claude/projects/ws/abc.jsonl --expect claude-opus-4-1",
     "mogui model-drift-audit --session abc --projects-dir ~/.claude/projects --ignore-synthetic --json",
   ],
-  async run(ctx, args) {
+  async run({ ctx, args, fail }) {
+    const undecidable = (msg: string) => fail("undecidable", `${NAME}: FAIL. ${msg}`);
     const env = (k: string) => ctx.env[k]?.trim() || undefined;
-    const session = args.session as string | undefined;
-    const workspace = (args["workspace-dir"] as string | undefined) ?? env("MODEL_DRIFT_WORKSPACE_DIR");
-    const projects = (args["projects-dir"] as string | undefined) ?? env("MODEL_DRIFT_PROJECTS_DIR");
-    const expect = (args.expect as string | undefined) ?? env("MODEL_DRIFT_EXPECT") ?? null;
-    const explicit = args.transcript as string | undefined;
+    const session = args.session;
+    const workspace = args["workspace-dir"] ?? env("MODEL_DRIFT_WORKSPACE_DIR");
+    const projects = args["projects-dir"] ?? env("MODEL_DRIFT_PROJECTS_DIR");
+    const expect = args.expect ?? env("MODEL_DRIFT_EXPECT") ?? null;
+    const explicit = args.transcript;
     const path = explicit !== undefined ? resolve(ctx.cwd, expandHome(ctx, explicit)) : lookupProjectTranscript(ctx, projects, session, workspace);
-    if (explicit !== undefined && !isFile(path!)) return fail(ctx, `transcript not found: ${path}`);
-    if (!path || !isFile(path)) return fail(ctx, `no transcript found (session=${session ?? "unset"}, workspace=${workspace ?? "unset"})`);
+    if (explicit !== undefined && !isFile(path!)) return undecidable(`transcript not found: ${path}`);
+    if (!path || !isFile(path)) return undecidable(`no transcript found (session=${session ?? "unset"}, workspace=${workspace ?? "unset"})`);
     let report;
     try {
-      report = audit(path, expect, Boolean(args["ignore-synthetic"]));
+      report = audit(path, expect, args["ignore-synthetic"]);
     } catch (e) {
-      if (e instanceof AuditFail) return fail(ctx, e.message);
-      return fail(ctx, `cannot read transcript: ${(e as Error).message}`);
+      if (e instanceof AuditFail) return undecidable(e.message);
+      return undecidable(`cannot read transcript: ${(e as Error).message}`);
     }
-    if (report.malformed) ctx.io.stderr(`model-drift-audit: warning: skipped ${report.malformed} malformed line(s)\n`);
-    if (args.json) printJson(ctx, renderJson(report), false);
+    if (report.malformed) logger(ctx, NAME).warn(`skipped ${report.malformed} malformed line(s)`);
+    if (args.json) printDoc(ctx, renderJson(report), true);
     else printLines(ctx, renderText(report));
-    return report.drift || report.expectMismatch ? 1 : 0;
+    return report.drift || report.expectMismatch ? "drift" : "ok";
   },
 });

@@ -1,7 +1,7 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { runProbe } from "../../src/publishing/probes/identity.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "model-identity-probe",
     description: [
@@ -16,7 +16,9 @@ export default defineMoguiCommand({
     runtime: { type: "string", valueHint: "name", description: "Runtime whose transcript_globs entry to use (default: the master host runtime)" },
     config: { type: "string", valueHint: "path", description: "Instance runtime config (default $INSTANCE_RUNTIME_CONFIG, else $MOGUI_HOME/config/instance-runtime.json)" },
     expect: { type: "string", valueHint: "model", description: "The model every sampled turn must be (default $MODEL_IDENTITY_EXPECT)" },
-    limit: { type: "string", valueHint: "n", description: "How many of the last assistant turns to sample (default 10)" },
+    // A string, not an `int`: an invalid --limit is the probe's own one-line DRIFT verdict on stdout (fail-closed),
+    // not a usage error on stderr.
+    limit: { type: "string", valueHint: "n", default: "10", description: "How many of the last assistant turns to sample (default 10)" },
   },
   notes: [
     "Transcripts: Claude Code JSONL and Codex session JSONL. Malformed lines are skipped and counted in the line;\n" +
@@ -27,19 +29,22 @@ export default defineMoguiCommand({
     "mogui model-identity-probe --expect claude-opus-4-1",
     "mogui model-identity-probe --transcript ~/.claude/projects/ws/abc.jsonl --limit 20",
   ],
-  exitCodes: "model-identity-probe",
-  async run(ctx, args) {
-    const rawLimit = (args.limit as string | undefined) ?? "10";
+  exits: {
+    ok: { code: 0, meaning: "MODEL-PROBE OK (every sampled turn is the expected model) or INFO (no expectation supplied)" },
+    drift: { code: 2, meaning: "MODEL-PROBE DRIFT: another model, an invalid --limit, unconfigured, transcript error, unsupported format, or undecidable (no real model); usage error" },
+  },
+  async run({ ctx, args }) {
+    const rawLimit = args.limit;
     const limit = /^-?\d+$/.test(rawLimit.trim()) ? Number(rawLimit.trim()) : NaN;
     const expectEnv = ctx.env.MODEL_IDENTITY_EXPECT?.trim();
     const r = runProbe(ctx, {
-      transcript: args.transcript as string | undefined,
-      runtime: args.runtime as string | undefined,
-      config: args.config as string | undefined,
-      expect: (args.expect as string | undefined) ?? (expectEnv || undefined),
+      transcript: args.transcript,
+      runtime: args.runtime,
+      config: args.config,
+      expect: args.expect ?? (expectEnv || undefined),
       limit: Number.isNaN(limit) ? rawLimit : limit,
     });
     ctx.io.stdout(`${r.line}\n`);
-    return r.code;
+    return r.code === 0 ? "ok" : "drift";
   },
 });

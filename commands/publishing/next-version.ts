@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { nextVersion, OWNER_MANAGED_MAJOR_MINOR } from "../../src/publishing/version-tag/next-version.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "next-version",
     description: [
@@ -12,18 +12,18 @@ export default defineMoguiCommand({
   },
   usage: ["next-version [-C <dir>]"],
   args: {
-    dir: { type: "string", alias: "C", valueHint: "dir", description: "The repository to count in (default: the current directory)" },
+    dir: { type: "string", alias: "C", valueHint: "dir", default: ".", description: "The repository to count in (default: the current directory)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "printed the next version" },
+    unavailable: { code: 2, meaning: "origin/main unavailable, shallow clone, not a git repository; usage error" },
   },
   notes: ["A missing origin/main or a shallow clone is exit 2 with the git command that fixes it: a guessed build\nnumber would collide with a real one."],
   examples: ["mogui next-version", "git tag \"v$(mogui next-version)\""],
-  async run(ctx, args) {
-    const dir = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
-    const r = await nextVersion(ctx, dir);
-    if (!r.ok) {
-      ctx.io.stderr(`${r.message}\n`);
-      return 2;
-    }
+  async run({ ctx, args, fail }) {
+    const r = await nextVersion(ctx, resolve(ctx.cwd, args.dir));
+    if (!r.ok) return fail("unavailable", r.message);
     ctx.io.stdout(`${r.version}\n`);
-    return 0;
+    return "ok";
   },
 });

@@ -1,10 +1,19 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError, UsageError } from "../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand, failWith } from "../../src/lib/command.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { GhError, ghJson, repoArgs, REPO_RE, requireGhAuth } from "../../src/hooks/ops/gh.ts";
 import { checkBody, renderBody } from "../../src/hooks/ops/pr-body.ts";
+
+const NAME = "pr-body-check";
+
+const EXITS = {
+  ok: { code: 0, meaning: "every section filled and no home path" },
+  incomplete: { code: 1, meaning: "a section is missing, empty or unmodified template guidance, or a home path was found" },
+  unavailable: { code: 2, meaning: "usage error; gh missing or not authenticated; the PR or a file could not be read" },
+} as const;
 
 const TEMPLATES = [".github/pull_request_template.md", ".github/PULL_REQUEST_TEMPLATE.md", "pull_request_template.md"];
 
@@ -12,7 +21,7 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    throw new ExitError(2, `pr-body-check: cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
+    return failWith(EXITS, "unavailable", `${NAME}: cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
   }
 }
 
@@ -27,7 +36,7 @@ function defaultTemplate(cwd: string): string | null {
   return null;
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "pr-body-check",
     description: [
@@ -43,17 +52,17 @@ export default defineMoguiCommand({
     repo: { type: "string", valueHint: "owner/name", description: "Repository (default: gh's current repository)" },
     "body-file": { type: "string", valueHint: "path", description: "Check this file instead of asking gh" },
     "template-file": { type: "string", valueHint: "path", description: "The PR template (default .github/pull_request_template.md when present)" },
-    json: { type: "boolean", description: "Print {ok, sections:[{heading, state}], home_path_lines}" },
+    json: { ...ARGS.json, description: "Print one compact JSON document {home_path_lines, ok, sections:[{heading, state}]}" },
   },
+  exits: EXITS,
   examples: ["mogui pr-body-check 42", "mogui pr-body-check --body-file body.md --template-file .github/pull_request_template.md"],
-  async run(ctx, args) {
-    const pr = args.pr as string | undefined;
-    const bodyFile = args["body-file"] as string | undefined;
-    const repo = args.repo as string | undefined;
+  async run({ ctx, args, fail }) {
+    const { pr, repo } = args;
+    const bodyFile = args["body-file"];
     if (!pr && !bodyFile) throw new UsageError("name a pull request number or --body-file", "pr-body-check");
     if (pr && !/^[1-9]\d*$/.test(pr)) throw new UsageError(`<pr> must be a pull request number (got '${pr}')`, "pr-body-check");
     if (repo && !REPO_RE.test(repo)) throw new UsageError(`--repo must be owner/name (got '${repo}')`, "pr-body-check");
-    const tfile = args["template-file"] as string | undefined;
+    const tfile = args["template-file"];
     const template = tfile ? readText(resolve(ctx.cwd, tfile), "template") : defaultTemplate(ctx.cwd);
     let body: string;
     if (bodyFile) body = readText(resolve(ctx.cwd, bodyFile), "body file");
@@ -63,13 +72,13 @@ export default defineMoguiCommand({
         const v = (await ghJson(ctx, ["pr", "view", pr!, "--json", "body", ...repoArgs(repo)])) as { body?: unknown };
         body = typeof v.body === "string" ? v.body : "";
       } catch (e) {
-        if (e instanceof GhError) throw new ExitError(2, `pr-body-check: ${e.message}`);
+        if (e instanceof GhError) return fail("unavailable", `${NAME}: ${e.message}`);
         throw e;
       }
     }
     const r = checkBody(body, template);
-    if (args.json) printJson(ctx, sortKeys({ home_path_lines: r.home_path_lines, ok: r.ok, sections: r.sections }), true);
+    if (args.json) printDoc(ctx, { home_path_lines: r.home_path_lines, ok: r.ok, sections: r.sections }, true);
     else printLines(ctx, renderBody(r));
-    return r.ok ? 0 : 1;
+    return r.ok ? "ok" : "incomplete";
   },
 });

@@ -1,10 +1,11 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError, UsageError } from "../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { GhError, REPO_RE, requireGhAuth } from "../../src/hooks/ops/gh.ts";
 import { currentRepo, renderSteward, stewardStatus } from "../../src/hooks/ops/pr-steward.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "pr-steward-status",
     description: [
@@ -18,13 +19,18 @@ export default defineMoguiCommand({
   args: {
     pr: { type: "positional", required: true, valueHint: "number", description: "Pull request number" },
     repo: { type: "string", valueHint: "owner/name", description: "Repository (default $GH_REPO, else gh's current repository)" },
-    json: { type: "boolean", description: "Print {repo, pr, ready, conditions:[{name, state, detail}]}" },
+    json: { ...ARGS.json, description: "Print one compact JSON document {conditions:[{detail, name, state}], pr, ready, repo}" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "READY (unreachable today: the gates condition is never visible from the API)" },
+    notReady: { code: 1, meaning: "NOT READY: at least one condition is not met or unverified" },
+    unavailable: { code: 2, meaning: "usage error; gh missing or not authenticated; the repository or PR could not be read" },
   },
   examples: ["mogui pr-steward-status 42 --repo acme/widget"],
-  async run(ctx, args) {
-    const pr = args.pr as string;
+  async run({ ctx, args, fail }) {
+    const pr = args.pr;
     if (!/^[1-9]\d*$/.test(pr)) throw new UsageError(`<pr> must be a pull request number (got '${pr}')`, "pr-steward-status");
-    let repo = (args.repo as string | undefined) ?? ctx.env.GH_REPO?.trim();
+    let repo = args.repo ?? ctx.env.GH_REPO?.trim();
     if (repo && !REPO_RE.test(repo)) throw new UsageError(`the repository must be owner/name (got '${repo}')`, "pr-steward-status");
     let report;
     try {
@@ -32,11 +38,11 @@ export default defineMoguiCommand({
       repo ??= await currentRepo(ctx);
       report = await stewardStatus(ctx, repo, Number(pr));
     } catch (e) {
-      if (e instanceof GhError) throw new ExitError(2, `pr-steward-status: ${e.message}`);
+      if (e instanceof GhError) return fail("unavailable", `pr-steward-status: ${e.message}`);
       throw e;
     }
-    if (args.json) printJson(ctx, sortKeys({ conditions: report.conditions, pr: report.pr, ready: report.ready, repo: report.repo }), true);
+    if (args.json) printDoc(ctx, { conditions: report.conditions, pr: report.pr, ready: report.ready, repo: report.repo }, true);
     else printLines(ctx, renderSteward(report));
-    return report.ready ? 0 : 1;
+    return report.ready ? "ok" : "notReady";
   },
 });

@@ -1,6 +1,8 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { printJson, printLines } from "../../src/lib/output.ts";
+import { logger } from "../../src/lib/log.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { makeHost } from "../../src/publishing/preflight/checks.ts";
 import { decide, parseWaivers, renderJson, renderText, runChecks } from "../../src/publishing/preflight/report.ts";
 
@@ -26,7 +28,7 @@ function confirmer(ctx: Ctx, yes: boolean): (q: string) => Promise<boolean> {
   };
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "preflight",
     description: [
@@ -39,7 +41,12 @@ export default defineMoguiCommand({
   args: {
     fix: { type: "boolean", description: "Offer to install what can be installed (the Orca skills); asks first" },
     yes: { type: "boolean", description: "With --fix: do not ask" },
-    json: { type: "boolean", description: "Print the report as one JSON document" },
+    json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "READY, or READY WITH WAIVERS (PREFLIGHT_WAIVE downgraded some FAILs)" },
+    blocked: { code: 1, meaning: "BLOCKED: at least one check FAILed and was not waived" },
+    usage: { code: 2, meaning: "usage error" },
   },
   notes: [
     "PREFLIGHT_WAIVE=label,label downgrades those FAILs to WAIVED (the verdict says so); a waiver that names no\n" +
@@ -48,13 +55,13 @@ export default defineMoguiCommand({
       "does: $ORCA_CLI_COMMAND > orca-dev when $ORCA_DEV_REPO_ROOT is set > orca.",
   ],
   examples: ["mogui preflight", "PREFLIGHT_WAIVE=ctx,gh-auth mogui preflight", "mogui preflight --fix", "mogui preflight --json"],
-  async run(ctx, args) {
-    if (args.yes && !args.fix) ctx.io.stderr("preflight: --yes has no effect without --fix\n");
-    const host = makeHost(ctx, Boolean(args.fix), confirmer(ctx, Boolean(args.yes)));
+  async run({ ctx, args }) {
+    if (args.yes && !args.fix) logger(ctx, "preflight").warn("--yes has no effect without --fix");
+    const host = makeHost(ctx, args.fix, confirmer(ctx, args.yes));
     const { orca, lines } = await runChecks(host);
     const report = decide(orca, lines, parseWaivers(ctx.env.PREFLIGHT_WAIVE));
-    if (args.json) printJson(ctx, renderJson(report), true);
+    if (args.json) printDoc(ctx, renderJson(report), true);
     else printLines(ctx, renderText(report));
-    return report.verdict === "BLOCKED" ? 1 : 0;
+    return report.verdict === "BLOCKED" ? "blocked" : "ok";
   },
 });

@@ -1,14 +1,14 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { UsageError } from "../../src/lib/errors.ts";
-import { printJson, printLines } from "../../src/lib/output.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { inventory, InventoryFail, inventoryJson, renderInventory } from "../../src/publishing/redaction/inventory.ts";
 import { orgRulesPath } from "../../src/publishing/redaction/rules.ts";
 
 const P = "redaction-inventory";
 const DEFAULT_DICT = "/usr/share/dict/words";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: P,
     description: [
@@ -19,10 +19,15 @@ export default defineMoguiCommand({
   },
   usage: ["redaction-inventory [-C <dir>] [--baseline <path>] [--min-count <n>] [--json]"],
   args: {
-    dir: { type: "string", alias: "C", valueHint: "dir", description: "The repository to inventory (default: the current directory)" },
-    baseline: { type: "string", valueHint: "path", description: "Reviewed tokens, one a line (default .redaction-inventory-baseline in <dir>)" },
-    "min-count": { type: "string", valueHint: "n", description: "Report a token only when it occurs at least n times (default 1)" },
-    json: { type: "boolean", description: "Print the report as JSON (indented)" },
+    dir: { type: "string", alias: "C", valueHint: "dir", default: ".", description: "The repository to inventory (default: the current directory)" },
+    baseline: { type: "string", valueHint: "path", default: ".redaction-inventory-baseline", description: "Reviewed tokens, one a line (default .redaction-inventory-baseline in <dir>)" },
+    "min-count": { type: "int", min: 1, max: 1_000_000, default: 1, valueHint: "n", description: "Report a token only when it occurs at least n times (default 1)" },
+    json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "no uncovered candidates" },
+    candidates: { code: 1, meaning: "uncovered candidates listed (the normal triage state)" },
+    undecidable: { code: 2, meaning: "cannot decide: REDACTION_EXTRA_PATTERNS unset or missing, no usable rule, not a git repository, no tracked files; usage error" },
   },
   notes: [
     "Rules come from $REDACTION_EXTRA_PATTERNS (`id|description|regex` per line); only counts are printed.\n" +
@@ -30,29 +35,23 @@ export default defineMoguiCommand({
       "without it a built-in English list is used and a note says so on stderr.",
   ],
   examples: ["mogui redaction-inventory", "mogui redaction-inventory --min-count 3 --json"],
-  async run(ctx, args) {
-    const raw = (args["min-count"] as string | undefined) ?? "1";
-    if (!/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`--min-count must be a whole number >= 1 (got '${raw}')`, P);
-    const root = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
+  async run({ ctx, args, fail }) {
+    const root = resolve(ctx.cwd, args.dir);
     try {
       const inv = await inventory(ctx, {
         root,
         rulesPath: orgRulesPath(ctx),
-        baselinePath: resolve(root, (args.baseline as string | undefined) ?? ".redaction-inventory-baseline"),
-        minCount: Number(raw),
+        baselinePath: resolve(root, args.baseline),
+        minCount: args["min-count"],
         dictPath: ctx.env.REDACTION_INVENTORY_DICT?.trim() || DEFAULT_DICT,
         onNote: (m) => ctx.io.stderr(`${P}: note: ${m}\n`),
       });
-      if (args.json) printJson(ctx, inventoryJson(inv), false);
+      if (args.json) printDoc(ctx, inventoryJson(inv), true);
       else printLines(ctx, renderInventory(inv));
-      return inv.total ? 1 : 0;
+      return inv.total ? "candidates" : "ok";
     } catch (e) {
-      if (e instanceof InventoryFail) {
-        ctx.io.stderr(`${P}: FAIL. ${e.message}\n`);
-        return 2;
-      }
-      ctx.io.stderr(`${P}: FAIL. internal error (${(e as Error).name}); nothing was decided\n`);
-      return 2;
+      if (e instanceof InventoryFail) return fail("undecidable", `${P}: FAIL. ${e.message}`);
+      return fail("undecidable", `${P}: FAIL. internal error (${(e as Error).name}); nothing was decided`);
     }
   },
 });

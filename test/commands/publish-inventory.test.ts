@@ -97,6 +97,6 @@ describe("redaction-inventory", () => {
     for (const [args, env, stderr] of rows) expect(await run(args, env)).toEqual({ code: 2, stdout: "", stderr });
     const bad = await run(["-C", dir, "--min-count", "0"], { REDACTION_EXTRA_PATTERNS: rules });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--min-count must be a whole number >= 1");
+    expect(bad.stderr).toContain("--min-count must be a whole number from 1 to");
   });
 });

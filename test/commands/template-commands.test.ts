@@ -77,7 +77,7 @@ describe("mogui template apply", () => {
 });
 
 describe("mogui template check", () => {
-  test("a fresh founding is current (0); a local file is drift (1); JSON is indented with sorted keys", async () => {
+  test("a fresh founding is current (0); a local file is drift (1); JSON is compact with sorted keys", async () => {
     const ops = await found();
     const r = await runMain(["template", "check", "--ops", ops]);
     expect(r.code).toBe(0);
@@ -85,7 +85,7 @@ describe("mogui template check", () => {
     put(ops, "notes.md", "x");
     const j = await runMain(["template", "check", "--ops", ops, "--json"]);
     expect(j.code).toBe(1);
-    expect(j.stdout).toStartWith('{\n  "absent_required": [],\n  "adoption_notes": [],\n  "installed_version": "v');
+    expect(j.stdout).toStartWith('{"absent_required":[],"adoption_notes":[],"installed_version":"v');
     expect(JSON.parse(j.stdout).unknown_present).toEqual(["notes.md"]);
   });
 
@@ -158,5 +158,34 @@ describe("mogui harness-selfcheck", () => {
     expect(r.stdout).toContain("Template: current (v");
     const j = await runMain(["harness-selfcheck", "--json"], { env, runner: stubRunner([[["bd", "where"], { missing: true }]]) });
     expect(JSON.parse(j.stdout).exit_code).toBe(2);
+  });
+
+  test("--ops is the flag (as in onboarding-rehearsal); --ops-repo stays an alias with the same result", async () => {
+    const root = tempDir();
+    const ops = await found();
+    const env = { HOME: "/nonexistent" };
+    const runner = () => stubRunner([[["bd", "where"], { missing: true }]]);
+    const a = await runMain(["harness-selfcheck", "--workspace-root", root, "--ops", ops, "--json"], { env, runner: runner() });
+    const b = await runMain(["harness-selfcheck", "--workspace-root", root, "--ops-repo", ops, "--json"], { env, runner: runner() });
+    expect(a.code).toBe(2);
+    expect(a).toEqual(b);
+    const none = await runMain(["harness-selfcheck", "--workspace-root", root], { env });
+    expect([none.code, none.stderr.split("\n")[0]]).toEqual([2, "mogui: --ops is required (or set MOGUI_OPS_REPO)"]);
+    const gone = await runMain(["harness-selfcheck", "--workspace-root", root, "--ops", "/nonexistent"], { env });
+    expect([gone.code, gone.stderr]).toEqual([2, "harness-selfcheck: cannot enter ops: /nonexistent\n"]);
+  });
+});
+
+describe("mogui template", () => {
+  test("check and apply take --ops-repo as an alias of --ops; the group's --help lists its subcommands (exit 0)", async () => {
+    const ops = await found();
+    const a = await runMain(["template", "check", "--ops", ops, "--json"]);
+    expect(a.code).toBe(0);
+    expect(await runMain(["template", "check", "--ops-repo", ops, "--json"])).toEqual(a);
+    const plan = await runMain(["template", "apply", "--ops", ops, "--json"]);
+    expect(await runMain(["template", "apply", "--ops-repo", ops, "--json"])).toEqual(plan);
+    const help = await runMain(["template", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/check: [\s\S]*apply: [\s\S]*show: /);
   });
 });

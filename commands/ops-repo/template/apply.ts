@@ -1,20 +1,29 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
-import { ExitError, UsageError } from "../../../src/lib/errors.ts";
-import { printJson, printLines } from "../../../src/lib/output.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { UsageError } from "../../../src/lib/errors.ts";
+import { printDoc, printLines, sortedJson } from "../../../src/lib/output.ts";
 import { ApplySetupError, planApply, unfilledPlaceholders, writePlan, type Plan, type Unfilled } from "../../../src/ops-repo/template/apply.ts";
 import { readStdinLine } from "../../../src/ops-repo/template/confirm.ts";
 import { isPlaceholder, PLACEHOLDERS, type Placeholder } from "../../../src/ops-repo/template/paths.ts";
-import { commandTemplate } from "../../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
 
 const NAME = "template apply";
-const fail = (code: number, msg: string) => new ExitError(code, `${NAME}: ${msg}`);
 
-function placeholders(raw: string[] | undefined): Partial<Record<Placeholder, string>> {
+const EXITS = {
+  ok: { code: 0, meaning: "plan printed (dry run) or every planned file written" },
+  refused: { code: 1, meaning: "the plan has error-* entries (nothing written), --write would leave {{PLACEHOLDER}} tokens unfilled without --allow-unfilled (nothing written), or an --attempt path was refused" },
+  aborted: { code: 2, meaning: "usage (unknown or malformed --placeholder); ops not a directory; overlapping roots; template, manifest or TEMPLATE-VERSION unreadable (invalid UTF-8 included); confirmation declined; write aborted" },
+} as const;
+
+const aborted = (msg: string): never => failWith(EXITS, "aborted", `${NAME}: ${msg}`);
+
+function placeholders(raw: readonly string[]): Partial<Record<Placeholder, string>> {
   const out: Partial<Record<Placeholder, string>> = {};
-  for (const kv of raw ?? []) {
+  for (const kv of raw) {
     const eq = kv.indexOf("=");
     if (eq <= 0) throw new UsageError(`--placeholder must be KEY=VALUE (got '${kv}')`, NAME);
     const key = kv.slice(0, eq).replace(/^\{\{(.*)\}\}$/, "$1");
@@ -32,15 +41,15 @@ function renderUnfilled(list: Unfilled[]): string {
   return list.map((u) => `  ${u.path}: ${u.token}`).join("\n");
 }
 
-async function confirmed(ctx: Ctx, args: Record<string, unknown>): Promise<boolean> {
-  if (args.yes) return true;
-  if (typeof args["confirm-input"] === "string") return (args["confirm-input"] as string).trim() === "apply";
+async function confirmed(ctx: Ctx, yes: boolean, input: string | undefined): Promise<boolean> {
+  if (yes) return true;
+  if (input !== undefined) return input.trim() === "apply";
   ctx.io.stderr(`Type 'apply' to write these files into the ops repository: `);
   const line = await readStdinLine();
   return line !== null && line.trim() === "apply";
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -52,16 +61,17 @@ export default defineMoguiCommand({
   },
   usage: [`${NAME} --ops <path> [--template <path>] [--placeholder KEY=VALUE]... [--write [--yes] [--allow-unfilled]] [--json]`],
   args: {
-    ops: { type: "string", valueHint: "path", required: true, description: "The ops repository (an existing directory)" },
-    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
+    ops: { ...ARGS.ops, alias: "ops-repo", required: true, description: "The ops repository (an existing directory; --ops-repo is an alias)" },
+    template: TEMPLATE_ARG,
     placeholder: { type: "string", valueHint: "KEY=VALUE", multiple: true, description: `Substitute {{KEY}}; keys: ${PLACEHOLDERS.join(", ")}` },
     write: { type: "boolean", description: "Write the planned files (after the typed confirmation)" },
     yes: { type: "boolean", description: "Skip the typed confirmation (for scripts)" },
     "allow-unfilled": { type: "boolean", description: "Write even when {{PLACEHOLDER}} tokens would be left unfilled (they are still listed)" },
-    json: { type: "boolean", description: "JSON output (with --write the plan goes to stderr)" },
+    json: { ...ARGS.json, description: "Compact JSON output, keys sorted (with --write the plan goes to stderr)" },
     attempt: { type: "string", multiple: true, hidden: true, description: "test hook: also plan this path" },
     "confirm-input": { type: "string", hidden: true, description: "test hook: the confirmation text" },
   },
+  exits: EXITS,
   notes: [
     [
       "OPS_REPO defaults to the --ops path and TEMPLATE_VERSION to the template's own version; the others",
@@ -74,20 +84,20 @@ export default defineMoguiCommand({
     `mogui ${NAME} --ops ~/work/acme-ops`,
     `mogui ${NAME} --ops ~/work/acme-ops --placeholder WORKSPACE_NAME=acme --placeholder OPS_REPO=/w/acme-ops --write`,
   ],
-  async run(ctx, args) {
-    const ops = resolve(ctx.cwd, args.ops as string);
-    const values = placeholders(args.placeholder as string[] | undefined);
+  async run({ ctx, args }) {
+    const ops = resolve(ctx.cwd, args.ops);
+    const values = placeholders(args.placeholder);
     try {
       if (!statSync(ops).isDirectory()) throw new Error("not a directory");
     } catch {
-      throw fail(2, `ops root is not a directory: ${ops}`);
+      return aborted(`ops root is not a directory: ${ops}`);
     }
-    const src = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
+    const src = await commandTemplate(ctx.cwd, args.template, aborted);
     let plan: Plan;
     try {
-      plan = planApply(ops, src, (args.attempt as string[] | undefined) ?? []);
+      plan = planApply(ops, src, args.attempt);
     } catch (e) {
-      if (e instanceof ApplySetupError) throw fail(2, e.message);
+      if (e instanceof ApplySetupError) return aborted(e.message);
       throw e;
     }
     values.TEMPLATE_VERSION ??= plan.templateVersion;
@@ -97,29 +107,29 @@ export default defineMoguiCommand({
     const hasErrors = plan.entries.some((e) => e.action.startsWith("error-"));
     const refused = plan.entries.some((e) => e.action === "refused-not-in-manifest");
     if (!args.write || hasErrors) {
-      if (args.json) printJson(ctx, doc, true);
+      if (args.json) printDoc(ctx, doc, true);
       else printLines(ctx, renderPlan(plan));
       if (hasErrors && args.write) ctx.io.stderr(`${NAME}: the plan has errors; nothing written\n`);
       if (unfilled.length) ctx.io.stderr(`${NAME}: ${unfilled.length} placeholder(s) would stay unfilled (pass --placeholder NAME=VALUE):\n${renderUnfilled(unfilled)}\n`);
-      return hasErrors || refused ? 1 : 0;
+      return hasErrors || refused ? "refused" : "ok";
     }
-    if (args.json) ctx.io.stderr(`${JSON.stringify(doc)}\n`);
+    if (args.json) ctx.io.stderr(`${sortedJson(doc)}\n`);
     else ctx.io.stderr(`${renderPlan(plan).join("\n")}\n`);
     if (unfilled.length && !args["allow-unfilled"]) {
       ctx.io.stderr(`${NAME}: ${unfilled.length} placeholder(s) would stay unfilled; nothing written (pass --placeholder NAME=VALUE, or --allow-unfilled):\n${renderUnfilled(unfilled)}\n`);
-      return 1;
+      return "refused";
     }
-    if (!(await confirmed(ctx, args))) throw fail(2, "confirmation declined; no writes");
+    if (!(await confirmed(ctx, args.yes, args["confirm-input"]))) return aborted("confirmation declined; no writes");
     let written;
     try {
       written = writePlan(ops, src, plan, values);
     } catch (e) {
-      if (e instanceof ApplySetupError) throw fail(2, e.message);
-      throw fail(2, `write aborted: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      if (e instanceof ApplySetupError) return aborted(e.message);
+      return aborted(`write aborted: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    if (args.json) printJson(ctx, { phase: "write", actions: written }, true);
+    if (args.json) printDoc(ctx, { phase: "write", actions: written }, true);
     else printLines(ctx, ["write results:", ...written.map((w) => `  ${w.action}: ${w.path} — ${w.reason}`)]);
-    if (unfilled.length) ctx.io.stderr(`${NAME}: warning: ${unfilled.length} placeholder(s) left unfilled (--allow-unfilled):\n${renderUnfilled(unfilled)}\n`);
-    return refused ? 1 : 0;
+    if (unfilled.length) logger(ctx, NAME).warn(`${unfilled.length} placeholder(s) left unfilled (--allow-unfilled):\n${renderUnfilled(unfilled)}`);
+    return refused ? "refused" : "ok";
   },
 });

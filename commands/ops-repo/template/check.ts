@@ -1,13 +1,20 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand, failWith } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { renderCheck, templateCheck } from "../../../src/ops-repo/template/check.ts";
-import { commandTemplate } from "../../../src/ops-repo/template/source.ts";
+import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
 
 const NAME = "template check";
-const fail = (msg: string) => new ExitError(2, `${NAME}: ${msg}`);
+
+const EXITS = {
+  ok: { code: 0, meaning: "current: no drift, installed version == template version" },
+  drift: { code: 1, meaning: "drift or behind: absent/unknown files, symlinks, unfilled {{PLACEHOLDER}} tokens, no MANIFEST.json, version differs (adoption notes listed)" },
+  unreadable: { code: 2, meaning: "could not check: ops root or template unreadable, malformed manifest, template VERSION or CHANGELOG unreadable (invalid UTF-8 included)" },
+} as const;
+
+const unreadable = (msg: string): never => failWith(EXITS, "unreadable", `${NAME}: ${msg}`);
 
 /** --ops default: the working directory, when it looks like an ops repository (MANIFEST.json or docs/). */
 function opsRoot(cwd: string, flag: string | undefined): string {
@@ -18,12 +25,12 @@ function opsRoot(cwd: string, flag: string | undefined): string {
   } catch {
     /* below */
   }
-  if (!dir) throw fail(flag ? `ops root unreadable: ${p}` : "ops root unreadable; pass --ops <path>");
-  if (!flag && !existsSync(join(p, "MANIFEST.json")) && !existsSync(join(p, "docs"))) throw fail("ops root unreadable; pass --ops <path>");
+  if (!dir) return unreadable(flag ? `ops root unreadable: ${p}` : "ops root unreadable; pass --ops <path>");
+  if (!flag && !existsSync(join(p, "MANIFEST.json")) && !existsSync(join(p, "docs"))) return unreadable("ops root unreadable; pass --ops <path>");
   return p;
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -35,29 +42,30 @@ export default defineMoguiCommand({
   },
   usage: [`${NAME} [--ops <path>] [--template <path> | --no-template] [--json]`],
   args: {
-    ops: { type: "string", valueHint: "path", description: "The ops repository (default: the working directory)" },
-    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
+    ops: { ...ARGS.ops, alias: "ops-repo", description: "The ops repository (default: the working directory; --ops-repo is an alias)" },
+    template: TEMPLATE_ARG,
     "no-template": { type: "boolean", description: "Check only against the repository's own MANIFEST.json" },
-    json: { type: "boolean", description: "Print the report as one JSON document" },
+    json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
   rules: { exclusive: [["template", "no-template"]] },
+  exits: EXITS,
   notes: [
     "Instance-owned paths (docs/lineage/, .beads/, config/, contracts/, docs/runbooks/role-state.md) and the\n" +
       "template-side files (TEMPLATE-VERSION, CHANGELOG.md, ONBOARDING.md, onboarding/) are never unknown.",
   ],
   examples: [`mogui ${NAME} --ops ~/work/acme-ops`, `mogui ${NAME} --ops . --json`],
-  async run(ctx, args) {
-    const ops = opsRoot(ctx.cwd, args.ops as string | undefined);
-    const src = args["no-template"] ? null : await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
+  async run({ ctx, args }) {
+    const ops = opsRoot(ctx.cwd, args.ops);
+    const src = args["no-template"] ? null : await commandTemplate(ctx.cwd, args.template, unreadable);
     let outcome;
     try {
       outcome = templateCheck(ops, src);
     } catch (e) {
-      throw fail(`could not read inputs: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return unreadable(`could not read inputs: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    if (args.json) printJson(ctx, sortKeys(outcome.report), false);
+    if (args.json) printDoc(ctx, outcome.report, true);
     else printLines(ctx, renderCheck(outcome.report, outcome.code));
-    if (outcome.code === 2) ctx.io.stderr(`${NAME}: could not check: ${outcome.report.questions_unanswered.join("; ")}\n`);
-    return outcome.code;
+    if (outcome.code === EXITS.unreadable.code) ctx.io.stderr(`${NAME}: could not check: ${outcome.report.questions_unanswered.join("; ")}\n`);
+    return outcome.code === EXITS.unreadable.code ? "unreadable" : outcome.code === EXITS.drift.code ? "drift" : "ok";
   },
 });

@@ -1,12 +1,12 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { printJson, printLines } from "../../../src/lib/output.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { invalidRelPath } from "../../../src/ops-repo/template/paths.ts";
-import { commandTemplate, templateVersion } from "../../../src/ops-repo/template/source.ts";
+import { commandTemplate, templateVersion, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
 
 const NAME = "template show";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -18,22 +18,27 @@ export default defineMoguiCommand({
   usage: [`${NAME} [<path>] [--template <path>] [--json]`],
   args: {
     path: { type: "positional", required: false, description: "Template-relative file to print (omit to list every file)" },
-    template: { type: "string", valueHint: "path", description: "Template skeleton or a clone holding master-ops/ (default: embedded)" },
-    json: { type: "boolean", description: "List as JSON {template, template_version, files}" },
+    template: TEMPLATE_ARG,
+    json: { ...ARGS.json, description: "List as one compact JSON document {files, template, template_version}" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "file printed or files listed" },
+    missing: { code: 1, meaning: "no such template file" },
+    unreadable: { code: 2, meaning: "usage; template path unreadable" },
   },
   examples: [`mogui ${NAME} ONBOARDING.md`, `mogui ${NAME} onboarding/01-preflight.md`, `mogui ${NAME}`],
-  async run(ctx, args) {
-    const src = await commandTemplate(ctx.cwd, args.template as string | undefined, NAME);
-    const path = args.path as string | undefined;
+  async run({ ctx, args, fail }) {
+    const src = await commandTemplate(ctx.cwd, args.template, (m) => fail("unreadable", `${NAME}: ${m}`));
+    const path = args.path;
     if (path === undefined) {
-      if (args.json) printJson(ctx, { files: src.list(), template: src.label, template_version: templateVersion(src) }, true);
+      if (args.json) printDoc(ctx, { files: src.list(), template: src.label, template_version: templateVersion(src) }, true);
       else printLines(ctx, src.list());
-      return 0;
+      return "ok";
     }
     const bad = invalidRelPath(path);
     const bytes = bad ? null : src.read(path);
-    if (bytes === null) throw new ExitError(1, `${NAME}: no such template file: ${path}${bad ? ` (${bad})` : ""}`);
+    if (bytes === null) return fail("missing", `${NAME}: no such template file: ${path}${bad ? ` (${bad})` : ""}`);
     ctx.io.stdout(new TextDecoder().decode(bytes));
-    return 0;
+    return "ok";
   },
 });

@@ -5,7 +5,6 @@
 import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import * as v from "valibot";
-import { ExitError } from "../../lib/errors.ts";
 import { walkFiles } from "./embed-render.ts";
 import { unsafeDestination } from "./paths.ts";
 
@@ -90,12 +89,22 @@ export async function resolveTemplate(cwd: string, flag: string | undefined): Pr
   throw new TemplateSourceError(`template path unreadable: ${p}`);
 }
 
-/** resolveTemplate for a command: an unreadable --template is exit 2 with `<command>: <message>`. */
-export async function commandTemplate(cwd: string, flag: string | undefined, command: string): Promise<TemplateSource> {
+/** The --template flag of every command that reads the template (spread it and override the description). */
+export const TEMPLATE_ARG = {
+  type: "string",
+  valueHint: "path",
+  description: "Template skeleton or a clone holding master-ops/ (default: embedded)",
+} as const;
+
+/**
+ * resolveTemplate for a command: an unreadable --template goes to `unreadable` (the command's own exit, which
+ * prints `<command>: <message>`).
+ */
+export async function commandTemplate(cwd: string, flag: string | undefined, unreadable: (message: string) => never): Promise<TemplateSource> {
   try {
     return await resolveTemplate(cwd, flag);
   } catch (e) {
-    if (e instanceof TemplateSourceError) throw new ExitError(2, `${command}: ${e.message}`);
+    if (e instanceof TemplateSourceError) return unreadable(e.message);
     throw e;
   }
 }

@@ -7,8 +7,9 @@ import type { Case } from "./types.ts";
 
 export const cases: FamilyCases = {
   "generate-manifest": { argv: ["generate-manifest", "--check", "--skeleton", join(ROOT, "master-ops")], code: 0, stdout: /^$/ },
-  "template check": { argv: ["template", "check", "--ops", join(ROOT, "master-ops"), "--no-template", "--json"], code: 1, stdout: /"unfilled_placeholders": \[\n    "AGENTS.md: \{\{WORKSPACE_NAME\}\}"/ }, // the skeleton itself is unfilled
-  "template apply": { argv: ["template", "apply", "--ops", tempDir(), "--json"], code: 0, stdout: /^\{"phase":"dry-run","actions":\[\{"path":"AGENTS.md","action":"planned"/ },
+  "template check": { argv: ["template", "check", "--ops", join(ROOT, "master-ops"), "--no-template", "--json"], code: 1, stdout: /"unfilled_placeholders":\["AGENTS.md: \{\{WORKSPACE_NAME\}\}"/ }, // the skeleton itself is unfilled
+  "template apply": { argv: ["template", "apply", "--ops", tempDir(), "--json"], code: 0, stdout: /^\{"actions":\[\{"action":"planned","path":"AGENTS.md",[\s\S]*"phase":"dry-run"\}\n$/ },
+  template: { argv: ["template", "--help"], code: 0, stdout: /check[\s\S]*apply[\s\S]*show/ },
   "template show": { argv: ["template", "show", "TEMPLATE-VERSION"], code: 0, stdout: /^v\d+\.\d+\.\d+\n$/ },
   "onboarding-rehearsal": {
     argv: ["onboarding-rehearsal", "--workspace-root", tempDir(), "--ops-repo", tempDir(), "--json"],

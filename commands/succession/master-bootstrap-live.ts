@@ -32,7 +32,11 @@ function ledgerSource(ctx: Ctx, mode: string, flag: string | undefined): (() => 
   if (mode === "bd" || (mode === "auto" && !existsSync(path))) return undefined;
   return async () => {
     const r = replayFile(path);
-    if (r.warnings.length) ctx.io.stderr(`${NAME}: work ledger ${path}: ${r.warnings.length} bad line(s) skipped\n`);
+    if (r.warnings.length) {
+      // Loaded only when there is something to say: the hook's start-up path stays free of consola.
+      const { logger } = await import("../../src/lib/log.ts");
+      logger(ctx, NAME).warn(`work ledger ${path}: ${r.warnings.length} bad line(s) skipped`);
+    }
     return activeTracks(r).map(trackLine);
   };
 }

@@ -4,6 +4,7 @@ import { psProbe } from "../../src/succession/bootstrap/dual.ts";
 import { DEFAULT_LIVE_BUDGET } from "../../src/succession/bootstrap/live-sources.ts";
 import { fallbackLine, runLive, type BdRunner } from "../../src/succession/bootstrap/live.ts";
 import { parseSessionStart, readStdinText } from "../../src/succession/bootstrap/stdin.ts";
+import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
 import { describeFailure } from "../../src/lib/runner.ts";
@@ -61,7 +62,7 @@ export default defineCommand({
     bd: { type: "string", valueHint: "exe", description: "The bd tracker executable", default: "bd" },
     "charter-pointer": { type: "string", valueHint: "text", description: "Charter pointer line (else $CHARTER_POINTER, else a neutral default)" },
     "tracks-from": { type: "enum", options: ["auto", "bd", "ledger"], valueHint: "source", description: "Active tracks from bd or the work ledger (auto: the ledger when it exists)", default: "auto" },
-    "work-ledger": { type: "string", valueHint: "path", description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` },
+    "work-ledger": { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` },
   },
   notes: [
     "stdin: the SessionStart JSON; `source: compact` suppresses the Role State and tracks sections (recall\n" +

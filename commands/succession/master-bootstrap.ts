@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { bootstrap, BootstrapError, DEFAULT_BUDGET_CHARS } from "../../src/succession/bootstrap/bootstrap.ts";
 import { psProbe } from "../../src/succession/bootstrap/dual.ts";
+import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 
@@ -21,7 +22,7 @@ export default defineCommand({
     budget: { type: "int", min: 0, max: 100_000_000, valueHint: "chars", description: "Character budget for L0 + L1", default: DEFAULT_BUDGET_CHARS },
     "session-id": { type: "string", valueHint: "id", description: "Session id to look for in other claude processes" },
     "strict-lease": { type: "boolean", description: "A DUAL_INSTANCE warning is an error (exit 2)" },
-    json: { type: "boolean", description: "One compact JSON document (default: role=, budget_used=, warnings= lines)" },
+    json: { ...ARGS.json, description: "One compact JSON document (default: role=, budget_used=, warnings= lines)" },
   },
   notes: [
     "Warnings: HANDOFF_MISSING, ROLE_STATE_MISSING, BUDGET_TRUNCATED:L0|L1, DUAL_INSTANCE:<pid>,\n" +

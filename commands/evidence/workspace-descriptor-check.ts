@@ -1,18 +1,17 @@
 /** `mogui workspace-descriptor-check`: is ACTION prohibited for the repository at PATH? (reference §18, fail closed) */
 import { isProhibited, loadDescriptor, WorkspaceDescriptorError } from "../../src/evidence/descriptor/descriptor.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { printJson, printLines } from "../../src/lib/output.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 
-const EXIT = { ALLOWED: 0, PROHIBITED: 1, UNDECIDABLE: 2 } as const;
-
-function undecidable(ctx: Ctx, json: boolean, path: string, action: string, message: string): number {
-  if (json) printJson(ctx, { allow: false, decidable: false, path, action, reason: "unconfigured_or_invalid", message }, true);
+function undecidable(ctx: Ctx, json: boolean, path: string, action: string, message: string): "undecidable" {
+  if (json) printDoc(ctx, { allow: false, decidable: false, path, action, reason: "unconfigured_or_invalid", message }, true);
   else ctx.io.stderr(`workspace-descriptor-check: ${message}\n`);
-  return EXIT.UNDECIDABLE;
+  return "undecidable";
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "workspace-descriptor-check",
     description: [
@@ -31,7 +30,12 @@ export default defineMoguiCommand({
       description: "The descriptor (default $WORKSPACE_DESCRIPTOR, $MOGUI_WORKSPACE_DESCRIPTOR, else $MOGUI_HOME/config/workspace-descriptor.json)",
     },
     "allow-unknown-repo": { type: "boolean", description: "Allow the action when the path matches no declared repository" },
-    json: { type: "boolean", description: "Print the decision as one compact JSON document" },
+    json: { ...ARGS.json, description: "Print the decision as one compact JSON document" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "allowed: the action is not prohibited for the matched repository" },
+    prohibited: { code: 1, meaning: "prohibited, or the path matches no declared repository (unless --allow-unknown-repo)" },
+    undecidable: { code: 2, meaning: "undecidable: no descriptor, an invalid descriptor, or a usage error" },
   },
   notes: [
     "Matching is exact: an absolute path must resolve to a declared path under workspace_root (the root itself is '.');\n" +
@@ -41,14 +45,12 @@ export default defineMoguiCommand({
     "mogui workspace-descriptor-check --path example-product --action force-push",
     "mogui workspace-descriptor-check --path /work/ws/example-ops --action direct-main-commit --json",
   ],
-  async run(ctx, args) {
-    const path = args.path as string;
-    const action = args.action as string;
-    const json = Boolean(args.json);
+  async run({ ctx, args }) {
+    const { path, action, json } = args;
     let decision;
     let d;
     try {
-      d = loadDescriptor(ctx, args.config as string | undefined);
+      d = loadDescriptor(ctx, args.config);
       if (d.sourcePath === null) return undecidable(ctx, json, path, action, `workspace descriptor is unconfigured: no file at ${d.configPath}; set --config, WORKSPACE_DESCRIPTOR or MOGUI_WORKSPACE_DESCRIPTOR, or create it`);
       decision = isProhibited(d, path, action, !args["allow-unknown-repo"]);
     } catch (e) {
@@ -57,7 +59,7 @@ export default defineMoguiCommand({
     }
     const repo = decision.repository;
     if (json) {
-      printJson(
+      printDoc(
         ctx,
         {
           allow: !decision.prohibited,
@@ -73,6 +75,6 @@ export default defineMoguiCommand({
     } else {
       printLines(ctx, [`${decision.prohibited ? "PROHIBITED" : "ALLOWED"}: action=${action} repo=${repo ? repo.name : "(unmatched)"} path=${path}`]);
     }
-    return decision.prohibited ? EXIT.PROHIBITED : EXIT.ALLOWED;
+    return decision.prohibited ? "prohibited" : "ok";
   },
 });

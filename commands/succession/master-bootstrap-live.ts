@@ -4,11 +4,10 @@ import { psProbe } from "../../src/succession/bootstrap/dual.ts";
 import { DEFAULT_LIVE_BUDGET } from "../../src/succession/bootstrap/live-sources.ts";
 import { fallbackLine, runLive, type BdRunner } from "../../src/succession/bootstrap/live.ts";
 import { parseSessionStart, readStdinText } from "../../src/succession/bootstrap/stdin.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
-import { UsageError } from "../../src/lib/errors.ts";
 import { describeFailure } from "../../src/lib/runner.ts";
-import { parseIntFlag } from "../../src/succession/master/io.ts";
 import { activeTracks, replayFile, trackLine, WORK_LEDGER_ENV, WORK_LEDGER_FILE } from "../../src/succession/tracks/ledger.ts";
 
 const NAME = "master-bootstrap-live";
@@ -34,12 +33,16 @@ function ledgerSource(ctx: Ctx, mode: string, flag: string | undefined): (() => 
   if (mode === "bd" || (mode === "auto" && !existsSync(path))) return undefined;
   return async () => {
     const r = replayFile(path);
-    if (r.warnings.length) ctx.io.stderr(`${NAME}: work ledger ${path}: ${r.warnings.length} bad line(s) skipped\n`);
+    if (r.warnings.length) {
+      // Loaded only when there is something to say: the hook's start-up path stays free of consola.
+      const { logger } = await import("../../src/lib/log.ts");
+      logger(ctx, NAME).warn(`work ledger ${path}: ${r.warnings.length} bad line(s) skipped`);
+    }
     return activeTracks(r).map(trackLine);
   };
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -55,36 +58,39 @@ export default defineMoguiCommand({
   args: {
     "handoff-dir": { type: "string", valueHint: "dir", required: true, description: "Directory of handoff *.md files (the greatest name wins)" },
     "role-state-file": { type: "string", valueHint: "file", description: "Canonical role-state.md, preferred over the handoff" },
-    budget: { type: "string", valueHint: "chars", description: "Memory budget for the `bd prime` audit", default: String(DEFAULT_LIVE_BUDGET) },
+    budget: { type: "int", min: 0, max: 100_000_000, valueHint: "chars", description: "Memory budget for the `bd prime` audit", default: DEFAULT_LIVE_BUDGET },
     bd: { type: "string", valueHint: "exe", description: "The bd tracker executable", default: "bd" },
     "charter-pointer": { type: "string", valueHint: "text", description: "Charter pointer line (else $CHARTER_POINTER, else a neutral default)" },
     "tracks-from": { type: "enum", options: ["auto", "bd", "ledger"], valueHint: "source", description: "Active tracks from bd or the work ledger (auto: the ledger when it exists)", default: "auto" },
-    "work-ledger": { type: "string", valueHint: "path", description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` },
+    "work-ledger": { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` },
   },
   notes: [
     "stdin: the SessionStart JSON; `source: compact` suppresses the Role State and tracks sections (recall\n" +
       "probe) and prepends the E12 warning. Session id for the dual-instance probe: $CLAUDE_SESSION_ID, else the\n" +
       "payload's session_id. The whole block stays within 1000 characters (tracks cut first, each cut marked).",
   ],
+  exits: {
+    ok: { code: 0, meaning: "the block was printed, or one [BOOTSTRAP-FALLBACK] line (fail-open)" },
+    usage: { code: 2, meaning: "usage only (e.g. --handoff-dir missing)" },
+  },
   examples: ["mogui master-bootstrap-live --handoff-dir ./handoffs --role-state-file master-ops/docs/runbooks/role-state.md"],
-  async run(ctx, args) {
-    const budget = parseIntFlag((args.budget as string | undefined) ?? String(DEFAULT_LIVE_BUDGET), "budget", NAME, 0);
-    if (args.bd !== undefined && !(args.bd as string).trim()) throw new UsageError("--bd must name an executable", NAME);
+  async run({ ctx, args, fail }) {
+    if (!args.bd.trim()) return fail("usage", `${NAME}: --bd must name an executable`);
     try {
-      const ledgerTracks = ledgerSource(ctx, (args["tracks-from"] as string | undefined) ?? "auto", args["work-ledger"] as string | undefined);
+      const ledgerTracks = ledgerSource(ctx, args["tracks-from"], args["work-ledger"]);
       const wanted = [...(ledgerTracks ? [] : [["list", "--status", "in_progress"]]), ["prime", "--memories-only"]];
-      const bd = prefetchedBd(ctx, (args.bd as string | undefined) ?? "bd", wanted);
+      const bd = prefetchedBd(ctx, args.bd, wanted);
       const payload = parseSessionStart(await readStdinText());
       const sessionId = ctx.env.CLAUDE_SESSION_ID || payload.sessionId;
       const block = await runLive({
-        handoffDir: resolve(ctx.cwd, args["handoff-dir"] as string),
-        roleStateFile: args["role-state-file"] === undefined ? undefined : resolve(ctx.cwd, args["role-state-file"] as string),
+        handoffDir: resolve(ctx.cwd, args["handoff-dir"]),
+        roleStateFile: args["role-state-file"] === undefined ? undefined : resolve(ctx.cwd, args["role-state-file"]),
         bd,
         ledgerTracks,
         probe: psProbe(ctx),
         sessionId,
-        budgetChars: budget,
-        charterPointer: args["charter-pointer"] as string | undefined,
+        budgetChars: args.budget,
+        charterPointer: args["charter-pointer"],
         envCharterPointer: ctx.env.CHARTER_POINTER,
         source: payload.source,
         parentPid: process.ppid,
@@ -93,6 +99,6 @@ export default defineMoguiCommand({
     } catch (e) {
       ctx.io.stdout(`${fallbackLine(e, "CLI ")}\n`);
     }
-    return 0;
+    return "ok";
   },
 });

@@ -1,14 +1,13 @@
 import { resolve } from "node:path";
 import { bootstrap, BootstrapError, DEFAULT_BUDGET_CHARS } from "../../src/succession/bootstrap/bootstrap.ts";
 import { psProbe } from "../../src/succession/bootstrap/dual.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError } from "../../src/lib/errors.ts";
-import { printLines } from "../../src/lib/output.ts";
-import { emit, parseIntFlag } from "../../src/succession/master/io.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 
 const NAME = "master-bootstrap";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -20,38 +19,41 @@ export default defineMoguiCommand({
   args: {
     charter: { type: "string", valueHint: "file", required: true, description: "The charter (MASTER-OPERATIONS.md); missing is exit 2" },
     handoff: { type: "string", valueHint: "file", description: "The latest handoff (L1 and Role State)" },
-    budget: { type: "string", valueHint: "chars", description: "Character budget for L0 + L1", default: String(DEFAULT_BUDGET_CHARS) },
+    budget: { type: "int", min: 0, max: 100_000_000, valueHint: "chars", description: "Character budget for L0 + L1", default: DEFAULT_BUDGET_CHARS },
     "session-id": { type: "string", valueHint: "id", description: "Session id to look for in other claude processes" },
     "strict-lease": { type: "boolean", description: "A DUAL_INSTANCE warning is an error (exit 2)" },
-    json: { type: "boolean", description: "One compact JSON document (default: role=, budget_used=, warnings= lines)" },
+    json: { ...ARGS.json, description: "One compact JSON document (default: role=, budget_used=, warnings= lines)" },
   },
   notes: [
     "Warnings: HANDOFF_MISSING, ROLE_STATE_MISSING, BUDGET_TRUNCATED:L0|L1, DUAL_INSTANCE:<pid>,\n" +
       "PROCESS_PROBE_FAILED:<kind>. Roles: Architecture, Research, Reference Implementation, Feature\n" +
       "Implementation, Release / Operations, Incident Response, Maintenance; Role Lock ENABLED or DISABLED.",
   ],
+  exits: {
+    ok: { code: 0, meaning: "measured" },
+    usage: { code: 2, meaning: "usage; charter missing; invalid Role State; DUAL_INSTANCE with --strict-lease" },
+  },
   examples: ["mogui master-bootstrap --charter master-ops/docs/MASTER-OPERATIONS.md --handoff handoffs/latest.md --json"],
-  async run(ctx, args) {
-    const budget = parseIntFlag((args.budget as string | undefined) ?? String(DEFAULT_BUDGET_CHARS), "budget", NAME);
+  async run({ ctx, args, fail }) {
     let result;
     try {
       result = await bootstrap(
         {
-          charter: resolve(ctx.cwd, args.charter as string),
-          handoff: args.handoff === undefined ? undefined : resolve(ctx.cwd, args.handoff as string),
-          budget,
-          sessionId: args["session-id"] as string | undefined,
-          strictLease: Boolean(args["strict-lease"]),
+          charter: resolve(ctx.cwd, args.charter),
+          handoff: args.handoff === undefined ? undefined : resolve(ctx.cwd, args.handoff),
+          budget: args.budget,
+          sessionId: args["session-id"],
+          strictLease: args["strict-lease"],
           parentPid: process.ppid,
         },
         psProbe(ctx),
       );
     } catch (e) {
-      if (e instanceof BootstrapError) throw new ExitError(2, `master-bootstrap: ${e.message}`);
+      if (e instanceof BootstrapError) return fail("usage", `${NAME}: ${e.message}`);
       throw e;
     }
-    if (args.json) emit(ctx, result, true);
+    if (args.json) printDoc(ctx, result, true);
     else printLines(ctx, [`role=${result.role_state?.role ?? ""}`, `budget_used=${result.budget_used}`, `warnings=${result.warnings.join(",")}`]);
-    return 0;
+    return "ok";
   },
 });

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { psProbe } from "../../src/succession/bootstrap/dual.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
-import { printLines } from "../../src/lib/output.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { pgrepProbe } from "../../src/succession/recovery/monitors.ts";
 import { recover } from "../../src/succession/recovery/recover.ts";
-import { emit } from "../../src/succession/master/io.ts";
 import { WORK_LEDGER_ENV, WORK_LEDGER_FILE } from "../../src/succession/tracks/ledger.ts";
 
 /** D2: --ledger > $MOGUI_WORK_LEDGER > $MOGUI_HOME/work-ledger.jsonl when it exists (else step 1-ledger is SKIP). */
@@ -15,7 +15,7 @@ function ledgerPath(ctx: Ctx, flag: string | undefined): string | undefined {
   return flag || ctx.env[WORK_LEDGER_ENV] || existsSync(path) ? path : undefined;
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "master-recover",
     description: [
@@ -31,29 +31,33 @@ export default defineMoguiCommand({
   args: {
     charter: { type: "string", valueHint: "file", required: true, description: "The charter (step 0)" },
     handoff: { type: "string", valueHint: "file", required: true, description: "The predecessor's handoff (step 1)" },
-    ledger: { type: "string", valueHint: "path", description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE} if present)` },
+    ledger: { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE} if present)` },
     repo: { type: "string", valueHint: "path", multiple: true, description: "A repository to observe (HEAD, branch, dirty)" },
     "monitor-pattern": { type: "string", valueHint: "pat", multiple: true, description: "A monitor script that must not still be running" },
     "session-id": { type: "string", valueHint: "id", description: "Session id for the dual-instance check" },
-    json: { type: "boolean", description: "One compact JSON report (default: '<step> <status>: <evidence>' lines)" },
+    json: { ...ARGS.json, description: "One compact JSON report (default: '<step> <status>: <evidence>' lines)" },
   },
   notes: ["Statuses: OK, MISS, WARN, SKIP. A step-0 MISS fails closed: steps 1, 2-3 and 5 are SKIP. Exit 0 whatever the verdict."],
+  exits: {
+    ok: { code: 0, meaning: "report printed, whatever the step statuses" },
+    usage: { code: 2, meaning: "usage: unknown flag, missing or conflicting flags, a malformed value" },
+  },
   examples: ["mogui master-recover --charter MASTER-OPERATIONS.md --handoff handoffs/latest.md --repo ../product --json > report.json"],
-  async run(ctx, args) {
+  async run({ ctx, args }) {
     const report = await recover(
       ctx,
       {
-        charter: resolve(ctx.cwd, args.charter as string),
-        handoff: resolve(ctx.cwd, args.handoff as string),
-        ledger: ledgerPath(ctx, args.ledger as string | undefined),
-        repos: ((args.repo as string[] | undefined) ?? []).map((p) => resolve(ctx.cwd, p)),
-        monitorPatterns: (args["monitor-pattern"] as string[] | undefined) ?? [],
-        sessionId: args["session-id"] as string | undefined,
+        charter: resolve(ctx.cwd, args.charter),
+        handoff: resolve(ctx.cwd, args.handoff),
+        ledger: ledgerPath(ctx, args.ledger),
+        repos: args.repo.map((p) => resolve(ctx.cwd, p)),
+        monitorPatterns: args["monitor-pattern"],
+        sessionId: args["session-id"],
       },
       { process: psProbe(ctx), monitor: pgrepProbe(ctx) },
     );
-    if (args.json) emit(ctx, report, true);
+    if (args.json) printDoc(ctx, report, true);
     else printLines(ctx, report.steps.map((s) => `${s.step} ${s.status}: ${s.evidence}`));
-    return 0;
+    return "ok";
   },
 });

@@ -56,14 +56,32 @@ describe("acceptance-loop", () => {
     const one = await runMain(["acceptance-loop", "run", "--config", h.config, "--max-iterations", "1"], { env: accEnv(h) });
     expect(one.code).toBe(1);
     for (const [argv, message] of [
-      [["--max-iterations", "0"], "mogui: --max-iterations must be at least 1\n"],
-      [["--max-iterations", "two"], "mogui: --max-iterations must be an integer (got 'two')\n"],
+      [["--max-iterations", "0"], "mogui: --max-iterations must be a whole number from 1 to 10000 (got '0')\n"],
+      [["--max-iterations", "two"], "mogui: --max-iterations must be a whole number from 1 to 10000 (got 'two')\n"],
       [["--restore-cmd", "git 'oops"], "mogui: --restore-cmd: no closing quotation\n"],
       [["--restore-cmd", "  "], "mogui: --restore-cmd is empty\n"],
     ] as const) {
       const r = await runMain(["acceptance-loop", "run", "--config", h.config, ...argv], { env: accEnv(h) });
       expect({ code: r.code, stdout: r.stdout, first: r.stderr.split("Run ")[0] }).toEqual({ code: 2, stdout: "", first: message });
     }
+  });
+
+  test("run --json: one compact sorted document of the final scorecard on stdout; case progress on stderr", async () => {
+    const f = makeAcceptanceFixture();
+    const r = await runMain(["acceptance-loop", "run", "--config", f.config, "--max-iterations", "2", "--restore-cmd", "git checkout -- .", "--json"], { env: accEnv(f) });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")).toHaveLength(2);
+    const doc = JSON.parse(r.stdout);
+    expect(Object.keys(doc)).toEqual(["complete", "final", "final_score", "final_scorecard", "report"]);
+    expect(doc).toMatchObject({ complete: true, final: { label: "iter-002" }, final_score: { combined_passed: 5 }, report: join(f.runDir, "report.json") });
+    expect(doc.final_scorecard.label).toBe("iter-002-scorecard");
+    // Sorted at every level, compact: the text is exactly the sorted re-serialisation.
+    const sorted = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sorted(x)])) : v;
+    expect(r.stdout).toBe(`${JSON.stringify(sorted(doc))}\n`);
+    // Not a TTY: the progress lines are plain, one per case here (5 cases: one line per tenth), then a summary.
+    expect(r.stderr).toContain("acceptance-loop: baseline cases: 5/5 ");
+    expect(r.stderr).toContain("acceptance-loop: iteration 2/2 cases: 5/5 case(s) of iter-002 passing\n");
   });
 
   test("split and run: an output or run dir that cannot be created is exit 2, one line naming it; nothing runs", async () => {

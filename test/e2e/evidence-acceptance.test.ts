@@ -33,7 +33,7 @@ describe("acceptance-loop run: two iterations through dist/mogui", () => {
     expect(r.stderr).toContain("acceptance-loop: baseline: combined 4/5\n");
     expect(r.code).toBe(0);
     // Progress on stderr: iteration, evaluated cases, current combined pass count.
-    expect(r.stderr).toContain("acceptance-loop: iteration 1/2: case 5/5 ");
+    expect(r.stderr).toContain("acceptance-loop: iteration 1/2 cases: 5/5 ");
     expect(r.stderr).toContain("acceptance-loop: iteration 1/2: rejected iter-001 NO_PASS_COUNT_INCREASE (combined 4 -> 4)\n");
     expect(r.stderr).toContain("acceptance-loop: restoring the workspace after rejecting iter-001: git checkout -- .\n");
     expect(r.stderr).toContain("acceptance-loop: iteration 2/2: accepted iter-002 PASS_COUNT_INCREASED (combined 4 -> 5)\n");

@@ -1,14 +1,14 @@
 /** `mogui acceptance-loop split`: write the split manifest (with pinned regressions applied) without running anything. */
 import { resolve } from "node:path";
-import { loadForCli, prepareRunDir } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, loadForCli, prepareRunDir } from "../../../src/evidence/acceptance/cli.ts";
 import { configToDict } from "../../../src/evidence/acceptance/config.ts";
 import { renderSplitMarkdown } from "../../../src/evidence/acceptance/casebook.ts";
 import { AcceptanceRunLayout } from "../../../src/evidence/acceptance/layout.ts";
 import { RegressionLog } from "../../../src/evidence/acceptance/regression-log.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "acceptance-loop split",
     description: [
@@ -21,18 +21,22 @@ export default defineMoguiCommand({
     config: { type: "string", valueHint: "path", required: true, description: "The acceptance config JSON" },
     "output-dir": { type: "string", valueHint: "dir", description: "Where to write the split files (default: run_dir)" },
   },
+  exits: {
+    ok: { code: 0, meaning: "split files written (path of split.json on stdout)" },
+    usage: { ...ACCEPTANCE_USAGE, meaning: `${ACCEPTANCE_USAGE.meaning}; the output folder cannot be created or written` },
+  },
   notes: ["Pinned regression cases the case book no longer defines come back as holdout; the book's own definition wins."],
   examples: ["mogui acceptance-loop split --config acceptance.json --output-dir /tmp/split"],
-  async run(ctx, args) {
-    const { config, casebook } = loadForCli(ctx, args.config as string);
+  async run({ ctx, args }) {
+    const { config, casebook } = loadForCli(ctx, args.config);
     const book = config.regressionLog ? new RegressionLog(config.regressionLog, ctx.now).apply(casebook) : casebook;
-    const root = args["output-dir"] ? resolve(ctx.cwd, args["output-dir"] as string) : config.runDir;
+    const root = args["output-dir"] ? resolve(ctx.cwd, args["output-dir"]) : config.runDir;
     prepareRunDir(root);
     const layout = new AcceptanceRunLayout(root);
     layout.writeJson(layout.manifest, configToDict(config));
     layout.writeJson(layout.split, book.manifest());
     layout.writeText(layout.splitMd, renderSplitMarkdown(book));
     printLines(ctx, [layout.split]);
-    return 0;
+    return "ok";
   },
 });

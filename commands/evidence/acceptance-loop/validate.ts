@@ -1,9 +1,10 @@
 /** `mogui acceptance-loop validate`: load the config and the case book, print what would run. */
-import { loadForCli } from "../../../src/evidence/acceptance/cli.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { printJson, sortKeys } from "../../../src/lib/output.ts";
+import { ACCEPTANCE_USAGE, loadForCli } from "../../../src/evidence/acceptance/cli.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "acceptance-loop validate",
     description: [
@@ -14,15 +15,19 @@ export default defineMoguiCommand({
   usage: ["acceptance-loop validate --config <path> [--json]"],
   args: {
     config: { type: "string", valueHint: "path", required: true, description: "The acceptance config JSON" },
-    json: { type: "boolean", description: "Print compact JSON (default: indented JSON)" },
+    json: ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "the config and the case book are valid (summary on stdout)" },
+    usage: ACCEPTANCE_USAGE,
   },
   notes: [
     "The case book must define train and holdout cases, with the same seed strata in both; ids are unique.\n" +
       "Split aliases: visible = train, private = holdout, acceptance = scorecard.",
   ],
   examples: ["mogui acceptance-loop validate --config acceptance.json"],
-  async run(ctx, args) {
-    const { config, casebook } = loadForCli(ctx, args.config as string);
+  async run({ ctx, args }) {
+    const { config, casebook } = loadForCli(ctx, args.config);
     const summary = {
       name: config.name,
       train: casebook.casesForSplit("train").length,
@@ -34,7 +39,7 @@ export default defineMoguiCommand({
       run_dir: config.runDir,
       workspace_root: config.workspaceRoot,
     };
-    printJson(ctx, sortKeys(summary), Boolean(args.json));
-    return 0;
+    printDoc(ctx, summary, args.json);
+    return "ok";
   },
 });

@@ -1,9 +1,10 @@
 /** `mogui adapter doctor`: which host tools this machine has (reference §14). Always exit 0: it reports, it never gates. */
 import { doctor } from "../../../src/evidence/adapter/doctor.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "adapter doctor",
     description: [
@@ -13,20 +14,24 @@ export default defineMoguiCommand({
   },
   usage: ["adapter doctor [--json]"],
   args: {
-    json: { type: "boolean", description: "Print one compact JSON document {missing, present, results} (default: one line per tool)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document {missing, present, results} (default: one line per tool)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "the presence report was printed (whatever it found)" },
+    usage: { code: 2, meaning: "usage error: an unknown flag or argument" },
   },
   notes: ["The orca executable is resolved like everywhere else: ORCA_CLI_COMMAND > orca-dev (ORCA_DEV_REPO_ROOT set) > orca."],
   examples: ["mogui adapter doctor", "mogui adapter doctor --json"],
-  async run(ctx, args) {
+  async run({ ctx, args }) {
     const report = await doctor(ctx);
     if (args.json) {
-      printJson(ctx, sortKeys(report), true);
-      return 0;
+      printDoc(ctx, report, true);
+      return "ok";
     }
     printLines(
       ctx,
       report.results.map((r) => `${r.present ? "present" : "missing"}\t${r.name}\t${r.detail.split("\n")[0] ?? ""}`),
     );
-    return 0;
+    return "ok";
   },
 });

@@ -1,10 +1,11 @@
 /** `mogui approval classify`: the gate class of an action (reference §15), so scripts can ask before they act. */
 import { ActionSpecError, actionSpec, classify, requiresHuman } from "../../../src/evidence/approval/gates.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "approval classify",
     description: [
@@ -20,16 +21,20 @@ export default defineMoguiCommand({
     "writes-shared": { type: "boolean", description: "The action writes shared state (a remote, a ledger others read, a PR)" },
     irreversible: { type: "boolean", description: "The action cannot be undone" },
     description: { type: "string", valueHint: "text", description: "What the action is (echoed in --json)" },
-    json: { type: "boolean", description: "Print {action, gate, requires_human} as one compact JSON document" },
+    json: { ...ARGS.json, description: "Print {action, gate, requires_human} as one compact JSON document" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "the gate class was printed" },
+    usage: { code: 2, meaning: "usage error: --read-only combined with a write or --irreversible" },
   },
   examples: ["mogui approval classify --read-only", "mogui approval classify --writes-shared --json", "mogui approval classify --irreversible"],
-  async run(ctx, args) {
+  async run({ ctx, args }) {
     const action = actionSpec({
-      readOnly: Boolean(args["read-only"]),
-      writesLocal: Boolean(args["writes-local"]),
-      writesShared: Boolean(args["writes-shared"]),
-      irreversible: Boolean(args.irreversible),
-      description: (args.description as string | undefined) ?? "",
+      readOnly: args["read-only"],
+      writesLocal: args["writes-local"],
+      writesShared: args["writes-shared"],
+      irreversible: args.irreversible,
+      description: args.description ?? "",
     });
     let gate;
     try {
@@ -40,8 +45,8 @@ export default defineMoguiCommand({
     }
     if (args.json) {
       const a = { read_only: action.readOnly, writes_local: action.writesLocal, writes_shared: action.writesShared, irreversible: action.irreversible, description: action.description };
-      printJson(ctx, sortKeys({ action: a, gate, requires_human: requiresHuman(gate) }), true);
+      printDoc(ctx, { action: a, gate, requires_human: requiresHuman(gate) }, true);
     } else printLines(ctx, [gate]);
-    return 0;
+    return "ok";
   },
 });

@@ -1,10 +1,10 @@
 /** `mogui config example <name> [--out <path>]`: one file the binary carries (instance examples, brief template, hook). */
 import { resolve } from "node:path";
 import { exampleNames, findExample, writeExample } from "../../../src/lib/config/examples.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError, UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "config example",
     description: [
@@ -17,27 +17,32 @@ export default defineMoguiCommand({
     name: { type: "positional", required: true, description: `One of: ${exampleNames().join(", ")}` },
     out: { type: "string", valueHint: "path", description: "Write the file here instead of printing it (refused when the path exists)" },
   },
+  exits: {
+    ok: { code: 0, meaning: "the file was printed (or written with --out)" },
+    exists: { code: 1, meaning: "--out names a path that exists; left unchanged" },
+    usage: { code: 2, meaning: "usage error: unknown name; --out cannot be written" },
+  },
   examples: [
     "mogui config example worker-surface-policy",
     'mogui config example brief-template > "$MOGUI_HOME/brief.md"',
     "mogui config example pre-push --out .git/hooks/pre-push",
   ],
-  async run(ctx, args) {
-    const e = findExample(args.name as string);
-    if (!e) throw new UsageError(`unknown example '${String(args.name)}': expected one of ${exampleNames().join(", ")}`, "config example");
+  async run({ ctx, args, fail }) {
+    const e = findExample(args.name);
+    if (!e) throw new UsageError(`unknown example '${args.name}': expected one of ${exampleNames().join(", ")}`, "config example");
     if (args.out === undefined) {
       ctx.io.stdout(e.text);
-      return 0;
+      return "ok";
     }
-    const path = resolve(ctx.cwd, args.out as string);
+    const path = resolve(ctx.cwd, args.out);
     let wrote: boolean;
     try {
       wrote = writeExample(e, path);
     } catch (err) {
-      throw new ExitError(2, `config example: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`);
+      return fail("usage", `config example: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`);
     }
-    if (!wrote) throw new ExitError(1, `config example: ${path} exists; left unchanged`);
+    if (!wrote) return fail("exists", `config example: ${path} exists; left unchanged`);
     ctx.io.stdout(`wrote ${path}\n`);
-    return 0;
+    return "ok";
   },
 });

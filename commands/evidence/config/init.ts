@@ -2,14 +2,15 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { EXAMPLES, writeInstanceExamples, type InitResult } from "../../../src/lib/config/examples.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { moguiHome } from "../../../src/lib/context.ts";
-import { ExitError, errorMessage } from "../../../src/lib/errors.ts";
-import { printJson, printLines } from "../../../src/lib/output.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 
 const FILES = EXAMPLES.filter((e) => e.configFile).map((e) => `${e.configFile} (${e.what})`);
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "config init",
     description: [
@@ -20,22 +21,26 @@ export default defineMoguiCommand({
   },
   usage: ["config init [--json]"],
   args: {
-    json: { type: "boolean", description: "One JSON document {dir, written, kept}" },
+    json: { ...ARGS.json, description: "One compact JSON document {dir, kept, written}" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "every instance file written, or kept because it already existed (both listed)" },
+    usage: { code: 2, meaning: "usage error, or $MOGUI_HOME/config cannot be created or written" },
   },
   notes: [`Files:\n${FILES.map((f) => `  ${f}`).join("\n")}`, "One example at a time, and the brief template and pre-push hook: mogui config example <name>."],
   examples: ["mogui config init", "MOGUI_HOME=/tmp/try mogui config init --json"],
-  async run(ctx, args) {
+  async run({ ctx, args, fail }) {
     const dir = join(moguiHome(ctx), "config");
     let r: InitResult;
     try {
       mkdirSync(dir, { recursive: true });
       r = writeInstanceExamples(dir);
     } catch (e) {
-      throw new ExitError(2, `config init: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `config init: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
     }
-    if (args.json) printJson(ctx, { dir, written: r.written, kept: r.kept }, true);
+    if (args.json) printDoc(ctx, { dir, written: r.written, kept: r.kept }, true);
     else printLines(ctx, [...r.written.map((p) => `wrote ${p}`), ...r.kept.map((p) => `kept ${p} (exists; left unchanged)`)]);
     if (r.written.length) ctx.io.stderr("config init: edit the written files for your workspace (mogui config validate <name> checks one)\n");
-    return 0;
+    return "ok";
   },
 });

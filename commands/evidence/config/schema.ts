@@ -1,10 +1,11 @@
 /** `mogui config schema <name>`: the JSON Schema of an instance config file, generated from the loader's own schema. */
 import { configNames, jsonSchemaFor } from "../../../src/lib/config/registry.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
 import { printJson } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "config schema",
     description: [
@@ -15,13 +16,19 @@ export default defineMoguiCommand({
   usage: ["config schema <name> [--json]"],
   args: {
     name: { type: "positional", required: true, description: `One of: ${configNames().join(", ")}` },
-    json: { type: "boolean", description: "Print compact JSON (default: indented, as in config/*.schema.json)" },
+    json: { ...ARGS.json, description: "Print compact JSON (default: indented, as in config/*.schema.json)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "the JSON Schema was printed" },
+    usage: { code: 2, meaning: "usage error: unknown config name" },
   },
   examples: ["mogui config schema workspace-descriptor > workspace-descriptor.schema.json", "mogui config schema instance-runtime --json"],
-  async run(ctx, args) {
-    const name = args.name as string;
+  async run({ ctx, args }) {
+    const name = args.name;
     if (!configNames().includes(name)) throw new UsageError(`unknown config '${name}': expected one of ${configNames().join(", ")}`, "config schema");
-    printJson(ctx, jsonSchemaFor(name), Boolean(args.json));
-    return 0;
+    // Key order kept (printJson, not printDoc): the output is byte for byte the committed config/<name>.schema.json,
+    // whose keys follow the JSON Schema convention ($schema first), as editors expect.
+    printJson(ctx, jsonSchemaFor(name), args.json);
+    return "ok";
   },
 });

@@ -1,11 +1,11 @@
 /** `mogui config validate <name> [--file F]`: check an instance config file with the loader the commands use. */
 import { readFileSync } from "node:fs";
 import { CONFIG_KINDS, configNames, configPath } from "../../../src/lib/config/registry.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError, UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "config validate",
     description: [
@@ -22,23 +22,28 @@ export default defineMoguiCommand({
     "Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" +
       "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR.",
   ],
+  exits: {
+    ok: { code: 0, meaning: "the file is valid" },
+    invalid: { code: 1, meaning: "the file is invalid (the reason on stderr)" },
+    usage: { code: 2, meaning: "usage error, or the file cannot be read" },
+  },
   examples: ["mogui config validate workspace-descriptor --file config/workspace-descriptor.example.json"],
-  async run(ctx, args) {
-    const kind = CONFIG_KINDS[args.name as string];
-    if (!kind) throw new UsageError(`unknown config '${String(args.name)}': expected one of ${configNames().join(", ")}`, "config validate");
-    const path = configPath(ctx, kind, args.file as string | undefined);
+  async run({ ctx, args, fail }) {
+    const kind = CONFIG_KINDS[args.name];
+    if (!kind) throw new UsageError(`unknown config '${args.name}': expected one of ${configNames().join(", ")}`, "config validate");
+    const path = configPath(ctx, kind, args.file);
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      throw new ExitError(2, `config validate: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `config validate: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
     }
     try {
       kind.validate(text, path);
     } catch (e) {
-      throw new ExitError(1, `config validate: ${errorMessage(e)}`);
+      return fail("invalid", `config validate: ${errorMessage(e)}`);
     }
     printLines(ctx, [`valid: ${kind.name}: ${path}`]);
-    return 0;
+    return "ok";
   },
 });

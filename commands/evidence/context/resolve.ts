@@ -2,11 +2,12 @@
 import { resolve } from "node:path";
 import { loadManifest, ManifestError } from "../../../src/evidence/context/manifest.ts";
 import { descriptorDict, resolveContext } from "../../../src/evidence/context/resolve.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "context resolve",
     description: [
@@ -19,25 +20,29 @@ export default defineMoguiCommand({
   args: {
     path: { type: "positional", required: true, description: "The path to resolve (relative to the current directory)" },
     manifest: { type: "string", valueHint: "file", required: true, description: "The workspace manifest JSON {workspace_root, workspace_identity, repositories}" },
-    json: { type: "boolean", description: "Print the descriptor as one compact JSON document" },
+    json: { ...ARGS.json, description: "Print the descriptor as one compact JSON document" },
   },
   notes: [
     "Only the declared paths, the root's immediate children and the path's ancestors inside the root are looked at.\n" +
       "A .git directory marks a repo; a .git file starting with `gitdir:` marks a worktree (nothing else of it is read).",
   ],
+  exits: {
+    ok: { code: 0, meaning: "the path was resolved (missing declared repositories are warnings, not errors)" },
+    usage: { code: 2, meaning: "usage error, or the manifest is missing, unreadable or malformed" },
+  },
   examples: ["mogui context resolve . --manifest workspace.json", "mogui context resolve product/src --manifest workspace.json --json"],
-  async run(ctx, args) {
+  async run({ ctx, args, fail }) {
     let d;
     try {
-      const m = loadManifest(resolve(ctx.cwd, args.manifest as string));
-      d = resolveContext(resolve(ctx.cwd, args.path as string), m, ctx.env.HOME || undefined);
+      const m = loadManifest(resolve(ctx.cwd, args.manifest));
+      d = resolveContext(resolve(ctx.cwd, args.path), m, ctx.env.HOME || undefined);
     } catch (e) {
-      if (e instanceof ManifestError) throw new ExitError(2, `context resolve: ${e.message}`);
+      if (e instanceof ManifestError) return fail("usage", `context resolve: ${e.message}`);
       throw e;
     }
     if (args.json) {
-      printJson(ctx, sortKeys(descriptorDict(d)), true);
-      return 0;
+      printDoc(ctx, descriptorDict(d), true);
+      return "ok";
     }
     printLines(ctx, [
       `kind: ${d.kind}`,
@@ -47,7 +52,8 @@ export default defineMoguiCommand({
       `git_repo: ${d.capabilities.gitRepo}`,
       ...d.repoSet.map((r) => `repo: ${r.status}\t${r.identity}\t${r.path}`),
     ]);
-    for (const w of d.warnings) ctx.io.stderr(`context resolve: warning: ${w}\n`);
-    return 0;
+    const log = logger(ctx, "context resolve");
+    for (const w of d.warnings) log.warn(w);
+    return "ok";
   },
 });

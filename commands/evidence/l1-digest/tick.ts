@@ -2,12 +2,9 @@
 import { resolve } from "node:path";
 import { DigestError, loadDigestConfig } from "../../../src/evidence/digest/config.ts";
 import { tick } from "../../../src/evidence/digest/tick.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 
-const EXIT = { OK: 0, ERROR: 2, UNEXPLAINED: 4 } as const;
-
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "l1-digest tick",
     description: [
@@ -18,6 +15,11 @@ export default defineMoguiCommand({
   },
   usage: ["l1-digest tick --config <file>"],
   args: { config: { type: "string", valueHint: "file", required: true, description: "The digest config JSON" } },
+  exits: {
+    ok: { code: 0, meaning: "no unexplained repo drift (the digest on stdout)" },
+    usage: { code: 2, meaning: "usage error, or a config, baseline, I/O or JSON error" },
+    unexplained: { code: 4, meaning: "unexplained repo drift present" },
+  },
   notes: [
     "Config keys: repos (paths or {path, name}), ledger_path, job_log_globs, monitor_pgrep_patterns, baseline_path,\n" +
       "digest_dir; optional ledger_tail_limit (20), max_idle_seconds (360), active_window_seconds (21600),\n" +
@@ -25,17 +27,17 @@ export default defineMoguiCommand({
     "To pre-announce a change, put the state you expect under baseline.expected.repos.<name> ({head, dirty}).",
   ],
   examples: ["mogui l1-digest tick --config ~/.mogui/l1-digest.json"],
-  async run(ctx, args) {
+  async run({ ctx, args, fail }) {
     let result;
     try {
-      const cfg = loadDigestConfig(resolve(ctx.cwd, args.config as string), ctx.env.HOME || undefined);
+      const cfg = loadDigestConfig(resolve(ctx.cwd, args.config), ctx.env.HOME || undefined);
       result = await tick(ctx, cfg, ctx.now());
     } catch (e) {
-      if (e instanceof DigestError) throw new ExitError(EXIT.ERROR, `l1-digest: ${e.message}`);
+      if (e instanceof DigestError) return fail("usage", `l1-digest: ${e.message}`);
       throw e;
     }
     ctx.io.stdout(result.digest);
     ctx.io.stderr(`l1-digest: digest written to ${result.digestPath}; next tick in ${result.nextIntervalSeconds} s\n`);
-    return result.unexplained > 0 ? EXIT.UNEXPLAINED : EXIT.OK;
+    return result.unexplained > 0 ? "unexplained" : "ok";
   },
 });

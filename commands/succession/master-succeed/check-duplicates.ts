@@ -1,8 +1,10 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { emit, selfHandle } from "../../../src/succession/master/io.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { selfHandle } from "../../../src/succession/master/io.ts";
 import { duplicateReport } from "../../../src/succession/master/sessions.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "master-succeed check-duplicates",
     description: [
@@ -19,16 +21,21 @@ export default defineMoguiCommand({
   args: {
     "self-handle": { type: "string", valueHint: "handle", description: "Your own terminal handle, never reported (default $ORCA_TERMINAL_HANDLE)" },
     marker: { type: "string", valueHint: "text", required: true, description: "Session marker to look for (e.g. the session id)" },
-    json: { type: "boolean", description: "Compact JSON (default: indented JSON)" },
+    json: ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "listed (possibly none)" },
+    usage: { code: 2, meaning: "usage; orca terminal list failed or printed unusable JSON" },
   },
   examples: ["mogui master-succeed check-duplicates --self-handle term_... --marker 3f0c-session-id --json"],
-  async run(ctx, args) {
-    const report = await duplicateReport(ctx, args.marker as string, selfHandle(ctx, args["self-handle"] as string | undefined, "master-succeed check-duplicates"));
+  async run({ ctx, args }) {
+    const report = await duplicateReport(ctx, args.marker, selfHandle(ctx, args["self-handle"], "master-succeed check-duplicates"));
     const unmeasured = (["session_id", "process_id"] as const).filter((k) => report[k] === "unmeasured");
     if (unmeasured.length) {
+      // Text pinned by test/e2e/dispatch-orca-contract.test.ts (no "warning:" tag).
       ctx.io.stderr(`check-duplicates: ${unmeasured.join(", ")} unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${report.relies_on.join(", ")}\n`);
     }
-    emit(ctx, report, Boolean(args.json));
-    return 0;
+    printDoc(ctx, report, args.json);
+    return "ok";
   },
 });

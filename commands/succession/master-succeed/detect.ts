@@ -1,10 +1,12 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
-import { emit } from "../../../src/succession/master/io.ts";
+import { printDoc } from "../../../src/lib/output.ts";
 import { ADVISORY_RATIO, detectTrigger, IMMEDIATE_PHRASES } from "../../../src/succession/master/trigger.ts";
 
 const NAME = "master-succeed detect";
 
+/** A ratio is a fraction, not a whole number: parsed here (the `int` type does not apply). */
 function ratio(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw.trim());
@@ -12,7 +14,7 @@ function ratio(raw: string | undefined): number | undefined {
   return n;
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -25,16 +27,20 @@ export default defineMoguiCommand({
     text: { type: "positional", required: true, description: "The instruction or message to classify" },
     "context-ratio": { type: "string", valueHint: "ratio", description: `Context window use, 0..1 (ADVISORY at >= ${ADVISORY_RATIO.toFixed(2)})` },
     milestone: { type: "string", valueHint: "text", description: "A natural milestone that was reached (ADVISORY)" },
-    json: { type: "boolean", description: "Compact JSON (default: indented JSON)" },
+    json: ARGS.json,
   },
   notes: [`IMMEDIATE phrases (case-insensitive substrings): ${IMMEDIATE_PHRASES.map((p) => `'${p}'`).join(", ")}.`],
+  exits: {
+    ok: { code: 0, meaning: "classified (the status is in the JSON)" },
+    usage: { code: 2, meaning: "usage: unknown flag, missing or conflicting flags, a malformed value" },
+  },
   examples: ['mogui master-succeed detect "succession now" --json', 'mogui master-succeed detect "status?" --context-ratio 0.65'],
-  async run(ctx, args) {
-    const decision = detectTrigger(args.text as string, {
-      contextRatio: ratio(args["context-ratio"] as string | undefined),
-      milestone: (args.milestone as string | undefined)?.trim() || undefined,
+  async run({ ctx, args }) {
+    const decision = detectTrigger(args.text, {
+      contextRatio: ratio(args["context-ratio"]),
+      milestone: args.milestone?.trim() || undefined,
     });
-    emit(ctx, decision, Boolean(args.json));
-    return 0;
+    printDoc(ctx, decision, args.json);
+    return "ok";
   },
 });

@@ -1,12 +1,13 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { RETIRE_REFUSED_EXIT } from "../../../src/succession/master/errors.ts";
-import { emit, parseIntFlag, selfHandle } from "../../../src/succession/master/io.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { selfHandle } from "../../../src/succession/master/io.ts";
 import { processProbe, ttyProbe } from "../../../src/succession/master/probes.ts";
 import { RETIRE, retirePredecessor } from "../../../src/succession/master/retire.ts";
 
 const NAME = "master-succeed retire";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -26,36 +27,41 @@ export default defineMoguiCommand({
     "target-handle": { type: "string", valueHint: "handle", description: "Exact terminal handle of the predecessor" },
     "target-pty-id": { type: "string", valueHint: "id", description: "Exact pty id of the predecessor" },
     "target-session-id": { type: "string", valueHint: "id", description: "Exact session id of the predecessor" },
-    "target-pid": { type: "string", valueHint: "pid", description: "Predecessor agent pid, measured by you (folder panes report none)" },
+    "target-pid": { type: "int", min: 1, max: 2_147_483_647, valueHint: "pid", description: "Predecessor agent pid, measured by you (folder panes report none)" },
     "target-tty": { type: "string", valueHint: "tty", description: "Predecessor tty, e.g. /dev/pts/3 or ttys004" },
     execute: { type: "boolean", description: "Really close and measure (default: dry run)" },
-    "settle-ms": { type: "string", valueHint: "ms", description: "Re-probe a still-present pid/tty for this long after close", default: "2000" },
-    json: { type: "boolean", description: "Compact JSON (default: indented JSON)" },
+    "settle-ms": { type: "int", min: 0, max: 3_600_000, valueHint: "ms", description: "Re-probe a still-present pid/tty for this long after close", default: 2000 },
+    json: ARGS.json,
   },
   notes: [
     "disappearances: measured = gone; still_present = survived (REFUSED); skipped:<why> = could not be measured\n" +
       "(no pid/tty given, or `ps` missing or timed out), which caps the result at CLOSED_PARTIAL.",
   ],
+  exits: {
+    ok: { code: 0, meaning: "DRY_RUN, CLOSED or CLOSED_PARTIAL" },
+    usage: { code: 2, meaning: "usage; self matched as a candidate; bad --target-pid; orca terminal list failed" },
+    refused: { code: 3, meaning: "REFUSED: no or several candidates, close failed, or pane/process/tty still present (D20)" },
+  },
   examples: [
     "mogui master-succeed retire --self-handle term_me --target-handle term_old --target-pid 4242 --target-tty /dev/pts/3",
     "mogui master-succeed retire --self-handle term_me --target-handle term_old --target-pid 4242 --target-tty /dev/pts/3 --execute --json",
   ],
-  async run(ctx, args) {
+  async run({ ctx, args }) {
     const report = await retirePredecessor(ctx, {
-      selfHandle: selfHandle(ctx, args["self-handle"] as string | undefined, NAME),
-      selector: args.expected as string | undefined,
-      execute: Boolean(args.execute),
-      targetHandle: args["target-handle"] as string | undefined,
-      targetPtyId: args["target-pty-id"] as string | undefined,
-      targetSessionId: args["target-session-id"] as string | undefined,
-      targetPid: parseIntFlag(args["target-pid"] as string | undefined, "target-pid", NAME),
-      targetTty: args["target-tty"] as string | undefined,
-      settleMs: parseIntFlag((args["settle-ms"] as string | undefined) ?? "2000", "settle-ms", NAME, 0),
+      selfHandle: selfHandle(ctx, args["self-handle"], NAME),
+      selector: args.expected,
+      execute: args.execute,
+      targetHandle: args["target-handle"],
+      targetPtyId: args["target-pty-id"],
+      targetSessionId: args["target-session-id"],
+      targetPid: args["target-pid"],
+      targetTty: args["target-tty"],
+      settleMs: args["settle-ms"],
       processProbe: processProbe(ctx),
       ttyProbe: ttyProbe(ctx),
     });
-    emit(ctx, report, Boolean(args.json));
+    printDoc(ctx, report, args.json);
     // D20: a refusal is a failure the caller must see in the exit status, not only in the JSON.
-    return report.status === RETIRE.REFUSED ? RETIRE_REFUSED_EXIT : 0;
+    return report.status === RETIRE.REFUSED ? "refused" : "ok";
   },
 });

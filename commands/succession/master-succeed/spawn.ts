@@ -1,13 +1,15 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { emit, readText } from "../../../src/succession/master/io.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { SPAWN_EXIT } from "../../../src/succession/master/errors.ts";
+import { readText } from "../../../src/succession/master/io.ts";
 import { spawnSuccessor } from "../../../src/succession/master/spawn.ts";
 import { SELECTOR_HINT } from "../../../src/succession/master/spawn-match.ts";
 import { defaultModel } from "../../../src/succession/master/startup.ts";
 
 const NAME = "master-succeed spawn";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -31,29 +33,41 @@ export default defineMoguiCommand({
     agent: { type: "string", valueHint: "name", description: "claude, claude-code, grok, codex, cursor, agy or an executable name", default: "claude" },
     "expected-placement": { type: "string", valueHint: "sel", description: "Independent expectation for the reply's worktreeId (exit 26 on mismatch)" },
     "dry-run": { type: "boolean", description: "Print the plan; no orca call at all" },
-    json: { type: "boolean", description: "Compact JSON (default: indented JSON)" },
+    json: ARGS.json,
   },
   rules: { exactlyOne: [["kickoff-text", "kickoff-file"]] },
+  // The 20-26 failures are thrown from src/succession/master/spawn.ts as SuccessionError with their SPAWN_EXIT code.
+  exits: {
+    ok: { code: 0, meaning: "DRY_RUN, or CREATED and verified (MATCH or MATCH_REISSUED)" },
+    usage: { code: 2, meaning: "usage; a required value empty; --model missing for an agent without a default" },
+    createError: { code: SPAWN_EXIT.CREATE_ERROR, meaning: "SPAWN_CREATE_ERROR: orca terminal create failed or answered ok:false" },
+    parseError: { code: SPAWN_EXIT.PARSE_ERROR, meaning: "SPAWN_PARSE_ERROR: the create reply lacks JSON, the terminal, its handle or worktreeId" },
+    worktreeMismatch: { code: SPAWN_EXIT.WORKTREE_MISMATCH, meaning: "SPAWN_WORKTREE_MISMATCH: the terminal is not in the requested worktree" },
+    closeError: { code: SPAWN_EXIT.CLOSE_ERROR, meaning: "SPAWN_CLOSE_ERROR: closing the terminal it created failed" },
+    handleStale: { code: SPAWN_EXIT.HANDLE_STALE, meaning: "SPAWN_HANDLE_STALE: reported handle not live, no unique titled replacement (nothing closed)" },
+    listError: { code: SPAWN_EXIT.LIST_ERROR, meaning: "SPAWN_LIST_ERROR: the scoped pre-snapshot or liveness list failed" },
+    placementMismatch: { code: SPAWN_EXIT.PLACEMENT_MISMATCH, meaning: "SPAWN_PLACEMENT_MISMATCH: the terminal is not where --expected-placement says" },
+  },
   notes: [`Selector forms${SELECTOR_HINT.slice(1).replace("Accepted selector forms are", ":")}`],
   examples: [
     'mogui master-succeed spawn --workspace-selector id:folder:<uuid> --kickoff-text "Founding master boot" --root . --title "Founding master boot" --dry-run --json',
   ],
-  async run(ctx, args) {
-    const agent = ((args.agent as string | undefined) ?? "claude").trim();
-    const model = (args.model as string | undefined) ?? defaultModel(agent);
-    if (!model) throw new ExitError(2, `--model is required for agent ${agent}`);
-    const kickoff = args["kickoff-file"] !== undefined ? readText(ctx, args["kickoff-file"] as string, NAME) : (args["kickoff-text"] as string);
+  async run({ ctx, args, fail }) {
+    const agent = args.agent.trim();
+    const model = args.model ?? defaultModel(agent);
+    if (!model) return fail("usage", `--model is required for agent ${agent}`);
+    const kickoff = args["kickoff-file"] !== undefined ? readText(ctx, args["kickoff-file"], NAME) : (args["kickoff-text"] ?? "");
     const report = await spawnSuccessor(ctx, {
-      workspaceSelector: args["workspace-selector"] as string,
+      workspaceSelector: args["workspace-selector"],
       kickoffText: kickoff,
-      root: args.root as string,
-      title: args.title as string,
+      root: args.root,
+      title: args.title,
       model,
       agent,
-      expectedPlacement: args["expected-placement"] as string | undefined,
-      dryRun: Boolean(args["dry-run"]),
+      expectedPlacement: args["expected-placement"],
+      dryRun: args["dry-run"],
     });
-    emit(ctx, report, Boolean(args.json));
-    return 0;
+    printDoc(ctx, report, args.json);
+    return "ok";
   },
 });

@@ -1,8 +1,10 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { emit, readJsonFile } from "../../../src/succession/master/io.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { readJsonFile } from "../../../src/succession/master/io.ts";
 import { verifySuccessor } from "../../../src/succession/master/verify.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "master-succeed verify-successor",
     description: [
@@ -14,12 +16,16 @@ export default defineMoguiCommand({
   usage: ["master-succeed verify-successor --report <file> [--json]"],
   args: {
     report: { type: "string", valueHint: "file", required: true, description: "Recovery report JSON" },
-    json: { type: "boolean", description: "Compact JSON (default: indented JSON)" },
+    json: ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "graded (PASS, PARTIAL or FAILED is in the JSON)" },
+    usage: { code: 2, meaning: "usage; report unreadable or not a JSON object" },
   },
   examples: ["mogui master-recover --charter C.md --handoff H.md --json > report.json && mogui master-succeed verify-successor --report report.json"],
-  async run(ctx, args) {
-    const report = readJsonFile(ctx, args.report as string, "master-succeed verify-successor");
-    emit(ctx, verifySuccessor(report), Boolean(args.json));
-    return 0;
+  async run({ ctx, args }) {
+    const report = readJsonFile(ctx, args.report, "master-succeed verify-successor");
+    printDoc(ctx, verifySuccessor(report), args.json);
+    return "ok";
   },
 });

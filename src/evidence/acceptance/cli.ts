@@ -3,17 +3,22 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { ExitError } from "../../lib/errors.ts";
+import type { ExitDef } from "../../lib/exits.ts";
 import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "./config.ts";
 import type { CaseBook } from "./casebook.ts";
 import { within } from "../../ops-repo/template/paths.ts";
 
-export const ACCEPTANCE_EXIT = { OK: 0, INCOMPLETE: 1, CONFIG: 2 } as const;
+/** The acceptance-loop commands' `usage` row: a config or case book problem is a usage error (exit 2, naming the file). */
+export const ACCEPTANCE_USAGE = {
+  code: 2,
+  meaning: "usage error, or a config / case book problem (the message names the file)",
+} as const satisfies ExitDef;
 
 export function loadForCli(ctx: Pick<Ctx, "cwd" | "env">, configFlag: string): { config: AcceptanceConfig; casebook: CaseBook } {
   try {
     return loadAcceptanceConfig(resolve(ctx.cwd, configFlag), ctx.env);
   } catch (e) {
-    if (e instanceof AcceptanceConfigError) throw new ExitError(ACCEPTANCE_EXIT.CONFIG, `acceptance-loop: ${e.message}`);
+    if (e instanceof AcceptanceConfigError) throw new ExitError(ACCEPTANCE_USAGE.code, `acceptance-loop: ${e.message}`);
     throw e;
   }
 }
@@ -30,7 +35,7 @@ export function prepareRunDir(dir: string): void {
     accessSync(dir, constants.W_OK);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new ExitError(ACCEPTANCE_EXIT.CONFIG, `acceptance-loop: cannot write to ${err.path ?? dir}: ${err.code ?? err.message}`);
+    throw new ExitError(ACCEPTANCE_USAGE.code, `acceptance-loop: cannot write to ${err.path ?? dir}: ${err.code ?? err.message}`);
   }
 }
 

@@ -45,6 +45,14 @@ export interface LoopDeps {
   onReject?: (candidate: Candidate) => Promise<void>;
   clock: () => number;
   progress?: (message: string) => void;
+  /** Per-stage case progress (the command's progress line); without it every case is one `progress` message. */
+  caseProgress?: (stage: string) => CaseProgress;
+}
+
+/** What the loop needs of a progress display (src/lib/log.ts `progress` fits). */
+export interface CaseProgress {
+  update(done: number, total?: number, item?: string): void;
+  end(summary: string): void;
 }
 
 export function inPlaceGuard(maxIterations: number, proposer: Proposer, evaluator: Evaluator, hasOnReject: boolean): void {
@@ -78,13 +86,17 @@ class Run {
     const cases = this.book.cases.filter((c) => splits.includes(c.split));
     this.say(`${stage}: evaluating ${cases.length} case(s) of ${label}`);
     let passed = 0;
+    const bar = this.d.caseProgress?.(stage);
     const raw = await this.d.evaluator(cases, {
       label,
       onResult: (i, n, r) => {
         if (r.passed) passed++;
-        this.say(`${stage}: case ${i}/${n} ${r.passed ? "pass" : "FAIL"} (${passed} passing so far)`);
+        const item = `${r.passed ? "pass" : "FAIL"} (${passed} passing so far)`;
+        if (bar) bar.update(i, n, item);
+        else this.say(`${stage}: case ${i}/${n} ${item}`);
       },
     });
+    bar?.end(`${passed}/${cases.length} case(s) of ${label} passing`);
     const card = scoreResults(label, cases, raw);
     for (const [split, s] of Object.entries(card.splits)) {
       const results = card.results.filter((r) => r.split === split).map(resultDict);

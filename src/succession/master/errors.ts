@@ -11,8 +11,6 @@ export const SPAWN_EXIT = {
   PLACEMENT_MISMATCH: 26, // the created terminal is not where --expected-placement says
 } as const;
 
-export const RETIRE_REFUSED_EXIT = 3;
-
 export class SuccessionError extends ExitError {
   constructor(message: string, code = 2) {
     super(code, message);

@@ -1,21 +1,19 @@
-/** Small I/O helpers shared by the lifecycle commands: sorted JSON output and JSON input files. */
+/** Small I/O helpers shared by the lifecycle commands: JSON input files and the self handle. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { ExitError, UsageError } from "../../lib/errors.ts";
-import { printJson, sortKeys } from "../../lib/output.ts";
+import { COMMON_EXITS } from "../../lib/exits.ts";
 
-/** Sorted keys at every level; compact with --json, indented without (§5.1). */
-export function emit(ctx: Ctx, value: unknown, compact: boolean): void {
-  printJson(ctx, sortKeys(value), compact);
-}
+/** An input file that cannot be read or parsed is the commands' `usage` exit (one line, no help hint). */
+const INPUT_EXIT = COMMON_EXITS.usage.code;
 
 export function readText(ctx: Ctx, path: string, label: string): string {
   try {
     return readFileSync(resolve(ctx.cwd, path), "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new ExitError(2, `${label}: cannot read ${path}${code ? ` (${code})` : ""}`);
+    throw new ExitError(INPUT_EXIT, `${label}: cannot read ${path}${code ? ` (${code})` : ""}`);
   }
 }
 
@@ -24,16 +22,8 @@ export function readJsonFile(ctx: Ctx, path: string, label: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new ExitError(2, `${label}: ${path} is not valid JSON: ${(e as Error).message}`);
+    throw new ExitError(INPUT_EXIT, `${label}: ${path} is not valid JSON: ${(e as Error).message}`);
   }
-}
-
-export function parseIntFlag(raw: string | undefined, flag: string, cmd: string, min = Number.MIN_SAFE_INTEGER): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^-?\d+$/.test(raw.trim())) throw new UsageError(`--${flag} must be an integer (got '${raw}')`, cmd);
-  const n = Number(raw.trim());
-  if (n < min) throw new UsageError(`--${flag} must be >= ${min} (got '${raw}')`, cmd);
-  return n;
 }
 
 /** `--self-handle`, else the handle Orca sets inside its own terminals; one of them is required. */

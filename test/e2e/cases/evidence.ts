@@ -99,4 +99,11 @@ export const cases: FamilyCases = {
     stdout: /^# L1 Digest\n\nGenerated: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\n\n## Unexplained\n- None\n[\s\S]*- \[expected\] product baseline bootstrap: head=[0-9a-f]{40} dirty=false\n/,
   },
   "adapter doctor": { argv: ["adapter", "doctor", "--json"], code: 0, stdout: /^\{"missing":\[.*\],"present":\[.*"git".*\],"results":\[/ },
+  // The group rows: --help lists the subcommands (exit 0); a flag before the subcommand is the subcommand's.
+  "acceptance-loop": { argv: ["acceptance-loop", "--help"], code: 0, stdout: /validate[\s\S]*split[\s\S]*run[\s\S]*inspect/ },
+  approval: { argv: ["approval", "--json", "classify", "--read-only"], code: 0, stdout: /"gate":"G0_READ_ONLY"/ },
+  context: { argv: ["context", "--help"], code: 0, stdout: /resolve/ },
+  config: { argv: ["config", "--help"], code: 0, stdout: /schema[\s\S]*validate[\s\S]*init[\s\S]*example/ },
+  "l1-digest": { argv: ["l1-digest", "--help"], code: 0, stdout: /tick/ },
+  adapter: { argv: ["adapter", "--help"], code: 0, stdout: /doctor/ },
 };

@@ -6,8 +6,10 @@ import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { cases } from "./cases/hooks.ts";
 
 describe("hooks family, end to end through dist/mogui", () => {
-  test("one case per command", () => {
-    expect(Object.keys(cases).sort()).toEqual(Object.keys(commands).sort());
+  test("a case for every command of the family", () => {
+    // cases/hooks.ts also still carries the rows of commands that moved to other families (publishing, dispatch,
+    // developer); commands.test.ts checks that all case files together cover exactly the registered commands.
+    expect(Object.keys(commands).filter((name) => !(name in cases))).toEqual([]);
   });
   for (const [name, c] of Object.entries(cases)) {
     test(`mogui ${name}`, async () => {

@@ -20,7 +20,7 @@ export default defineCommand({
     host: { type: "enum", options: ["claude"], valueHint: "claude", description: "The host whose settings to edit (only claude today)", required: true },
     settings: { type: "string", valueHint: "path", description: "Settings file (default ./.claude/settings.json, the project's settings)" },
     bin: { type: "string", valueHint: "path", description: "The mogui executable the hooks call (default: this binary)" },
-    "dry-run": { type: "boolean", description: "Print the merged settings on stdout; write nothing" },
+    "dry-run": { ...ARGS.dryRun, description: "Print the merged settings on stdout; write nothing" },
     json: { ...ARGS.json, description: "Print {settings_path, dry_run, changes:[{event, hook, change}]}" },
   },
   notes: ["The settings file is written through a temp file and a rename; a symlinked settings file is refused."],

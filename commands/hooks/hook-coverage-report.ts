@@ -1,14 +1,15 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath } from "../../src/lib/context.ts";
-import { ExitError } from "../../src/lib/errors.ts";
-import { LedgerError } from "../../src/lib/ledger.ts";
-import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { SHARED_EXITS } from "../../src/lib/exits.ts";
+import { logger } from "../../src/lib/log.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { coverage, KNOWN_HOOKS, opsHookNames, renderCoverage } from "../../src/hooks/session/coverage.ts";
 import { FIRE_LOG_ENV, FIRE_LOG_FILE } from "../../src/hooks/session/firelog.ts";
 import { OPS_ENV } from "../../src/hooks/session/ops-repo.ts";
 import { resolve } from "node:path";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook-coverage-report",
     description: [
@@ -20,23 +21,23 @@ export default defineMoguiCommand({
   usage: ["hook-coverage-report [--log <path>] [--ops <path>] [--json]"],
   args: {
     log: { type: "string", valueHint: "path", description: `Fire log (default $${FIRE_LOG_ENV}, else $MOGUI_HOME/${FIRE_LOG_FILE})` },
-    ops: { type: "string", valueHint: "path", description: `Ops repository whose scripts/hooks/*.sh count as expected hooks (default $${OPS_ENV})` },
-    json: { type: "boolean", description: "Print {log, total, rows:[{hook, runtime, session, count, last_fired}], never_fired}" },
+    ops: { ...ARGS.ops, description: `Ops repository whose scripts/hooks/*.sh count as expected hooks (default $${OPS_ENV})` },
+    json: { ...ARGS.json, description: "Print {log, total, rows:[{hook, runtime, session, count, last_fired}], never_fired}" },
   },
   examples: ["mogui hook-coverage-report", "mogui hook-coverage-report --json"],
-  async run(ctx, args) {
-    const log = resolveStatePath(ctx, args.log as string | undefined, FIRE_LOG_ENV, FIRE_LOG_FILE);
-    const opsRaw = (args.ops as string | undefined) ?? ctx.env[OPS_ENV];
+  exits: {
+    ok: { code: 0, meaning: "report printed (an absent fire log is an empty report)" },
+    ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage error; the fire log is unreadable or has a corrupt line (named with its line number)" },
+  },
+  async run({ ctx, args }) {
+    const log = resolveStatePath(ctx, args.log, FIRE_LOG_ENV, FIRE_LOG_FILE);
+    const opsRaw = args.ops ?? ctx.env[OPS_ENV];
     const expected = [...KNOWN_HOOKS, ...opsHookNames(opsRaw ? resolve(ctx.cwd, opsRaw) : undefined)];
-    let c;
-    try {
-      c = await coverage(log, expected, { onWarning: (w) => ctx.io.stderr(`hook-coverage-report: warning: ${w.path}:${w.line}: ${w.message}\n`) });
-    } catch (e) {
-      if (e instanceof LedgerError) throw new ExitError(2, `hook-coverage-report: ${e.message}`);
-      throw e;
-    }
-    if (args.json) printJson(ctx, sortKeys({ log, ...c }), true);
+    const warn = logger(ctx, "hook-coverage-report");
+    // A LedgerError (unreadable log, corrupt line) maps to ledgerUnavailable once, in main (SHARED_ERRORS).
+    const c = await coverage(log, expected, { onWarning: (w) => warn.warn(`${w.path}:${w.line}: ${w.message}`) });
+    if (args.json) printDoc(ctx, { log, ...c }, true);
     else printLines(ctx, renderCoverage(c, log));
-    return 0;
+    return "ok";
   },
 });

@@ -1,10 +1,37 @@
-import { defineMoguiCommand, type MoguiCommand } from "../../src/lib/command.ts";
+import { ARGS, parseArgv } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
+import { forward } from "../../src/lib/exits.ts";
 import { measure } from "../../src/hooks/ops/measure.ts";
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 
-const command: MoguiCommand = defineMoguiCommand({
+const MEASURE_ARGS = {
+  "timeout-ms": { ...ARGS.timeoutMs, max: 86_400_000, valueHint: "n", default: DEFAULT_TIMEOUT_MS, description: "Kill the command after n ms" },
+} as const;
+
+/**
+ * mogui's own flags lead (`--timeout-ms n`, `--help`, up to an optional `--`); the first other word starts the
+ * measured command, whose own flags are never read (`mogui measure ls -la`).
+ */
+function split(argv: readonly string[]): { own: string[]; help: boolean; command: string[] } {
+  const own: string[] = [];
+  let help = false;
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return { own, help, command: argv.slice(i + 1) };
+    if (a === "--help" || a === "-h") help = true;
+    else if (a.startsWith("--timeout-ms=")) own.push(a);
+    else if (a === "--timeout-ms") {
+      own.push(a, ...argv.slice(i + 1, i + 2));
+      i++;
+    } else break;
+  }
+  return { own, help, command: argv.slice(i) };
+}
+
+const command = defineCommand({
   meta: {
     name: "measure",
     description: [
@@ -14,40 +41,28 @@ const command: MoguiCommand = defineMoguiCommand({
     ].join("\n"),
   },
   usage: ["measure [--timeout-ms <n>] [--] <command> [args...]"],
-  args: {
-    "timeout-ms": { type: "string", valueHint: "n", description: `Kill the command after n ms (default ${DEFAULT_TIMEOUT_MS})` },
-  },
+  args: MEASURE_ARGS,
   // The command's own flags must reach it untouched (`mogui measure ls -la`), so mogui parses only its leading flags.
   passthrough: true,
+  exits: {
+    usage: { code: 2, meaning: "usage error: no command named, bad --timeout-ms (also a command that itself exits 2)" },
+    measured: { code: "N", meaning: "the measured command's own exit status, printed first as exit=N; 124 when it timed out, 127 when it was not found" },
+  },
   notes: ["The command runs directly (argv), never through a shell; quote a pipeline as `measure sh -c '...'`."],
   examples: ["mogui measure git status --short", "mogui measure --timeout-ms 5000 -- make test"],
-  async run(ctx, args) {
-    const argv = [...args._];
-    let timeoutMs = DEFAULT_TIMEOUT_MS;
-    for (;;) {
-      const a = argv[0];
-      if (a === "--help" || a === "-h") {
-        const { renderCommandHelp } = await import("../../src/lib/help.ts");
-        ctx.io.stdout(renderCommandHelp("measure", command));
-        return 0;
-      }
-      if (a === "--") {
-        argv.shift();
-        break;
-      }
-      if (a === "--timeout-ms" || a?.startsWith("--timeout-ms=")) {
-        const raw = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[1];
-        argv.splice(0, a.includes("=") ? 1 : 2);
-        if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1) throw new UsageError(`--timeout-ms takes a whole number of milliseconds (got '${raw ?? ""}')`, "measure");
-        timeoutMs = Number(raw);
-        continue;
-      }
-      break;
+  async run({ ctx, args }) {
+    const { own, help, command: argv } = split(args._);
+    if (help) {
+      const { renderCommandHelp } = await import("../../src/lib/help.ts");
+      ctx.io.stdout(renderCommandHelp("measure", command));
+      return "ok";
     }
+    const t = parseArgv("measure", own, MEASURE_ARGS, {}, { typed: true })["timeout-ms"];
+    const timeoutMs = typeof t === "number" ? t : DEFAULT_TIMEOUT_MS;
     if (argv.length === 0) throw new UsageError("name a command to measure", "measure");
     const m = await measure(ctx, argv, timeoutMs);
     ctx.io.stdout(m.text);
-    return m.status;
+    return forward(m.status);
   },
 });
 

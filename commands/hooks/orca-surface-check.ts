@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath } from "../../src/lib/context.ts";
-import { ExitError } from "../../src/lib/errors.ts";
-import { printJson, sortKeys } from "../../src/lib/output.ts";
+import { printDoc } from "../../src/lib/output.ts";
 import { baselineFrom, compareSurface, measureSurface, parseBaseline, Unmeasurable, type Baseline } from "../../src/hooks/ops/orca-surface.ts";
 
 const BASELINE_ENV = "BASELINE_FILE";
@@ -19,7 +19,7 @@ function readBaseline(path: string, required: boolean): Baseline | null {
   return parseBaseline(text, path);
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "orca-surface-check",
     description: [
@@ -33,29 +33,35 @@ export default defineMoguiCommand({
   args: {
     baseline: { type: "string", valueHint: "path", description: `Baseline file (default $${BASELINE_ENV}, else $MOGUI_HOME/${BASELINE_NAME})` },
     "write-baseline": { type: "boolean", description: "Record the current surface as the baseline (keeps the watched list) and exit 0" },
-    json: { type: "boolean", description: "Print {appVersion, schemaVersion, commandCount, watched, drift:[...]}" },
+    json: { ...ARGS.json, description: "Print {appVersion, schemaVersion, commandCount, watched, drift:[...]}" },
   },
   examples: ["mogui orca-surface-check", "mogui orca-surface-check --write-baseline"],
-  async run(ctx, args) {
-    const path = resolveStatePath(ctx, args.baseline as string | undefined, BASELINE_ENV, BASELINE_NAME);
+  exits: {
+    ok: { code: 0, meaning: "unchanged (or --write-baseline recorded the surface)" },
+    drift: { code: 1, meaning: "drift: one [orca-surface] DRIFT line per change on stderr" },
+    unmeasurable: { code: 2, meaning: "unmeasurable: orca missing, failing or not running; baseline missing or malformed" },
+    usage: { code: 2, meaning: "usage error (unknown flag)" },
+  },
+  async run({ ctx, args, fail }) {
+    const path = resolveStatePath(ctx, args.baseline, BASELINE_ENV, BASELINE_NAME);
     try {
       const surface = await measureSurface(ctx);
       if (args["write-baseline"]) {
         const b = baselineFrom(surface, readBaseline(path, false));
         writeFileSync(path, `${JSON.stringify(b, null, 2)}\n`);
         ctx.io.stderr(`[orca-surface] baseline written: ${path} (${Object.keys(b.watched).length} watched commands)\n`);
-        return 0;
+        return "ok";
       }
       const base = readBaseline(path, true)!;
       const drift = compareSurface(base, surface);
       const k = Object.keys(base.watched).length;
-      if (args.json) printJson(ctx, sortKeys({ appVersion: surface.appVersion, commandCount: surface.commandCount, drift, schemaVersion: surface.schemaVersion, watched: k }), true);
+      if (args.json) printDoc(ctx, { appVersion: surface.appVersion, commandCount: surface.commandCount, drift, schemaVersion: surface.schemaVersion, watched: k }, true);
       for (const d of drift) ctx.io.stderr(`[orca-surface] DRIFT: ${d}\n`);
-      if (drift.length) return 1;
+      if (drift.length) return "drift";
       if (!args.json && ctx.env.QUIET !== "1") ctx.io.stdout(`[orca-surface] ${surface.appVersion} · schema v${surface.schemaVersion ?? "?"} · ${k} watched commands verified\n`);
-      return 0;
+      return "ok";
     } catch (e) {
-      if (e instanceof Unmeasurable) throw new ExitError(2, `[orca-surface] UNMEASURABLE: ${e.message}`);
+      if (e instanceof Unmeasurable) return fail("unmeasurable", `[orca-surface] UNMEASURABLE: ${e.message}`);
       throw e;
     }
   },

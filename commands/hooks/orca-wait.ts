@@ -1,10 +1,12 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError, UsageError } from "../../src/lib/errors.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { forward } from "../../src/lib/exits.ts";
 import { ORCA_MESSAGE_TYPES, orcaWait, WaitFailure } from "../../src/hooks/ops/orca-wait.ts";
 
 const DEFAULT_TIMEOUT_MS = 3_300_000;
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "orca-wait",
     description: [
@@ -17,8 +19,18 @@ export default defineMoguiCommand({
   usage: ["orca-wait [--once] [--timeout-ms <n>] [--types <a,b>]"],
   args: {
     once: { type: "boolean", description: "No backlog drain: one blocking check" },
-    "timeout-ms": { type: "string", valueHint: "n", description: `How long the blocking check waits (default ${DEFAULT_TIMEOUT_MS}, 55 min)` },
+    "timeout-ms": {
+      ...ARGS.timeoutMs,
+      valueHint: "n",
+      default: DEFAULT_TIMEOUT_MS,
+      description: "How long the blocking check waits, in ms (55 min by default)",
+    },
     types: { type: "string", valueHint: "a,b", description: "Only these Orca message types: status, dispatch, worker_done, merge_ready, escalation, handoff, decision_gate, question, heartbeat" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "messages printed, or the wait timed out (a checkpoint, as in Orca)" },
+    usage: { code: 2, meaning: "usage error (unknown flag, bad --timeout-ms, or a --types entry that is not an Orca message type)" },
+    orca: { code: "N", meaning: "orca's own non-zero exit code when `orchestration check` fails (1 for an error envelope); 124 when orca did not answer within the wait plus 30 s; 127 when the orca executable was not found" },
   },
   notes: [
     [
@@ -29,22 +41,22 @@ export default defineMoguiCommand({
     ].join("\n"),
   ],
   examples: ["mogui orca-wait --types worker_done,escalation", "mogui orca-wait --once --timeout-ms 60000"],
-  async run(ctx, args) {
-    const raw = args["timeout-ms"] as string | undefined;
-    if (raw !== undefined && (!/^\d+$/.test(raw) || Number(raw) < 1)) throw new UsageError(`--timeout-ms takes a whole number of milliseconds (got '${raw}')`, "orca-wait");
-    const types = args.types as string | undefined;
+  async run({ ctx, args }) {
+    const { types } = args;
     if (types !== undefined && !/^[a-z_]+(,[a-z_]+)*$/.test(types)) throw new UsageError(`--types takes a comma-separated list of message types (got '${types}')`, "orca-wait");
     // Orca would just never match an unknown type and block for the whole wait (docs/orca-cli.md §6).
     const unknown = types?.split(",").filter((t) => !ORCA_MESSAGE_TYPES.includes(t)) ?? [];
     if (unknown.length) throw new UsageError(`--types: '${unknown.join(",")}' is not an Orca message type (valid: ${ORCA_MESSAGE_TYPES.join(", ")})`, "orca-wait");
-    const timeoutMs = raw ? Number(raw) : DEFAULT_TIMEOUT_MS;
+    const timeoutMs = args["timeout-ms"];
     try {
-      const n = await orcaWait(ctx, { once: Boolean(args.once), timeoutMs, types }, (l) => ctx.io.stdout(`${l}\n`));
+      const n = await orcaWait(ctx, { once: args.once, timeoutMs, types }, (l) => ctx.io.stdout(`${l}\n`));
       if (n === 0) ctx.io.stderr(`orca-wait: no message within ${timeoutMs} ms\n`);
-      return 0;
+      return "ok";
     } catch (e) {
-      if (e instanceof WaitFailure) throw new ExitError(e.code, e.message);
-      throw e;
+      if (!(e instanceof WaitFailure)) throw e;
+      // orca's own status (or 124/127 for no answer / no executable) is handed through.
+      ctx.io.stderr(`${e.message}\n`);
+      return forward(e.code);
     }
   },
 });

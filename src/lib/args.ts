@@ -227,4 +227,5 @@ export const ARGS = {
   ops: { type: "string", valueHint: "path", description: "The ops repository (default $MOGUI_OPS_REPO, else the cwd)" },
   moguiHome: { type: "string", valueHint: "dir", description: "mogui's state directory (default $MOGUI_HOME, else ~/.mogui)" },
   timeoutMs: { type: "int", min: 1, max: 3_600_000, valueHint: "ms", description: "Timeout for each subprocess call" },
+  dryRun: { type: "boolean", description: "Plan only: print what would be done, change nothing" },
 } as const satisfies Record<string, MoguiArgDef>;

@@ -39,6 +39,19 @@ function hook(name: string, obj: unknown, opts: { env?: Record<string, string>; 
   return runMain(["hook", name, "--input-file", input(obj), ...(opts.args ?? [])], { env: opts.env ?? env(), cwd: ops, runner: opts.runner, now: () => NOW });
 }
 
+describe("the hook group", () => {
+  test("--help lists every hook (exit 0); a bare `hook` is exit 2; flags may come before the hook's name", async () => {
+    const help = await runMain(["hook", "--help"], { env: env(), cwd: ops });
+    expect(help.code).toBe(0);
+    for (const h of ["product-path-guard", "role-state-inject", "tracker-check", "orch-inbox-warn", "bash-poll-warn", "bash-output-trim-warn", "compaction-probe", "install"]) expect(help.stdout).toContain(`  ${h}:`);
+    expect((await runMain(["hook"], { env: env(), cwd: ops })).code).toBe(2);
+    const p = input({ tool_name: "Bash", tool_input: { command: `rm ${product}/x` } });
+    const r = await runMain(["hook", "--input-file", p, "product-path-guard"], { env: env(), cwd: ops, now: () => NOW });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toStartWith("[product-path-guard] BLOCKED: ");
+  });
+});
+
 describe("hook product-path-guard", () => {
   test("allow: exit 0, silent; one fire row and one event row with exactly the documented keys", async () => {
     const r = await hook("product-path-guard", { hook_event_name: "PreToolUse", cwd: ops, tool_name: "Bash", tool_input: { command: `ls ${product}` } });

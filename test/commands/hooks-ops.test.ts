@@ -30,6 +30,14 @@ describe("measure", () => {
     expect(slow.stdout).toStartWith("exit=124\n");
     expect((await run(["measure", "--timeout-ms", "x", "ls"])).code).toBe(2);
   });
+
+  test("--timeout-ms is a bounded whole number; flags after the command name are the command's", async () => {
+    const bad = await run(["measure", "--timeout-ms=0", "ls"]);
+    expect(bad).toEqual({ code: 2, stdout: "", stderr: "mogui: --timeout-ms must be a whole number from 1 to 86400000 (got '0')\nRun 'mogui measure --help' for usage.\n" });
+    expect((await run(["measure", "--timeout-ms"])).stderr).toStartWith("mogui: flag --timeout-ms needs a value\n");
+    expect(await run(["measure", "--timeout-ms", "5000", "sh", "-c", "echo $1", "x", "--timeout-ms"])).toEqual({ code: 0, stdout: "exit=0\n--timeout-ms\n", stderr: "" });
+    expect((await run(["measure", "--", "--help"])).code).toBe(127);
+  });
 });
 
 describe("measure-product-path-guard", () => {
@@ -126,6 +134,7 @@ describe("orca-wait", () => {
     const envelope = await run(["orca-wait"], { env: e(), runner: stubRunner([[[...base, "100", "--json"], { code: 0, stdout: { ok: false, error: { code: "run_required", message: "x" } } }]]) });
     expect(envelope.code).toBe(1);
     expect((await run(["orca-wait", "--timeout-ms", "-1"], { env: e() })).code).toBe(2);
+    expect((await run(["orca-wait", "--timeout-ms", "3600001"], { env: e() })).stderr).toStartWith("mogui: --timeout-ms must be a whole number from 1 to 3600000 (got '3600001')\n");
     expect((await run(["orca-wait", "--types", "A B"], { env: e() })).code).toBe(2);
     expect((await run(["orca-wait", "--bogus"], { env: e() })).code).toBe(2);
   });

@@ -1,9 +1,9 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { trimWarning, unfilteredLargeOutput } from "../../../src/hooks/session/bash-warnings.ts";
-import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
+import { alwaysOk, HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { toolInput } from "../../../src/hooks/session/stdin.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook bash-output-trim-warn",
     description: [
@@ -15,11 +15,12 @@ export default defineMoguiCommand({
   usage: ["hook bash-output-trim-warn [--input-file <path>] < hook.json"],
   args: HOOK_ARGS,
   examples: [`echo '{"tool_name":"Bash","tool_input":{"command":"git log -p"}}' | mogui hook bash-output-trim-warn`],
-  async run(ctx, args) {
+  exits: alwaysOk("always (an unfiltered large-output command only prints a warning on stderr)"),
+  async run({ ctx, args }) {
     const call = startHook(ctx, args, "bash-output-trim-warn", "PreToolUse");
     const command = toolInput(call.input).command;
     const label = typeof command === "string" ? unfilteredLargeOutput(command) : null;
     if (label) ctx.io.stderr(`${trimWarning(label)}\n`);
-    return 0;
+    return "ok";
   },
 });

@@ -1,9 +1,9 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { POLL_WARNING, pollLoop } from "../../../src/hooks/session/bash-warnings.ts";
-import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
+import { alwaysOk, HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { toolInput } from "../../../src/hooks/session/stdin.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook bash-poll-warn",
     description: [
@@ -15,10 +15,11 @@ export default defineMoguiCommand({
   usage: ["hook bash-poll-warn [--input-file <path>] < hook.json"],
   args: HOOK_ARGS,
   examples: [`echo '{"tool_name":"Bash","tool_input":{"command":"while true; do sleep 5; done"}}' | mogui hook bash-poll-warn`],
-  async run(ctx, args) {
+  exits: alwaysOk("always (a poll loop only prints a warning on stderr)"),
+  async run({ ctx, args }) {
     const call = startHook(ctx, args, "bash-poll-warn", "PreToolUse");
     const command = toolInput(call.input).command;
     if (typeof command === "string" && pollLoop(command)) ctx.io.stderr(`${POLL_WARNING}\n`);
-    return 0;
+    return "ok";
   },
 });

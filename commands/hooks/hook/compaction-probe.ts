@@ -1,9 +1,9 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { alwaysOk, HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { compactionProbe, contextQualityLog } from "../../../src/hooks/session/session-hooks.ts";
 import { str } from "../../../src/hooks/session/stdin.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook compaction-probe",
     description: [
@@ -17,9 +17,10 @@ export default defineMoguiCommand({
   usage: ["hook compaction-probe [--input-file <path>] < hook.json"],
   args: HOOK_ARGS,
   examples: [`echo '{"source":"compact"}' | mogui hook compaction-probe`],
-  async run(ctx, args) {
+  exits: alwaysOk("always: the probe JSON after a compaction, silence otherwise"),
+  async run({ ctx, args }) {
     const call = startHook(ctx, args, "compaction-probe", "SessionStart");
     if (str(call.input, "source") === "compact") ctx.io.stdout(`${compactionProbe(contextQualityLog(ctx))}\n`);
-    return 0;
+    return "ok";
   },
 });

@@ -1,10 +1,10 @@
 import { join, resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { mergeWiring, readSettings, SettingsError, writeSettings } from "../../../src/hooks/session/install.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook install",
     description: [
@@ -20,32 +20,38 @@ export default defineMoguiCommand({
     host: { type: "enum", options: ["claude"], valueHint: "claude", description: "The host whose settings to edit (only claude today)", required: true },
     settings: { type: "string", valueHint: "path", description: "Settings file (default ./.claude/settings.json, the project's settings)" },
     bin: { type: "string", valueHint: "path", description: "The mogui executable the hooks call (default: this binary)" },
-    "dry-run": { type: "boolean", description: "Print the merged settings on stdout; write nothing" },
-    json: { type: "boolean", description: "Print {settings_path, dry_run, changes:[{event, hook, change}]}" },
+    "dry-run": { ...ARGS.dryRun, description: "Print the merged settings on stdout; write nothing" },
+    json: { ...ARGS.json, description: "Print {settings_path, dry_run, changes:[{event, hook, change}]}" },
   },
   notes: ["The settings file is written through a temp file and a rename; a symlinked settings file is refused."],
   examples: ["mogui hook install --host claude", "mogui hook install --host claude --settings ~/.claude/settings.json --dry-run"],
-  async run(ctx, args) {
-    const path = resolve(ctx.cwd, (args.settings as string | undefined) ?? join(".claude", "settings.json"));
-    const prefix = args.bin ? [resolve(ctx.cwd, args.bin as string)] : ctx.self;
+  exits: {
+    ok: { code: 0, meaning: "wiring merged (or printed with --dry-run); unchanged hooks are reported as such" },
+    badSettings: { code: 2, meaning: "the settings file is not valid JSON, not an object, a symlink, or cannot be written (nothing changed)" },
+    usage: { code: 2, meaning: "usage error (unknown flag, no or an unknown --host)" },
+  },
+  async run({ ctx, args, fail }) {
+    const path = resolve(ctx.cwd, args.settings ?? join(".claude", "settings.json"));
+    const prefix = args.bin ? [resolve(ctx.cwd, args.bin)] : ctx.self;
     let result;
     try {
       result = mergeWiring(readSettings(path), prefix);
       if (!args["dry-run"]) writeSettings(path, result.settings);
     } catch (e) {
-      if (e instanceof SettingsError) throw new ExitError(2, `hook install: ${e.message}`);
+      if (e instanceof SettingsError) return fail("badSettings", `hook install: ${e.message}`);
       throw e;
     }
     if (args.json) {
-      printJson(ctx, sortKeys({ settings_path: path, dry_run: Boolean(args["dry-run"]), changes: result.changes }), true);
-      return 0;
+      printDoc(ctx, { settings_path: path, dry_run: args["dry-run"], changes: result.changes }, true);
+      return "ok";
     }
     if (args["dry-run"]) {
-      ctx.io.stdout(`${JSON.stringify(result.settings, null, 2)}\n`);
+      // The merged settings, keys sorted (the file itself keeps its own key order).
+      printDoc(ctx, result.settings, false);
       for (const c of result.changes) ctx.io.stderr(`${c.change === "unchanged" ? "unchanged" : `would be ${c.change}`}: ${c.event} ${c.hook}\n`);
-      return 0;
+      return "ok";
     }
     printLines(ctx, [...result.changes.map((c) => `${c.change}: ${c.event} ${c.hook}`), `settings: ${path}`]);
-    return 0;
+    return "ok";
   },
 });

@@ -1,8 +1,8 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { alwaysOk, HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { inboxLine } from "../../../src/hooks/session/session-hooks.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook orch-inbox-warn",
     description: [
@@ -16,10 +16,11 @@ export default defineMoguiCommand({
   args: HOOK_ARGS,
   notes: ["The orca executable: $ORCA_CLI_COMMAND > orca-dev when $ORCA_DEV_REPO_ROOT is set > orca (D5)."],
   examples: ["mogui hook orch-inbox-warn < /dev/null"],
-  async run(ctx, args) {
+  exits: alwaysOk("always: one line when unread mail waits; silent when empty or Orca is unreachable"),
+  async run({ ctx, args }) {
     const call = startHook(ctx, args, "orch-inbox-warn", "UserPromptSubmit");
     const line = await inboxLine(ctx, call.cwd);
     if (line) ctx.io.stdout(`${line}\n`);
-    return 0;
+    return "ok";
   },
 });

@@ -1,8 +1,8 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { decide, recordDecision, type GuardDecision } from "../../../src/hooks/session/product-path-guard.ts";
 import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook product-path-guard",
     description: [
@@ -45,7 +45,15 @@ export default defineMoguiCommand({
   examples: [
     `echo '{"tool_name":"Bash","tool_input":{"command":"echo hi > /src/product/x"}}' | mogui hook product-path-guard`,
   ],
-  async run(ctx, args) {
+  exits: {
+    ok: { code: 0, meaning: "allowed (nothing is written into the product repo)" },
+    blocked: {
+      code: 2,
+      meaning: "BLOCKED: '[product-path-guard] BLOCKED: <reason>' on stderr; also a missing or invalid product_repo, empty or unreadable stdin, or input that is not a JSON object",
+    },
+    usage: { code: 2, meaning: "usage error (unknown flag)" },
+  },
+  async run({ ctx, args, fail }) {
     const call = startHook(ctx, args, "product-path-guard", "PreToolUse");
     // Fail closed (D32): no input, or input that is not a JSON object, is never waved through.
     const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
@@ -53,8 +61,7 @@ export default defineMoguiCommand({
       ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
       : decide(ctx, call.input, call.cwd);
     recordDecision(ctx, d, call.cwd, call.sessionKind);
-    if (!d.block) return 0;
-    ctx.io.stderr(`[product-path-guard] BLOCKED: ${d.reason}\n`);
-    return 2;
+    if (!d.block) return "ok";
+    return fail("blocked", `[product-path-guard] BLOCKED: ${d.reason}`);
   },
 });

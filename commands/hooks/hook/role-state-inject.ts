@@ -1,9 +1,10 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { opsRepo } from "../../../src/hooks/session/ops-repo.ts";
-import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
+import { alwaysOk, HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { roleStateLine, roleStatePath } from "../../../src/hooks/session/session-hooks.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook role-state-inject",
     description: [
@@ -15,14 +16,15 @@ export default defineMoguiCommand({
   },
   usage: ["hook role-state-inject [--ops <path>] [--input-file <path>] < hook.json"],
   args: {
-    ops: { type: "string", valueHint: "path", description: "The ops repository (default $MOGUI_OPS_REPO, else the hook's cwd)" },
+    ops: { ...ARGS.ops, description: "The ops repository (default $MOGUI_OPS_REPO, else the hook's cwd)" },
     ...HOOK_ARGS,
   },
   examples: ["mogui hook role-state-inject --ops ~/work/acme-ops < /dev/null"],
-  async run(ctx, args) {
+  exits: alwaysOk("always: the role-state line, or a WARNING line when role-state.md is unreadable"),
+  async run({ ctx, args }) {
     const call = startHook(ctx, args, "role-state-inject", "UserPromptSubmit");
-    const ops = opsRepo(ctx, args.ops as string | undefined, call.cwd);
+    const ops = opsRepo(ctx, args.ops, call.cwd);
     ctx.io.stdout(`${roleStateLine(roleStatePath(ctx, ops))}\n`);
-    return 0;
+    return "ok";
   },
 });

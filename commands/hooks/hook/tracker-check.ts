@@ -1,9 +1,10 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { opsRepo } from "../../../src/hooks/session/ops-repo.ts";
-import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
+import { alwaysOk, HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { trackerLines } from "../../../src/hooks/session/session-hooks.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "hook tracker-check",
     description: [
@@ -15,15 +16,16 @@ export default defineMoguiCommand({
   },
   usage: ["hook tracker-check [--ops <path>] [--input-file <path>] < hook.json"],
   args: {
-    ops: { type: "string", valueHint: "path", description: "The ops repository (default $MOGUI_OPS_REPO, else the hook's cwd)" },
+    ops: { ...ARGS.ops, description: "The ops repository (default $MOGUI_OPS_REPO, else the hook's cwd)" },
     ...HOOK_ARGS,
   },
   examples: ["mogui hook tracker-check --ops ~/work/acme-ops < /dev/null"],
-  async run(ctx, args) {
+  exits: alwaysOk("always: the tracker line (OK or WARNING) and the protections line"),
+  async run({ ctx, args }) {
     const call = startHook(ctx, args, "tracker-check", "SessionStart");
-    const ops = opsRepo(ctx, args.ops as string | undefined, call.cwd);
+    const ops = opsRepo(ctx, args.ops, call.cwd);
     const lines = await trackerLines(ctx, ops, call.cwd);
     ctx.io.stdout(`${lines.join("\n")}\n`);
-    return 0;
+    return "ok";
   },
 });

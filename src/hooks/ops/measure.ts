@@ -5,6 +5,7 @@
  */
 import type { Ctx } from "../../lib/context.ts";
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
+import { CHILD_STATUS } from "./status.ts";
 
 export interface Measured {
   status: number;
@@ -13,8 +14,8 @@ export interface Measured {
 
 export async function measure(ctx: Ctx, argv: readonly string[], timeoutMs: number): Promise<Measured> {
   const r = await ctx.runner(argv, { cwd: ctx.cwd, env: ctx.env, timeoutMs });
-  if (r.missing) return { status: 127, text: `exit=127\n${argv[0]}: command not found\n` };
-  const status = r.timedOut ? 124 : r.signal ? 128 + signalNumber(r.signal) : (r.code ?? 1);
+  if (r.missing) return { status: CHILD_STATUS.notFound, text: `exit=${CHILD_STATUS.notFound}\n${argv[0]}: command not found\n` };
+  const status = r.timedOut ? CHILD_STATUS.timedOut : r.signal ? CHILD_STATUS.signalBase + signalNumber(r.signal) : (r.code ?? CHILD_STATUS.failed);
   let out = `${r.stdout}${r.stderr}`;
   if (r.timedOut) out += `${out && !out.endsWith("\n") ? "\n" : ""}measure: timed out after ${timeoutMs} ms\n`;
   if (out === "") out = "(no output)\n";

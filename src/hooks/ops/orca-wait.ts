@@ -7,6 +7,7 @@
  */
 import type { Ctx } from "../../lib/context.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
+import { CHILD_STATUS } from "./status.ts";
 
 export const DRAIN_LIMIT = 100;
 
@@ -65,10 +66,10 @@ export function parseCheck(stdout: string): { messages: WaitMessage[]; deliveryI
     }
   }
   const doc = docs.filter((d) => d && typeof d === "object" && !(d as { _keepalive?: unknown })._keepalive).pop() as Record<string, unknown> | undefined;
-  if (!doc) throw new WaitFailure(1, "orca-wait: orca printed no JSON reply");
+  if (!doc) throw new WaitFailure(CHILD_STATUS.failed, "orca-wait: orca printed no JSON reply");
   if (doc.ok === false) {
     const err = doc.error as { code?: string; message?: string } | undefined;
-    throw new WaitFailure(1, `orca-wait: orca error ${err?.code ?? "?"}: ${(err?.message ?? "").replace(/\r?\n/g, " ")}`);
+    throw new WaitFailure(CHILD_STATUS.failed, `orca-wait: orca error ${err?.code ?? "?"}: ${(err?.message ?? "").replace(/\r?\n/g, " ")}`);
   }
   const result = (doc.result ?? doc) as Record<string, unknown>;
   const raw = Array.isArray(result.messages) ? (result.messages as Record<string, unknown>[]) : [];
@@ -88,11 +89,11 @@ async function check(ctx: Ctx, orca: string, timeoutMs: number, o: WaitOptions, 
   if (ack) argv.push("--ack", ack);
   // The orca call gets its own deadline plus slack: its --timeout-ms is the wait, not the process budget.
   const r = await ctx.runner(argv, { cwd: ctx.cwd, env: ctx.env, timeoutMs: timeoutMs + 30_000 });
-  if (r.missing) throw new WaitFailure(127, `orca-wait: ${orca}: command not found`);
-  if (r.timedOut) throw new WaitFailure(124, `orca-wait: ${orca} did not answer within ${timeoutMs + 30_000} ms`);
+  if (r.missing) throw new WaitFailure(CHILD_STATUS.notFound, `orca-wait: ${orca}: command not found`);
+  if (r.timedOut) throw new WaitFailure(CHILD_STATUS.timedOut, `orca-wait: ${orca} did not answer within ${timeoutMs + 30_000} ms`);
   if (r.code !== 0) {
     const detail = envelopeError(r.stdout) ?? (r.stderr.trim() || r.stdout.trim()).split("\n")[0] ?? "";
-    throw new WaitFailure(r.code ?? 1, `orca-wait: orca orchestration check failed (${r.signal ?? `exit ${r.code}`})${detail ? `: ${detail}` : ""}`);
+    throw new WaitFailure(r.code ?? CHILD_STATUS.failed, `orca-wait: orca orchestration check failed (${r.signal ?? `exit ${r.code}`})${detail ? `: ${detail}` : ""}`);
   }
   return parseCheck(r.stdout);
 }

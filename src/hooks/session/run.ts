@@ -1,14 +1,22 @@
 /** What every `mogui hook <name>` does first: read the host's JSON, work out cwd and event, append the fire row. */
-import type { MoguiArgsDef, Parsed } from "../../lib/args.ts";
+import type { MoguiArgsDef } from "../../lib/args.ts";
 import type { Ctx } from "../../lib/context.ts";
 import { appendFire, sessionKind, type SessionKind } from "./firelog.ts";
 import { readHookInput, str, type HookInput } from "./stdin.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
-export const HOOK_ARGS: MoguiArgsDef = {
+export const HOOK_ARGS = {
   "input-file": { type: "string", valueHint: "path", description: "Read the hook JSON from this file instead of stdin ('-' = stdin)" },
-};
+} as const satisfies MoguiArgsDef;
+
+/** The exits of a hook that never blocks: always 0, unless its own flags are wrong. */
+export function alwaysOk(meaning: string) {
+  return {
+    ok: { code: 0, meaning },
+    usage: { code: 2, meaning: "usage error (unknown flag)" },
+  } as const;
+}
 
 export interface HookCall {
   input: HookInput;
@@ -23,8 +31,8 @@ export interface HookCall {
   empty: boolean;
 }
 
-export function startHook(ctx: Ctx, args: Parsed, hook: string, defaultEvent: string): HookCall {
-  const r = readHookInput(ctx.cwd, args["input-file"] as string | undefined);
+export function startHook(ctx: Ctx, args: { "input-file"?: string }, hook: string, defaultEvent: string): HookCall {
+  const r = readHookInput(ctx.cwd, args["input-file"]);
   const input = r.ok ? r.input : {};
   const c = str(input, "cwd");
   const cwd = c && c.startsWith("/") && existsSync(c) ? resolve(c) : ctx.cwd;

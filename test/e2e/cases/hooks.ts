@@ -106,6 +106,7 @@ export const cases: FamilyCases = {
     code: 0,
     stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
   },
+  hook: { argv: ["hook", "--help"], code: 0, stdout: /^The host hooks mogui provides[\s\S]*product-path-guard[\s\S]*install/ },
   "hook-coverage-report": {
     argv: ["hook-coverage-report", "--json"],
     code: 0,

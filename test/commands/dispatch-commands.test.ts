@@ -96,3 +96,17 @@ describe("pretrust commands", () => {
     expect(await run(["cursor-worker-pretrust", "/no/such/dir"])).toEqual({ code: 2, stdout: "", stderr: "ERROR worktree path does not exist: /no/such/dir\n" });
   });
 });
+
+describe("workstream-render", () => {
+  test("a corrupt ledger is LEDGER_UNAVAILABLE (exit 2, one line); a day without rows says so on stderr", async () => {
+    const ledger = join(dir, "l.jsonl");
+    writeFileSync(ledger, "not json\n{}\n");
+    const bad = await run(["workstream-render", "2026-03-14", "--ledger", ledger]);
+    expect([bad.code, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toMatch(/^workstream-render: LEDGER_UNAVAILABLE: .*l\.jsonl:1: [^\n]+\n$/);
+    writeFileSync(ledger, "");
+    const empty = await run(["workstream-render", "2026-03-14", "--ledger", ledger]);
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toBe(`workstream-render: no ledger rows on 2026-03-14 in ${ledger}\n`);
+  });
+});

@@ -1,8 +1,8 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { codexPretrust } from "../../src/dispatch/pretrust/codex.ts";
 import { printPretrust } from "../../src/dispatch/pretrust/common.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "codex-worker-pretrust",
     description: [
@@ -21,6 +21,10 @@ export default defineMoguiCommand({
         "Orca's Codex accounts directory (default $CODEX_ACCOUNTS_DIR, else ~/Library/Application Support/orca/codex-accounts on macOS, ~/.local/share/orca/codex-accounts elsewhere)",
     },
   },
+  exits: {
+    ok: { code: 0, meaning: "every config trusted (added, updated or already), or no accounts directory (nothing to do)" },
+    refused: { code: 2, meaning: "usage error, relative path or line break in the path, a config that does not parse, is not a table where one is needed, is a symlink or is reached through a symlinked account/home directory, or has no single verified edit; nothing was written" },
+  },
   notes: [
     "Targets: every <accounts>/*/home/config.toml. A missing project gets `[projects.\"<path>\"]` appended; a project\n" +
       "without trust_level gets the line inserted after its header; another trust_level has its line rewritten. Each\n" +
@@ -29,7 +33,7 @@ export default defineMoguiCommand({
       "`<config>: already trusted` line per config, then `Summary: <a> added, <u> updated, <t> already trusted`.",
   ],
   examples: ["mogui codex-worker-pretrust /work/repo-wt/fix-login", "mogui codex-worker-pretrust /work/repo-wt/x --accounts-dir /tmp/codex-accounts"],
-  async run(ctx, args) {
-    return printPretrust(ctx, () => codexPretrust(ctx, { worktree: args.worktree as string, accountsDir: args["accounts-dir"] as string | undefined }));
+  async run({ ctx, args, fail }) {
+    return printPretrust(ctx, () => codexPretrust(ctx, { worktree: args.worktree, accountsDir: args["accounts-dir"] }), (msg) => fail("refused", msg));
   },
 });

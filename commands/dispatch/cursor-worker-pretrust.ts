@@ -1,8 +1,8 @@
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { printPretrust } from "../../src/dispatch/pretrust/common.ts";
 import { cursorPretrust } from "../../src/dispatch/pretrust/cursor.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "cursor-worker-pretrust",
     description: [
@@ -21,6 +21,10 @@ export default defineMoguiCommand({
       description: "Cursor's projects directory (default $CURSOR_PROJECTS_DIR, else ~/.cursor/projects)",
     },
   },
+  exits: {
+    ok: { code: 0, meaning: "the trust marker was added, updated or already present" },
+    refused: { code: 2, meaning: "usage error, relative or missing worktree, a symlink anywhere on the marker path (any ancestor of the projects dir included), an unreadable/invalid marker, or a marker for another workspace" },
+  },
   notes: [
     "The project key is the path without its leading `/`, with every `/` turned into `-` and every `.` removed\n" +
       "(`/tmp/.orca/worktrees/repo/feature.with.dot` -> `tmp-orca-worktrees-repo-featurewithdot`). A new marker is\n" +
@@ -28,7 +32,7 @@ export default defineMoguiCommand({
       "`Summary: <a> added, <u> updated, <t> already trusted`.",
   ],
   examples: ["mogui cursor-worker-pretrust /work/repo-wt/fix-login", "mogui cursor-worker-pretrust /work/repo-wt/x --projects-dir /tmp/cursor-projects"],
-  async run(ctx, args) {
-    return printPretrust(ctx, () => cursorPretrust(ctx, { worktree: args.worktree as string, projectsDir: args["projects-dir"] as string | undefined }));
+  async run({ ctx, args, fail }) {
+    return printPretrust(ctx, () => cursorPretrust(ctx, { worktree: args.worktree, projectsDir: args["projects-dir"] }), (msg) => fail("refused", msg));
   },
 });

@@ -1,10 +1,10 @@
 import { collisionCheck, warningLine } from "../../src/dispatch/pipeline/collision.ts";
 import { gateLedgerPath } from "../../src/dispatch/gate/paths.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import { printLines } from "../../src/lib/output.ts";
 import { resolve } from "node:path";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "dispatch-collision-check",
     description: [
@@ -23,6 +23,10 @@ export default defineMoguiCommand({
       description: "Dispatch ledger (default $DISPATCH_GATE_LEDGER, else $MOGUI_HOME/dispatch-ledger.jsonl)",
     },
   },
+  exits: {
+    ok: { code: 0, meaning: "checked (fail-open): zero or more `WARNING: scope overlap ...` lines on stdout, whatever the ledger holds" },
+    usage: { code: 2, meaning: "usage error: no contract argument, an unknown flag" },
+  },
   notes: [
     "Output lines: `WARNING: scope overlap with <owner> on <file, file>`, where <owner> is `PR #<n>` or\n" +
       "`<contract file> (task <id>)`. Scope tokens are backticked spans, words with a `/` and dotted file names;\n" +
@@ -32,10 +36,10 @@ export default defineMoguiCommand({
       "15 s a call and 30 s in all.",
   ],
   examples: ["mogui dispatch-collision-check contracts/fix-login.md", "MOGUI_PRODUCT_GITHUB=acme/app mogui dispatch-collision-check contracts/x.md"],
-  async run(ctx, args) {
-    const contract = resolve(ctx.cwd, args.contract as string);
-    const ledger = gateLedgerPath(ctx, args.ledger as string | undefined);
+  async run({ ctx, args }) {
+    const contract = resolve(ctx.cwd, args.contract);
+    const ledger = gateLedgerPath(ctx, args.ledger);
     printLines(ctx, (await collisionCheck(ctx, contract, ledger)).map(warningLine));
-    return 0;
+    return "ok";
   },
 });

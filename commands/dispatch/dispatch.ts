@@ -1,22 +1,33 @@
 import { resolve } from "node:path";
 import { runDispatch } from "../../src/dispatch/pipeline/pipeline.ts";
 import { gateLedgerPath } from "../../src/dispatch/gate/paths.ts";
-import { summaryLine } from "../../src/dispatch/pipeline/report.ts";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { UsageError } from "../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { DISPATCH_EXIT, summaryLine } from "../../src/dispatch/pipeline/report.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 
-const NAME = "dispatch";
+/** The pipeline's codes (DISPATCH_EXIT, also the `exit` field of the --json report), by name. */
+const EXITS = {
+  ok: { code: DISPATCH_EXIT.OK, meaning: "dispatched and registered (delivery agent-started or UNVERIFIED), or --check-only passed the dry gate" },
+  input: { code: DISPATCH_EXIT.INPUT, meaning: "contract file missing, or --spec missing without --check-only" },
+  refused: {
+    code: DISPATCH_EXIT.REFUSED,
+    meaning:
+      "refused before anything started: gate DENY, model/runtime vendor mismatch, top tier without --top-approved, no Orca Run bound (without --run-create), codex pre-trust failed, bad tier policy / instance config / ledger; or a usage error",
+  },
+  orca: {
+    code: DISPATCH_EXIT.ORCA,
+    meaning:
+      "an Orca step failed (run-current/run-create, task-create, terminal create, dispatch --inject), or answered so late that Orca could not say what it did; nothing was registered (a worker that may run is named with the worker-reap command); a dispatch that never started is recorded dispatch_aborted",
+  },
+  register: { code: DISPATCH_EXIT.REGISTER, meaning: "register denied or failed after the inject: the worker IS running, resolve the registration by hand" },
+  delivery: { code: DISPATCH_EXIT.DELIVERY, meaning: "delivery FAILED: the worker pane shows a trust/login gate or a provider limit" },
+} as const;
+const NAME_OF = new Map(Object.entries(EXITS).map(([name, row]) => [row.code as number, name as keyof typeof EXITS]));
 
-function nonNegInt(name: string, raw: string | undefined, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) > max) throw new UsageError(`--${name} must be a whole number from 0 to ${max} (got '${raw}')`, NAME);
-  return Number(raw);
-}
-
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
-    name: NAME,
+    name: "dispatch",
     description: [
       "Supervised worker dispatch: gate the contract, create an Orca task, start (or reuse) a worker terminal,",
       "inject the task, register the dispatch with the gate and check that the worker actually started.",
@@ -38,16 +49,17 @@ export default defineMoguiCommand({
     "same-host-reason": { type: "string", valueHint: "text", description: "Why the worker may run on the master's own runtime (recorded in the audit row)" },
     "top-approved": { type: "string", valueHint: "text", description: "The owner's approval for a top-tier model (required for tier top)" },
     "tier-policy": { type: "string", valueHint: "file", description: "Tier policy (default $DISPATCH_TIER_POLICY, $MOGUI_HOME/config/model-tier-policy.json, the built-in template)" },
-    "est-chars": { type: "string", valueHint: "n", description: "Input size for the gate (default: the contract's character count)" },
+    "est-chars": { type: "int", min: 0, max: Number.MAX_SAFE_INTEGER, valueHint: "n", description: "Input size for the gate (default: the contract's character count)" },
     "transcript-glob": { type: "string", valueHint: "glob", description: "Transcript glob for the register model probe (the newest match is probed)" },
     "check-only": { type: "boolean", description: "Dry gate and collision warnings only: nothing recorded, nothing started" },
-    ledger: { type: "string", valueHint: "path", description: "Gate ledger (default $DISPATCH_GATE_LEDGER, else $MOGUI_HOME/dispatch-ledger.jsonl)" },
-    json: { type: "boolean", description: "Print one compact JSON document (the run's report) on stdout" },
+    ledger: { ...ARGS.ledger, description: "Gate ledger (default $DISPATCH_GATE_LEDGER, else $MOGUI_HOME/dispatch-ledger.jsonl)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (the run's report) on stdout" },
     "run-create": { type: "boolean", description: "When no Orca Run is bound to this terminal, create and bind one (orca orchestration run-create)" },
-    "delivery-poll-ms": { type: "string", valueHint: "ms", description: "Pause before each delivery poll (default 5000)", hidden: true },
-    "orca-timeout-ms": { type: "string", valueHint: "ms", description: "Timeout of each Orca call (default 30000)", hidden: true },
+    "delivery-poll-ms": { type: "int", min: 0, max: 600_000, valueHint: "ms", description: "Pause before each delivery poll (default 5000)", hidden: true },
+    "orca-timeout-ms": { type: "int", min: 0, max: 600_000, valueHint: "ms", description: "Timeout of each Orca call (default 30000)", hidden: true },
   },
   rules: { exclusive: [["terminal", "worktree"]] },
+  exits: EXITS,
   notes: [
     "Steps: dry gate (--no-record) -> orca orchestration run-current -> [codex: codex-worker-pretrust of the worktree]\n" +
       "-> recorded gate -> orca orchestration task-create -> [orca terminal create + wait tui-idle] -> orca orchestration\n" +
@@ -63,9 +75,6 @@ export default defineMoguiCommand({
       "to the ledger, which gives the gate's fan-out slot back; --json's `left_behind` lists what stays in Orca.",
     "The master host runtime comes from $MOGUI_MASTER_HOST_RUNTIME, else the instance config ($MOGUI_INSTANCE_RUNTIME_CONFIG,\n" +
       "$INSTANCE_RUNTIME_CONFIG, $MOGUI_HOME/config/instance-runtime.json), else the fallback 'codex' (with a warning).",
-    "Exit codes: 0 dispatched or check passed (delivery may be UNVERIFIED), 1 contract missing or --spec missing,\n" +
-      "2 refused (gate deny, vendor mismatch, top tier unapproved, no bound Run, pre-trust failed), 3 orca step failed,\n" +
-      "4 register failed (the worker IS running), 5 delivery failed (trust gate or provider limit in the pane).",
   ],
   examples: [
     "mogui dispatch --contract contracts/fix-login.md --check-only",
@@ -73,31 +82,32 @@ export default defineMoguiCommand({
     "mogui dispatch --contract c.md --spec 'Fix the flaky test' --terminal term_0f... --model claude-opus-5 --top-approved 'owner: yes, 1 run'",
     "mogui dispatch --contract c.md --spec \"$(cat c.md)\" --worktree id:3f2c9a10-...::/work/app-wt/fix-login --runtime codex --run-create",
   ],
-  async run(ctx, args) {
+  async run({ ctx, args }) {
     const report = await runDispatch(
       ctx,
       {
-        contract: args.contract ? resolve(ctx.cwd, args.contract as string) : "",
-        spec: args.spec as string | undefined,
-        terminal: args.terminal as string | undefined,
-        worktree: args.worktree as string | undefined,
-        model: args.model as string | undefined,
-        runtime: args.runtime as string | undefined,
-        sameHostReason: args["same-host-reason"] as string | undefined,
-        topApproved: args["top-approved"] as string | undefined,
-        tierPolicy: args["tier-policy"] ? resolve(ctx.cwd, args["tier-policy"] as string) : undefined,
-        estChars: nonNegInt("est-chars", args["est-chars"] as string | undefined, Number.MAX_SAFE_INTEGER),
-        transcriptGlob: args["transcript-glob"] as string | undefined,
-        checkOnly: Boolean(args["check-only"]),
-        ledger: gateLedgerPath(ctx, args.ledger as string | undefined),
-        deliveryPollMs: nonNegInt("delivery-poll-ms", args["delivery-poll-ms"] as string | undefined, 600_000),
-        runCreate: Boolean(args["run-create"]),
-        orcaTimeoutMs: nonNegInt("orca-timeout-ms", args["orca-timeout-ms"] as string | undefined, 600_000),
+        contract: args.contract ? resolve(ctx.cwd, args.contract) : "",
+        spec: args.spec,
+        terminal: args.terminal,
+        worktree: args.worktree,
+        model: args.model,
+        runtime: args.runtime,
+        sameHostReason: args["same-host-reason"],
+        topApproved: args["top-approved"],
+        tierPolicy: args["tier-policy"] ? resolve(ctx.cwd, args["tier-policy"]) : undefined,
+        estChars: args["est-chars"],
+        transcriptGlob: args["transcript-glob"],
+        checkOnly: args["check-only"],
+        ledger: gateLedgerPath(ctx, args.ledger),
+        deliveryPollMs: args["delivery-poll-ms"],
+        runCreate: args["run-create"],
+        orcaTimeoutMs: args["orca-timeout-ms"],
       },
+      // The run's step lines (`✓ gate ALLOW ...`, `✗ ...`) are its progress, pinned by the tests: stderr as is.
       (line) => ctx.io.stderr(`${line}\n`),
     );
-    if (args.json) printJson(ctx, sortKeys(report), true);
+    if (args.json) printDoc(ctx, report, true);
     else printLines(ctx, [summaryLine(report)]);
-    return report.exit;
+    return NAME_OF.get(report.exit) ?? "internal";
   },
 });

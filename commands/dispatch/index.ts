@@ -47,53 +47,5 @@ export const commands = {
   },
 } satisfies Record<string, FamilyRow>;
 
-const LEDGER_FAULT = "ledger unreadable, unwritable, corrupt (line named) or gate lock not taken: `dispatch-gate: LEDGER_UNAVAILABLE: <why>`";
-
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
-  dispatch: [
-    { code: 0, meaning: "dispatched and registered (delivery agent-started or UNVERIFIED), or --check-only passed the dry gate" },
-    { code: 1, meaning: "contract file missing, or --spec missing without --check-only" },
-    { code: 2, meaning: "refused before anything started: gate DENY, model/runtime vendor mismatch, top tier without --top-approved, no Orca Run bound (without --run-create), codex pre-trust failed, bad tier policy / instance config / ledger; or a usage error" },
-    { code: 3, meaning: "an Orca step failed (run-current/run-create, task-create, terminal create, dispatch --inject), or answered so late that Orca could not say what it did; nothing was registered (a worker that may run is named with the worker-reap command); a dispatch that never started is recorded dispatch_aborted" },
-    { code: 4, meaning: "register denied or failed after the inject: the worker IS running, resolve the registration by hand" },
-    { code: 5, meaning: "delivery FAILED: the worker pane shows a trust/login gate or a provider limit" },
-  ],
-  "dispatch-collision-check": [
-    { code: 0, meaning: "checked (fail-open): zero or more `WARNING: scope overlap ...` lines on stdout, whatever the ledger holds" },
-    { code: 2, meaning: "usage error: no contract argument, an unknown flag" },
-  ],
-  "codex-worker-pretrust": [
-    { code: 0, meaning: "every config trusted (added, updated or already), or no accounts directory (nothing to do)" },
-    { code: 2, meaning: "usage, relative path or line break in the path, a config that does not parse, is not a table where one is needed, is a symlink or is reached through a symlinked account/home directory, or has no single verified edit; nothing was written" },
-  ],
-  "cursor-worker-pretrust": [
-    { code: 0, meaning: "the trust marker was added, updated or already present" },
-    { code: 2, meaning: "usage, relative or missing worktree, a symlink anywhere on the marker path (any ancestor of the projects dir included), an unreadable/invalid marker, or a marker for another workspace" },
-  ],
-  "dispatch-gate": [
-    { code: 0, meaning: "the subcommand's own 0 (or --help)" },
-    { code: 2, meaning: "no or unknown subcommand, bad global flag; otherwise the subcommand's own 2" },
-    { code: 3, meaning: "watch: the log is stalled" },
-  ],
-  "dispatch-gate check": [
-    { code: 0, meaning: "ALLOW: the decision JSON has allow=true (warnings may be present)" },
-    { code: 2, meaning: `DENY (any reason code), usage error, or ${LEDGER_FAULT}` },
-  ],
-  "dispatch-gate register": [
-    { code: 0, meaning: "ALLOW: registered; the ticket is consumed and the register + dispatch_submitted rows appended" },
-    { code: 2, meaning: `DENY (INVALID_REQUEST, NO_MATCHING_TICKET, AMBIGUOUS_TICKET, ORCHESTRATION_UNVERIFIED, UNVERIFIED_JOB, MODEL_TIER_ESCALATION), usage error, or ${LEDGER_FAULT}` },
-  ],
-  "dispatch-gate watch": [
-    { code: 0, meaning: "OK: the log moved within --max-idle seconds" },
-    { code: 2, meaning: "MISSING: the log does not exist (stderr `dispatch-gate: LOG_MISSING`), or a usage error" },
-    { code: 3, meaning: "STALLED: idle longer than --max-idle (stderr `dispatch-gate: STALLED`)" },
-  ],
-  "dispatch-gate report": [
-    { code: 0, meaning: "report printed (a missing ledger is an empty report)" },
-    { code: 2, meaning: `usage error, or ${LEDGER_FAULT}` },
-  ],
-  "workstream-render": [
-    { code: 0, meaning: "table printed (header only when the day has no rows)" },
-    { code: 2, meaning: "usage error (not a real YYYY-MM-DD day); the ledger is unreadable or has a corrupt line" },
-  ],
-};
+/** Every Dispatch command declares its exits beside its definition (D35): no rows left here. */
+export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -23,6 +23,8 @@ describe("mogui dispatch", () => {
     ["unknown flag", ["dispatch", "--contract", "c.md", "--nope"], 2, /^mogui: unknown flag --nope for 'mogui dispatch'\nRun 'mogui dispatch --help' for usage\.\n$/],
     ["--terminal with --worktree", ["dispatch", "--contract", "c.md", "--spec", "s", "--terminal", "t", "--worktree", "w"], 2, /cannot be used together/],
     ["bad --est-chars", ["dispatch", "--contract", "c.md", "--est-chars", "-1"], 2, /--est-chars must be a whole number/],
+    ["--orca-timeout-ms over its bound", ["dispatch", "--contract", "c.md", "--orca-timeout-ms", "600001"], 2, /--orca-timeout-ms must be a whole number from 0 to 600000 \(got '600001'\)/],
+    ["--delivery-poll-ms not a number", ["dispatch", "--contract", "c.md", "--delivery-poll-ms", "5s"], 2, /--delivery-poll-ms must be a whole number from 0 to 600000 \(got '5s'\)/],
     ["empty value", ["dispatch", "--contract", ""], 2, /--contract must not be empty/],
     ["no contract", ["dispatch", "--spec", "s"], 1, /✗ contract file missing: \n/],
     ["missing contract file", ["dispatch", "--contract", "nope.md", "--spec", "s"], 1, /✗ contract file missing: .*nope\.md\n/],
@@ -92,5 +94,19 @@ describe("pretrust commands", () => {
     expect((await run(["cursor-worker-pretrust"])).code).toBe(2);
     expect((await run(["cursor-worker-pretrust", dir, "--projects-dir"])).code).toBe(2);
     expect(await run(["cursor-worker-pretrust", "/no/such/dir"])).toEqual({ code: 2, stdout: "", stderr: "ERROR worktree path does not exist: /no/such/dir\n" });
+  });
+});
+
+describe("workstream-render", () => {
+  test("a corrupt ledger is LEDGER_UNAVAILABLE (exit 2, one line); a day without rows says so on stderr", async () => {
+    const ledger = join(dir, "l.jsonl");
+    writeFileSync(ledger, "not json\n{}\n");
+    const bad = await run(["workstream-render", "2026-03-14", "--ledger", ledger]);
+    expect([bad.code, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toMatch(/^workstream-render: LEDGER_UNAVAILABLE: .*l\.jsonl:1: [^\n]+\n$/);
+    writeFileSync(ledger, "");
+    const empty = await run(["workstream-render", "2026-03-14", "--ledger", ledger]);
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toBe(`workstream-render: no ledger rows on 2026-03-14 in ${ledger}\n`);
   });
 });

@@ -88,8 +88,6 @@ const NOT_YET_CONVERTED = new Set([
   "commands/developer/sim/install-shims.ts",
   "commands/fleet/fleet/scan.ts",
   "commands/developer/demo.ts",
-  "commands/dispatch/dispatch-collision-check.ts",
-  "commands/dispatch/dispatch-gate/report.ts",
   "commands/publishing/redaction-scan.ts",
   "commands/developer/spawn-test.ts",
   "commands/developer/test-tool-naming.ts",
@@ -97,9 +95,7 @@ const NOT_YET_CONVERTED = new Set([
   "commands/workers/worker/classify.ts",
   "commands/workers/worker/reps-report.ts",
   "commands/workers/worker/spawn.ts",
-  "commands/dispatch/workstream-render.ts",
   "src/developer/demo/steps.ts",
-  "src/dispatch/pretrust/common.ts",
   "src/workers/worker/cli.ts",
   "src/workers/worker/jobs.ts",
 ]);

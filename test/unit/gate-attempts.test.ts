@@ -2,9 +2,11 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { priorAllows } from "../../src/dispatch/gate/attempts.ts";
+import { priorAllows, REBUILD_PROGRESS_BYTES, rebuildProgress } from "../../src/dispatch/gate/attempts.ts";
 import { indexDir } from "../../src/dispatch/gate/sidecar.ts";
+import type { Ctx } from "../../src/lib/context.ts";
 import { LedgerError } from "../../src/lib/ledger.ts";
+import { captureCtx } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const A = `ab${"1".repeat(62)}`;
@@ -77,5 +79,66 @@ describe("attempt index", () => {
     appendFileSync(l, row(A, "ALLOW", { note: big }));
     expect(count(l, A)).toBe(3);
     expect(existsSync(join(indexDir(l), "ab.json"))).toBe(true);
+  });
+});
+
+/** A ledger of about `mb` MB: rows of other shas padded to ~1 KB, and one ALLOW row of A at the end. */
+function bigLedger(mb: number): string {
+  const l = join(tempDir(), "big.jsonl");
+  const pad = "x".repeat(1000);
+  const other = row(C, "ALLOW", { pad });
+  writeFileSync(l, other.repeat(Math.ceil((mb << 20) / other.length)) + row(A));
+  return l;
+}
+
+describe("progress of a from-scratch rebuild (the attempt index of a big ledger)", () => {
+  const LINE = /^dispatch-gate: rebuilding the attempt index: (\d+\/\d+ MB|\d+ MB scanned)$/;
+
+  test("plain lines without a TTY (at most one per tenth), ending with the bytes scanned; a catch-up shows nothing", () => {
+    const l = bigLedger(3);
+    const { ctx, out } = captureCtx();
+    const asked: number[] = [];
+    const inner = rebuildProgress(ctx as Ctx, 1 << 20);
+    const watch = (bytes: number) => (asked.push(bytes), inner(bytes));
+    const c = priorAllows(l, A, watch);
+    c.save();
+    expect(c.prior).toBe(1);
+    const lines = out().stderr.split("\n").filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length).toBeLessThanOrEqual(12);
+    for (const line of lines) expect(line).toMatch(LINE);
+    expect(lines.at(-1)).toBe("dispatch-gate: rebuilding the attempt index: 3 MB scanned");
+    // The next check catches the saved bucket up: no rebuild, no question asked, nothing printed.
+    appendFileSync(l, row(A));
+    expect(priorAllows(l, A, watch).prior).toBe(2);
+    expect(asked).toHaveLength(1);
+    expect(out().stderr.split("\n").filter(Boolean)).toHaveLength(lines.length);
+  });
+
+  test("one updating line on a TTY", () => {
+    const l = bigLedger(3);
+    const { ctx, out } = captureCtx();
+    ctx.io = { ...ctx.io!, stderrIsTTY: true };
+    priorAllows(l, A, rebuildProgress(ctx as Ctx, 1 << 20));
+    const err = out().stderr;
+    expect(err).toContain("\r\x1b[2Kdispatch-gate: rebuilding the attempt index: 1/3 MB");
+    expect(err.endsWith("\r\x1b[2Kdispatch-gate: rebuilding the attempt index: 3 MB scanned\n")).toBe(true);
+    expect(err.split("\n")).toHaveLength(2); // one line, rewritten in place, ended once
+  });
+
+  test("nothing when quick: a ledger under the threshold rebuilds silently", () => {
+    const l = bigLedger(1);
+    const { ctx, out } = captureCtx();
+    expect(REBUILD_PROGRESS_BYTES).toBeGreaterThan(1 << 20);
+    expect(priorAllows(l, A, rebuildProgress(ctx as Ctx)).prior).toBe(1);
+    expect(out().stderr).toBe("");
+  });
+
+  test("a corrupt line ends the progress line before the error", () => {
+    const l = bigLedger(2);
+    appendFileSync(l, "not json\n");
+    const { ctx, out } = captureCtx();
+    expect(() => priorAllows(l, A, rebuildProgress(ctx as Ctx, 1 << 20))).toThrow(LedgerError);
+    expect(out().stderr.endsWith("dispatch-gate: rebuilding the attempt index: stopped\n")).toBe(true);
   });
 });

@@ -1,13 +1,13 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { runCheck, type CheckRequest } from "../../../src/dispatch/gate/check.ts";
-import { emitDecision, gateWarn, LEDGER_FLAG, parseIntFlag, withLedgerFaults } from "../../../src/dispatch/gate/cli.ts";
+import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG, parseIntFlag } from "../../../src/dispatch/gate/cli.ts";
 import { readContract } from "../../../src/dispatch/gate/contract.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 
 const NAME = "dispatch-gate check";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: NAME,
     description: [
@@ -24,6 +24,7 @@ export default defineMoguiCommand({
     runtime: { type: "string", valueHint: "name", required: true, description: "Worker runtime (lowercase, e.g. codex, claude)" },
     model: { type: "string", valueHint: "id", description: "Worker model id (denied NO_MODEL when absent)" },
     contract: { type: "string", valueHint: "path", required: true, description: "The contract file the worker will get" },
+    // argparse ints (parseIntFlag): `1_000` is accepted and a count below 1 is a DENY, not a usage error (§3.2).
     agents: { type: "string", valueHint: "n", required: true, description: "How many agents this dispatch starts" },
     "est-chars": { type: "string", valueHint: "n", description: "Input size estimate (default: the contract's character count)" },
     "completion-channel": { type: "enum", options: ["orchestration", "sentinel-log"], valueHint: "channel", description: "How completion is observed: orchestration | sentinel-log (denied NO_COMPLETION_CHANNEL when absent)" },
@@ -31,6 +32,11 @@ export default defineMoguiCommand({
     "tier-override": { type: "string", valueHint: "text", description: "Reason to bypass a tier denial: fan-out or spend cap (recorded only when it bypassed one)" },
     "no-record": { type: "boolean", description: "Decide only: no ledger row, no ticket" },
     ledger: LEDGER_FLAG,
+  },
+  exits: {
+    ok: { code: 0, meaning: "ALLOW: the decision JSON has allow=true (warnings may be present)" },
+    deny: { code: 2, meaning: "DENY (any reason code): the decision JSON has allow=false; `dispatch-gate: <REASON>: <message>` on stderr; or a usage error" },
+    ...GATE_EXITS,
   },
   notes: [
     "Order: CONTRACT_UNREADABLE, validation (NO_COMPLETION_CHANNEL, NO_MODEL, INVALID_REQUEST), TIER_POLICY_UNAVAILABLE,\n" +
@@ -41,25 +47,25 @@ export default defineMoguiCommand({
     "mogui dispatch-gate check --runtime codex --model gpt-5.6-luna --contract task.md --agents 1 --completion-channel orchestration",
     "mogui dispatch-gate --ledger /tmp/l.jsonl check --runtime claude --model claude-sonnet-5 --contract task.md --agents 2 --completion-channel sentinel-log --no-record",
   ],
-  async run(ctx, args) {
-    const channel = args["completion-channel"] as string | undefined;
-    const explicit = parseIntFlag(NAME, "est-chars", args["est-chars"] as string | undefined);
+  async run({ ctx, args }) {
+    const channel = args["completion-channel"];
+    const explicit = parseIntFlag(NAME, "est-chars", args["est-chars"]);
     // Without a channel the check denies NO_COMPLETION_CHANNEL before it needs the contract: do not read it.
-    const contract = channel === undefined ? null : readContract(resolve(ctx.cwd, args.contract as string));
+    const contract = channel === undefined ? null : readContract(resolve(ctx.cwd, args.contract));
     // Reference §3.2: the estimate defaults to the contract's characters (null = unreadable, denied first).
     const estChars = explicit !== undefined ? explicit : channel === undefined ? 0 : (contract?.chars ?? null);
     const req: CheckRequest = {
-      runtime: args.runtime as string,
-      model: args.model as string | undefined,
+      runtime: args.runtime,
+      model: args.model,
       contract,
-      nAgents: parseIntFlag(NAME, "agents", args.agents as string)!,
+      nAgents: parseIntFlag(NAME, "agents", args.agents)!,
       estChars,
       completionChannel: channel,
-      tierOverride: args["tier-override"] as string | undefined,
-      tierPolicyPath: args["tier-policy"] as string | undefined,
+      tierOverride: args["tier-override"],
+      tierPolicyPath: args["tier-policy"],
     };
-    const paths = gatePaths(ctx, args.ledger as string | undefined);
-    const out = await withLedgerFaults(() => runCheck(ctx, paths, req, !args["no-record"], gateWarn(ctx)));
+    const paths = gatePaths(ctx, args.ledger);
+    const out = await runCheck(ctx, paths, req, !args["no-record"], gateWarn(ctx));
     return emitDecision(ctx, out.decision, out.notes);
   },
 });

@@ -4,6 +4,7 @@
  * `dispatch-gate check --ledger X ...` (no router of its own).
  */
 import { defineGroup } from "../../../src/lib/command.ts";
+import { GROUP_EXITS } from "../../../src/lib/exits.ts";
 
 export default defineGroup({
   meta: {
@@ -13,6 +14,7 @@ export default defineGroup({
       "`register` binds the started job to it, `watch` detects a stalled worker log, `report` summarises the ledger.",
     ].join("\n"),
   },
+  exits: GROUP_EXITS,
   usage: ["dispatch-gate [--ledger <path>] <check|register|watch|report> [flags]"],
   subCommands: {
     check: () => import("./check.ts").then((m) => m.default),

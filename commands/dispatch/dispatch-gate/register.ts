@@ -1,9 +1,9 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { emitDecision, gateWarn, LEDGER_FLAG, withLedgerFaults } from "../../../src/dispatch/gate/cli.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { runRegister } from "../../../src/dispatch/gate/register.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "dispatch-gate register",
     description: [
@@ -27,6 +27,11 @@ export default defineMoguiCommand({
     "model-probe-cmd": { type: "string", valueHint: "shell-command", description: "Shell command whose last non-blank stdout line is the measured model (30 s timeout)" },
     ledger: LEDGER_FLAG,
   },
+  exits: {
+    ok: { code: 0, meaning: "ALLOW: registered; the ticket is consumed and the register + dispatch_submitted rows appended" },
+    deny: { code: 2, meaning: "DENY (INVALID_REQUEST, NO_MATCHING_TICKET, AMBIGUOUS_TICKET, ORCHESTRATION_UNVERIFIED, UNVERIFIED_JOB, MODEL_TIER_ESCALATION), or a usage error" },
+    ...GATE_EXITS,
+  },
   notes: [
     "Denials: INVALID_REQUEST, NO_MATCHING_TICKET, AMBIGUOUS_TICKET (nothing written); ORCHESTRATION_UNVERIFIED with\n" +
       "probe_failure orca_missing | probe_timeout | probe_unparseable | task_omitted | task_not_found, and\n" +
@@ -36,24 +41,22 @@ export default defineMoguiCommand({
   examples: [
     "mogui dispatch-gate register --job-id ctx_0123 --contract-sha 2d71a0c4b3e9 --runtime codex --orchestration-task task_01 \\\n      --probe-cmd 'orca orchestration dispatch-show --task task_01 --json' --declared-model gpt-5.6-luna",
   ],
-  async run(ctx, args) {
-    const paths = gatePaths(ctx, args.ledger as string | undefined);
-    const out = await withLedgerFaults(() =>
-      runRegister(
-        ctx,
-        paths,
-        {
-          jobId: args["job-id"] as string,
-          probeCmd: args["probe-cmd"] as string,
-          contractSha: args["contract-sha"] as string | undefined,
-          runtime: args.runtime as string | undefined,
-          orchestrationTask: args["orchestration-task"] as string | undefined,
-          tierPolicyPath: args["tier-policy"] as string | undefined,
-          declaredModel: args["declared-model"] as string | undefined,
-          modelProbeCmd: args["model-probe-cmd"] as string | undefined,
-        },
-        gateWarn(ctx),
-      ),
+  async run({ ctx, args }) {
+    const paths = gatePaths(ctx, args.ledger);
+    const out = await runRegister(
+      ctx,
+      paths,
+      {
+        jobId: args["job-id"],
+        probeCmd: args["probe-cmd"],
+        contractSha: args["contract-sha"],
+        runtime: args.runtime,
+        orchestrationTask: args["orchestration-task"],
+        tierPolicyPath: args["tier-policy"],
+        declaredModel: args["declared-model"],
+        modelProbeCmd: args["model-probe-cmd"],
+      },
+      gateWarn(ctx),
     );
     return emitDecision(ctx, out.decision);
   },

@@ -1,6 +1,7 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { sortedJson } from "../../../src/lib/output.ts";
-import { gateWarn, LEDGER_FLAG, withLedgerFaults } from "../../../src/dispatch/gate/cli.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { GATE_EXITS, gateWarn, LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { buildReport, renderReport } from "../../../src/dispatch/gate/report.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
@@ -15,7 +16,7 @@ function policyOrNull(ctx: Ctx): TierPolicy | null {
   }
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "dispatch-gate report",
     description: [
@@ -27,21 +28,27 @@ export default defineMoguiCommand({
   usage: ["dispatch-gate report [--today] [--json] [--ledger <path>]"],
   args: {
     today: { type: "boolean", description: "Only rows whose ts falls on today's UTC date" },
-    json: { type: "boolean", description: "Print one compact JSON document instead of the text report" },
+    json: { ...ARGS.json, description: "Print one compact JSON document instead of the text report" },
     ledger: LEDGER_FLAG,
+  },
+  exits: {
+    ok: { code: 0, meaning: "report printed (a missing ledger is an empty report)" },
+    usage: { code: 2, meaning: "usage error: an unknown flag, a missing value" },
+    ...GATE_EXITS,
   },
   notes: [
     "A missing ledger is an empty report. A ledger that cannot be read, or has a corrupt line (other than a torn\n" +
       "last line, which is skipped with a warning), is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`.",
   ],
   examples: ["mogui dispatch-gate report --today", "mogui dispatch-gate report --json --ledger ~/.mogui/dispatch-ledger.jsonl"],
-  async run(ctx, args) {
-    const { ledger, spendLedger } = gatePaths(ctx, args.ledger as string | undefined);
-    const data = await withLedgerFaults(async () => buildReport(ledger, Boolean(args.today), ctx.now(), gateWarn(ctx)));
+  async run({ ctx, args }) {
+    const { ledger, spendLedger } = gatePaths(ctx, args.ledger);
+    const data = buildReport(ledger, args.today, ctx.now(), gateWarn(ctx));
     const day = Math.floor(ctx.now() / 86_400_000) * 86_400;
-    const spend = await withLedgerFaults(async () => spendPerTier(spendLedger, policyOrNull(ctx), args.today ? day : -Infinity, args.today ? day + 86_400 : Infinity, gateWarn(ctx)));
+    const spend = spendPerTier(spendLedger, policyOrNull(ctx), args.today ? day : -Infinity, args.today ? day + 86_400 : Infinity, gateWarn(ctx));
     if (Object.keys(spend).length) data.spend_per_tier = spend;
-    ctx.io.stdout(args.json ? `${sortedJson({ ledger, ...data })}\n` : renderReport(data));
-    return 0;
+    if (args.json) printDoc(ctx, { ledger, ...data }, true);
+    else ctx.io.stdout(renderReport(data));
+    return "ok";
   },
 });

@@ -1,15 +1,12 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { UsageError } from "../../../src/lib/errors.ts";
-import { sortedJson } from "../../../src/lib/output.ts";
-import { GATE_EXIT, LEDGER_FLAG, parseIntFlag } from "../../../src/dispatch/gate/cli.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
 import { checkStall } from "../../../src/dispatch/gate/watch.ts";
 
-const NAME = "dispatch-gate watch";
-
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
-    name: NAME,
+    name: "dispatch-gate watch",
     description: [
       "Has a worker's log stopped moving? Compares the log's last modification with now: idle longer than",
       "--max-idle seconds is STALLED (exit 3); a missing log is MISSING (exit 2). Prints one JSON document.",
@@ -18,23 +15,20 @@ export default defineMoguiCommand({
   usage: ["dispatch-gate watch --log <path> [--max-idle <seconds>]"],
   args: {
     log: { type: "string", valueHint: "path", required: true, description: "The worker's log (sentinel log) to watch" },
-    "max-idle": { type: "string", valueHint: "seconds", default: "360", description: "Idle seconds tolerated before STALLED" },
+    "max-idle": { type: "int", min: 0, max: 31_536_000, valueHint: "seconds", default: 360, description: "Idle seconds tolerated before STALLED" },
     ledger: { ...LEDGER_FLAG, description: "Accepted for symmetry with the other subcommands (watch does not read the ledger)" },
   },
+  exits: {
+    ok: { code: 0, meaning: "OK: the log moved within --max-idle seconds" },
+    missing: { code: 2, meaning: "MISSING: the log does not exist (stderr `dispatch-gate: LOG_MISSING`), or a usage error" },
+    stalled: { code: 3, meaning: "STALLED: idle longer than --max-idle (stderr `dispatch-gate: STALLED`)" },
+  },
   examples: ["mogui dispatch-gate watch --log /tmp/worker.log --max-idle 600"],
-  async run(ctx, args) {
-    const maxIdle = parseIntFlag(NAME, "max-idle", (args["max-idle"] as string | undefined) ?? "360")!;
-    if (maxIdle < 0) throw new UsageError(`--max-idle must not be negative (got ${maxIdle})`, NAME);
-    const d = checkStall(resolve(ctx.cwd, args.log as string), maxIdle, ctx.now() / 1000);
-    ctx.io.stdout(`${sortedJson(d)}\n`);
-    if (d.status === "STALLED") {
-      ctx.io.stderr("dispatch-gate: STALLED\n");
-      return GATE_EXIT.STALLED;
-    }
-    if (d.status === "MISSING") {
-      ctx.io.stderr("dispatch-gate: LOG_MISSING\n");
-      return GATE_EXIT.DENY;
-    }
-    return GATE_EXIT.OK;
+  async run({ ctx, args, fail }) {
+    const d = checkStall(resolve(ctx.cwd, args.log), args["max-idle"], ctx.now() / 1000);
+    printDoc(ctx, d, true);
+    if (d.status === "STALLED") return fail("stalled", "dispatch-gate: STALLED");
+    if (d.status === "MISSING") return fail("missing", "dispatch-gate: LOG_MISSING");
+    return "ok";
   },
 });

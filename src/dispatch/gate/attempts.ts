@@ -6,8 +6,10 @@
  * how a bucket validates and catches up). A check reads ONE bucket and scans only the rows appended since that
  * bucket was saved; a missing, unreadable or stale bucket is rebuilt from a full scan. Callers hold the gate lock.
  */
+import type { Ctx } from "../../lib/context.ts";
+import { progress } from "../../lib/log.ts";
 import { withLedger } from "./ledger-fd.ts";
-import { catchUp, fingerprint, readingLedger, readSidecar, saveSidecar, SIDECAR_VERSION, stillValid, type SidecarHeader } from "./sidecar.ts";
+import { catchUp, fingerprint, readingLedger, readSidecar, saveSidecar, SIDECAR_VERSION, stillValid, type RebuildProgress, type SidecarHeader } from "./sidecar.ts";
 
 interface Bucket extends SidecarHeader {
   counts: Record<string, number>;
@@ -39,6 +41,14 @@ function countLine(text: string, prefix: string, counts: Record<string, number>)
   return true;
 }
 
+/** A from-scratch scan of at least this many bytes (about 0.5 s on an idle machine) shows progress; a smaller one is quick and shows nothing. */
+export const REBUILD_PROGRESS_BYTES = 128 << 20;
+
+/** The check's and register's progress for a bucket rebuilt from a full scan of a big ledger (stderr). */
+export function rebuildProgress(ctx: Ctx, minBytes = REBUILD_PROGRESS_BYTES): RebuildProgress {
+  return (bytes) => (bytes >= minBytes ? progress(ctx, "dispatch-gate: rebuilding the attempt index") : undefined);
+}
+
 export interface AttemptCounter {
   /** ALLOW rows with this sha already in the ledger. */
   prior: number;
@@ -46,12 +56,15 @@ export interface AttemptCounter {
   save(): void;
 }
 
-/** Count earlier ALLOW rows for `sha`. The caller holds the gate lock. */
-export function priorAllows(ledger: string, sha: string): AttemptCounter {
-  return readingLedger(ledger, () => countPrior(ledger, sha));
+/**
+ * Count earlier ALLOW rows for `sha`. The caller holds the gate lock. A bucket rebuilt from scratch (a full scan)
+ * reports to `rebuilding` (a big ledger shows progress).
+ */
+export function priorAllows(ledger: string, sha: string, rebuilding?: RebuildProgress): AttemptCounter {
+  return readingLedger(ledger, () => countPrior(ledger, sha, rebuilding));
 }
 
-function countPrior(ledger: string, sha: string): AttemptCounter {
+function countPrior(ledger: string, sha: string, rebuilding?: RebuildProgress): AttemptCounter {
   const prefix = bucketOf(sha);
   const name = `${prefix}.json`;
   return withLedger<AttemptCounter>(ledger, { prior: 0, save: () => {} }, (fd, size) => {
@@ -60,7 +73,7 @@ function countPrior(ledger: string, sha: string): AttemptCounter {
       b = { v: SIDECAR_VERSION, offset: 0, head: "", tail: "", counts: {} };
     }
     const bucket = b;
-    catchUp(ledger, fd, size, bucket, (text) => countLine(text, prefix, bucket.counts));
+    catchUp(ledger, fd, size, bucket, (text) => countLine(text, prefix, bucket.counts), rebuilding);
     fingerprint(fd, bucket);
     return { prior: bucket.counts[sha] ?? 0, save: () => saveSidecar(ledger, name, bucket) };
   });

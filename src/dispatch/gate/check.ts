@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Ctx } from "../../lib/context.ts";
 import { appendRow, type LedgerRow, type LedgerWarning } from "../../lib/ledger.ts";
-import { priorAllows } from "./attempts.ts";
+import { priorAllows, rebuildProgress } from "./attempts.ts";
 import type { Contract } from "./contract.ts";
 import { lintContract, loadKnownRoots } from "./lint.ts";
 import type { GatePaths } from "./paths.ts";
@@ -175,7 +175,7 @@ export async function runCheck(ctx: Ctx, paths: GatePaths, req: CheckRequest, re
       appendRow(paths.ledger, row, { onWarning: warn });
       return { decision: e.decision, row, notes: e.notes };
     }
-    const counter = priorAllows(paths.ledger, e.decision.contract_sha);
+    const counter = priorAllows(paths.ledger, e.decision.contract_sha, rebuildProgress(ctx));
     row.attempt = counter.prior + 1;
     // Ticket tmp file first, ledger row second, ticket rename last: a failed append leaves no ticket behind.
     const ticket = prepareTicket(paths.ticketDir, req.runtime, e.decision.contract_sha, req.nAgents, nowSec);

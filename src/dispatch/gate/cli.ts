@@ -1,40 +1,41 @@
-/** What the dispatch-gate commands share: the decision printer, ledger-fault mapping (D18), flag parsing. */
+/** What the dispatch-gate commands share: the decision printer, the exit rows, warnings, flag parsing. */
 import type { Ctx } from "../../lib/context.ts";
-import { ExitError, UsageError } from "../../lib/errors.ts";
-import { LedgerError, type LedgerWarning } from "../../lib/ledger.ts";
-import { sortedJson } from "../../lib/output.ts";
+import { SHARED_EXITS } from "../../lib/exits.ts";
+import { UsageError } from "../../lib/errors.ts";
+import type { LedgerWarning } from "../../lib/ledger.ts";
+import { logger } from "../../lib/log.ts";
+import { printDoc } from "../../lib/output.ts";
 import { decisionJson, denyLine, type GateDecision } from "./reasons.ts";
 
-export const GATE_EXIT = {
-  OK: 0, // allow / status OK / report printed
-  DENY: 2, // any denial, usage error, or ledger fault (D18); watch: log missing
-  STALLED: 3, // watch only
+const LEDGER_FAULT = "ledger unreadable, unwritable, corrupt (line named) or gate lock not taken: `dispatch-gate: LEDGER_UNAVAILABLE: <why>`";
+
+/**
+ * The rows the gate subcommands share. D18: every ledger fault is one clean line and exit 2, mapped once by main
+ * (SHARED_ERRORS: a LedgerError under run becomes `dispatch-gate: LEDGER_UNAVAILABLE: <why>`).
+ */
+export const GATE_EXITS = {
+  ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: LEDGER_FAULT },
 } as const;
 
 export function gateWarn(ctx: Ctx): (w: LedgerWarning) => void {
-  return (w) => ctx.io.stderr(`dispatch-gate: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`);
+  return (w) => logger(ctx, "dispatch-gate").warn(`${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}`);
 }
 
-/** D18: every ledger fault is one clean line and exit 2. */
-export async function withLedgerFaults<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof LedgerError) throw new ExitError(GATE_EXIT.DENY, `dispatch-gate: LEDGER_UNAVAILABLE: ${e.message}`);
-    throw e;
-  }
-}
-
-/** Print the one JSON document; on deny the D11 diagnostic goes to stderr. */
-export function emitDecision(ctx: Ctx, d: GateDecision, notes: readonly string[] = []): number {
-  ctx.io.stdout(`${sortedJson(decisionJson(d))}\n`);
-  if (d.allow) return GATE_EXIT.OK;
+/** Print the one JSON document (compact, sorted keys); on deny the D11 diagnostic goes to stderr. */
+export function emitDecision(ctx: Ctx, d: GateDecision, notes: readonly string[] = []): "ok" | "deny" {
+  printDoc(ctx, decisionJson(d), true);
+  if (d.allow) return "ok";
   ctx.io.stderr(denyLine(d));
   for (const n of notes) ctx.io.stderr(`dispatch-gate: ${n}\n`);
-  return GATE_EXIT.DENY;
+  return "deny";
 }
 
-/** argparse `type=int`: an optional sign and digits (surrounding blanks allowed); anything else is a usage error. */
+/**
+ * argparse `type=int` (reference §3.2, `--agents` and `--est-chars` of check): an optional sign and digits, `_`
+ * between digits and surrounding blanks allowed; anything else is a usage error. Not the command model's `int`:
+ * the reference accepts `1_000` and hands a negative or zero count to validation, which DENIES it with
+ * INVALID_REQUEST and a decision document (a usage error would print none).
+ */
 export function parseIntFlag(cmd: string, name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const t = raw.trim();

@@ -29,10 +29,18 @@ export function withLedger<T>(path: string, absent: T, read: (fd: number, size: 
 
 /**
  * Hand every complete line of bytes [from, size) to `onLine`, without its newline. When `onLine` returns false the
- * line is corrupt: a LedgerError naming its line number. Returns the offset just after the last newline read and
+ * line is corrupt: a LedgerError naming its line number. `onChunk` hears the byte position after each 1 MB read. Returns the offset just after the last newline read and
  * the bytes after it (a last line without its newline; the caller decides whether it is torn or still growing).
  */
-export function readLines(ledger: string, fd: number, from: number, size: number, onLine: (text: string) => boolean | void, gcEveryChunks = 0): { end: number; rest: Buffer } {
+export function readLines(
+  ledger: string,
+  fd: number,
+  from: number,
+  size: number,
+  onLine: (text: string) => boolean | void,
+  gcEveryChunks = 0,
+  onChunk?: (pos: number) => void,
+): { end: number; rest: Buffer } {
   const buf = Buffer.alloc(CHUNK);
   let end = from; // bytes [end, pos) are read but not consumed: they are in `carry`
   let pos = from;
@@ -68,6 +76,7 @@ export function readLines(ledger: string, fd: number, from: number, size: number
     // Each chunk leaves a 1 MB string and its line slices behind; callers with a memory budget ask for a collection
     // every few chunks so a whole-ledger pass does not pile them up.
     if (gcEveryChunks > 0 && ++chunks % gcEveryChunks === 0) Bun.gc(true);
+    onChunk?.(pos);
   }
   return { end, rest: carry };
 }

@@ -8,7 +8,7 @@
 import type { Ctx } from "../../lib/context.ts";
 import { appendRow, appendRows, type LedgerRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { isSettled } from "../../workers/reap/worker-reap.ts";
-import { priorAllows } from "./attempts.ts";
+import { priorAllows, rebuildProgress } from "./attempts.ts";
 import type { GatePaths } from "./paths.ts";
 import { measureModel, probeJob, probeOrchestration } from "./probes.ts";
 import { RUNTIME_PATTERN, type GateDecision, type ReasonCode } from "./reasons.ts";
@@ -152,7 +152,7 @@ async function commit(ctx: Ctx, paths: GatePaths, req: RegisterRequest, first: S
       return { decision: deny("NO_MATCHING_TICKET", "candidate_contract_shas=<none> (registered concurrently)") };
     }
     const sha = again.pending.row.contract_sha;
-    const counter = priorAllows(paths.ledger, sha);
+    const counter = priorAllows(paths.ledger, sha, rebuildProgress(ctx));
     const rows = registerRows(req, again, nowSec, info.declared, info.measured, info.probeFailed, info.warning, info.status);
     rows[0]!.attempt = counter.prior + 1;
     appendRows(paths.ledger, rows, { onWarning: warn });

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LedgerError } from "../../lib/ledger.ts";
+import type { Progress } from "../../lib/log.ts";
 import { readLines } from "./ledger-fd.ts";
 
 export const SIDECAR_VERSION = 1;
@@ -61,10 +62,31 @@ export function fingerprint(fd: number, h: SidecarHeader): void {
  * Feed every complete line from `h.offset` to the last newline to `onLine` (false = corrupt: an error naming the
  * line), advancing `h.offset`. A final line without its newline is left for a later catch-up.
  */
-export function catchUp(ledger: string, fd: number, size: number, h: SidecarHeader, onLine: (text: string) => boolean): void {
+export function catchUp(ledger: string, fd: number, size: number, h: SidecarHeader, onLine: (text: string) => boolean, rebuilding?: RebuildProgress): void {
   // A catch-up from offset 0 (a cache rebuilt from scratch) reads the whole ledger inside a `check`, whose peak RSS
   // must stay under 100 MB: collect every 16 MB read. A normal catch-up reads a few rows and never gets there.
-  h.offset = readLines(ledger, fd, h.offset, size, onLine, CATCH_UP_GC_CHUNKS).end;
+  const p = h.offset === 0 ? rebuilding?.(size) : undefined;
+  if (!p) {
+    h.offset = readLines(ledger, fd, h.offset, size, onLine, CATCH_UP_GC_CHUNKS).end;
+    return;
+  }
+  try {
+    h.offset = readLines(ledger, fd, 0, size, onLine, CATCH_UP_GC_CHUNKS, (pos) => p.update(mib(pos), mib(size), "MB")).end;
+  } catch (e) {
+    p.end("stopped");
+    throw e;
+  }
+  p.end(`${mib(size)} MB scanned`);
+}
+
+/**
+ * Progress for a cache rebuilt from scratch: given the bytes the scan will read, a Progress to report to, or
+ * undefined when the scan is quick (nothing shown). The hot path (a catch-up of a few rows) never asks.
+ */
+export type RebuildProgress = (bytes: number) => Progress | undefined;
+
+function mib(bytes: number): number {
+  return Math.round(bytes / (1 << 20));
 }
 
 /** The byte offset just after the ledger's last newline (0 when it has none). */

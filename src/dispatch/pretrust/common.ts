@@ -5,7 +5,6 @@
 import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { ExitError } from "../../lib/errors.ts";
 import { printLines } from "../../lib/output.ts";
 
 export class PretrustError extends Error {
@@ -28,17 +27,17 @@ export interface PretrustResult {
   tally: Tally;
 }
 
-/** A pretrust command's run: its lines on stdout and exit 0; a PretrustError is exit 2 with the message alone. */
-export function printPretrust(ctx: Ctx, pretrust: () => PretrustResult): number {
+/** A pretrust command's run: its lines on stdout ("ok"); a PretrustError goes to `refuse` with the message alone. */
+export function printPretrust(ctx: Ctx, pretrust: () => PretrustResult, refuse: (message: string) => never): "ok" {
   let result: PretrustResult;
   try {
     result = pretrust();
   } catch (e) {
-    if (e instanceof PretrustError) throw new ExitError(2, e.message);
+    if (e instanceof PretrustError) refuse(e.message);
     throw e;
   }
   printLines(ctx, result.lines);
-  return 0;
+  return "ok";
 }
 
 export function hasLineBreak(p: string): boolean {

@@ -7,8 +7,8 @@ export default defineGroup({
   exits: GROUP_EXITS,
   subCommands: {
     orca: () => import("./orca.ts").then((m) => m.default),
-    herdr: () => import("./herdr.ts").then((m) => m.default),
     "install-shims": () => import("./install-shims.ts").then((m) => m.default),
+    herdr: () => import("./herdr.ts").then((m) => m.default),
   },
   examples: ["mogui sim install-shims \"$HOME/.mogui/sim-bin\""],
 });

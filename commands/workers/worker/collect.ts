@@ -6,7 +6,6 @@ import { errorMessage } from "../../../src/lib/errors.ts";
 import { isHostError, paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { type CollectItem, collectJob } from "../../../src/workers/worker/collect.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
-import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../../src/workers/worker/stability.ts";
 
 export default defineCommand({
   meta: {
@@ -20,8 +19,8 @@ export default defineCommand({
   usage: ["worker collect --owner <session> [--execute] [--readings <n>] [--interval-ms <ms>] [--json]"],
   args: {
     owner: { type: "string", valueHint: "session", required: true, description: "The spawner whose jobs to collect (as given to spawn --owner)" },
-    readings: { type: "int", min: 1, max: 1000, default: DEFAULT_READINGS, valueHint: "n", description: "Status readings that must all be not-working" },
-    "interval-ms": { type: "int", min: 0, max: 3_600_000, default: DEFAULT_INTERVAL_MS, valueHint: "ms", description: "Time between readings" },
+    readings: WORKER_ARGS.readings,
+    "interval-ms": WORKER_ARGS["interval-ms"],
     execute: WORKER_ARGS.execute,
     host: WORKER_ARGS.host,
     ledger: WORKER_ARGS.ledger,

@@ -4,7 +4,6 @@ import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { hostCall, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_DEAD_TITLES } from "../../../src/workers/worker/policy.ts";
-import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../../src/workers/worker/stability.ts";
 import { sweep } from "../../../src/workers/worker/sweep.ts";
 
 export default defineCommand({
@@ -19,8 +18,8 @@ export default defineCommand({
   usage: ["worker sweep --workspace <ws> [--execute] [--host herdr|orca] [--json]"],
   args: {
     workspace: { type: "string", valueHint: "ws", required: true, description: "herdr workspace id (w16), or an Orca worktree selector" },
-    readings: { type: "int", min: 1, max: 1000, default: DEFAULT_READINGS, valueHint: "n", description: "Status readings for job panes" },
-    "interval-ms": { type: "int", min: 0, max: 3_600_000, default: DEFAULT_INTERVAL_MS, valueHint: "ms", description: "Time between readings" },
+    readings: { ...WORKER_ARGS.readings, description: "Status readings for job panes" },
+    "interval-ms": WORKER_ARGS["interval-ms"],
     execute: WORKER_ARGS.execute,
     host: WORKER_ARGS.host,
     ledger: WORKER_ARGS.ledger,

@@ -6,6 +6,7 @@ import { COMMON_EXITS, NamedExit, SHARED_EXITS, type Exits } from "../../lib/exi
 import { HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaError } from "../../lib/orca/client.ts";
 import { inboxRoot, LEDGER_ENV, ledgerPath } from "./jobs.ts";
+import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "./stability.ts";
 import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "./policy.ts";
 
 /** Grades in the order the help and the usage errors name them (best first). */
@@ -20,6 +21,8 @@ export const WORKER_ARGS = {
   host: { type: "enum", options: ["herdr", "orca"], valueHint: "herdr|orca", description: "Where the panes live (default $MOGUI_WORKER_HOST, else herdr)" },
   json: { ...ARGS.json, description: "Print one compact JSON document" },
   execute: { type: "boolean", description: "Act (close panes, remove worktrees); without it this is a dry run" },
+  readings: { type: "int", min: 1, max: 1000, default: DEFAULT_READINGS, valueHint: "n", description: "Status readings that must all be not-working" },
+  "interval-ms": { type: "int", min: 0, max: 3_600_000, default: DEFAULT_INTERVAL_MS, valueHint: "ms", description: "Time between readings" },
 } as const;
 
 /** Rows several `worker` commands share; each command spreads them with its own meaning where it differs. */

@@ -20,7 +20,7 @@ export default defineCommand({
   ],
   args: {
     path: { type: "string", valueHint: "path", multiple: true, description: "A changed (or planned) repo-relative path; repeat" },
-    lines: { type: "int", min: 0, max: Number.MAX_SAFE_INTEGER, valueHint: "n", description: "Diff size in changed lines (needed for T0)" },
+    lines: { type: "int", min: 0, max: 100_000_000, valueHint: "n", description: "Diff size in changed lines (needed for T0)" },
     repo: { type: "string", valueHint: "dir", description: "Read the changed paths and line count from this checkout's diff" },
     base: { type: "string", valueHint: "ref", default: "origin/main", description: "Diff base with --repo" },
     proposed: { type: "enum", options: TIER_OPTIONS, valueHint: "T", description: "An upstream T proposal: raised freely, never lowered" },

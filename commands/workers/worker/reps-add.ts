@@ -5,7 +5,7 @@ import { checkJobsLedger, getJob, record } from "../../../src/workers/worker/job
 import { repRefusals, repRow } from "../../../src/workers/worker/reps.ts";
 
 // An exact count only: `~5000`, `5k` or `4.2e3` are estimates, and the int parser refuses them (exit 2).
-const COUNT = { type: "int", min: 0, max: Number.MAX_SAFE_INTEGER, valueHint: "n" } as const;
+const COUNT = { type: "int", min: 0, max: 1_000_000_000_000, valueHint: "n" } as const;
 
 export default defineCommand({
   meta: {

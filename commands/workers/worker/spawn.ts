@@ -40,7 +40,7 @@ export default defineCommand({
     owner: { type: "string", valueHint: "session", required: true, description: "The spawning session's name: how `collect --owner` finds this job later" },
     brief: { type: "string", valueHint: "file", required: true, description: "The brief (see `mogui worker brief-lint`)" },
     path: { type: "string", valueHint: "path", multiple: true, description: "A repo path the job will change (repeat); classifies the surface" },
-    "diff-lines": { type: "int", min: 0, max: Number.MAX_SAFE_INTEGER, valueHint: "n", description: "Expected diff size (a local surface is T0 only at <= 30 lines)" },
+    "diff-lines": { type: "int", min: 0, max: 100_000_000, valueHint: "n", description: "Expected diff size (a local surface is T0 only at <= 30 lines)" },
     grade: { type: "enum", options: GRADE_OPTIONS, valueHint: "grade", description: "Task grade S+|S|A+|A|B|C" },
     "profile-grade": { type: "enum", options: GRADE_OPTIONS, valueHint: "grade", description: "Grade of the chosen profile (equal, or the adjacent grade above)" },
     workspace: { type: "string", valueHint: "ws", description: "herdr workspace for the new pane (required on herdr; never guessed)" },

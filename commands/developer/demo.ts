@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { mkdtempSync } from "node:fs";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import { defineCommand, failWith } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { ExitError, UsageError } from "../../src/lib/errors.ts";
-import { buildWorld, type DemoWorld } from "../../src/developer/demo/steps.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { buildWorld, DEMO_EXITS, type DemoWorld } from "../../src/developer/demo/steps.ts";
 
 interface Step {
   title: string;
@@ -39,12 +39,12 @@ async function runStep(ctx: Ctx, w: DemoWorld, n: number, s: Step): Promise<void
   ctx.io.stdout(out.replace(/^/gm, "  ").replace(/ +$/gm, ""));
   if (err) ctx.io.stdout(err.replace(/^/gm, "  ! "));
   ctx.io.stdout(`  (exit ${code})\n`);
-  if (code !== s.expect) throw new ExitError(1, `demo: step ${n} exited ${code}, expected ${s.expect}`);
+  if (code !== s.expect) failWith(DEMO_EXITS, "failed", `demo: step ${n} exited ${code}, expected ${s.expect}`);
   const problem = s.check?.(w, out);
-  if (problem) throw new ExitError(1, `demo: step ${n}: ${problem}`);
+  if (problem) failWith(DEMO_EXITS, "failed", `demo: step ${n}: ${problem}`);
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "demo",
     description: [
@@ -59,13 +59,14 @@ export default defineMoguiCommand({
     dir: { type: "string", valueHint: "path", description: "Build the demo here (must be empty or absent) instead of a temp dir" },
     keep: { type: "boolean", description: "Keep the demo directory afterwards (a temp dir is removed by default)" },
   },
+  exits: DEMO_EXITS,
   examples: ["mogui demo", "mogui demo --dir /tmp/mogui-demo --keep"],
-  async run(ctx, args) {
-    const given = args.dir as string | undefined;
+  async run({ ctx, args }) {
+    const given = args.dir;
     if (given && !emptyOrMissing(resolve(ctx.cwd, given))) throw new UsageError(`--dir ${given} is not empty`, "demo");
     const dir = given ? resolve(ctx.cwd, given) : mkdtempSync(join(tmpdir(), "mogui-demo-"));
     mkdirSync(dir, { recursive: true });
-    const kept = Boolean(args.keep || given);
+    const kept = args.keep || Boolean(given);
     // A temp dir removed at the end is never printed (a path that is gone by the time it is read only misleads):
     // every mention of it, in the demo's lines and in the steps' output, reads <demo>.
     const real = realpathSync(dir);
@@ -79,7 +80,7 @@ export default defineMoguiCommand({
       for (let i = 0; i < steps.length; i++) await runStep(out, w, i + 1, steps[i]!);
       const rows = readFileSync(w.ledger, "utf8").trimEnd().split("\n");
       out.io.stdout(`\nThe ledger row (${w.ledger}):\n  ${rows[rows.length - 1]}\n\nDemo complete.\n`);
-      return 0;
+      return "ok";
     } finally {
       if (!kept) rmSync(dir, { recursive: true, force: true });
       else ctx.io.stdout(`(kept ${dir})\n`);

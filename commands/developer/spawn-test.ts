@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { ExitError, UsageError } from "../../src/lib/errors.ts";
-import { printJson, sortKeys } from "../../src/lib/output.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { UsageError } from "../../src/lib/errors.ts";
+import { printDoc } from "../../src/lib/output.ts";
 import { localDay } from "../../src/hooks/ops/workstream.ts";
 import { mustPassOk, renderReport, writeReport } from "../../src/hooks/ops/spawn-report.ts";
 import { requireOrca, runRuntime, SpawnAbort, type RuntimeResult, type Scenario, type SpawnConfig } from "../../src/hooks/ops/spawn-test.ts";
@@ -10,6 +11,10 @@ function list(raw: string | undefined, dflt: string): string[] {
   return (raw ?? dflt).split(/[\s,]+/).filter(Boolean);
 }
 
+const SCENARIOS: readonly Scenario[] = ["happy-path", "founding-guard"];
+const isScenario = (s: string): s is Scenario => (SCENARIOS as readonly string[]).includes(s);
+
+// An environment value, not a flag: the int parser of the args does not see it.
 function positiveInt(ctx: { env: Record<string, string | undefined> }, name: string, dflt: number): number {
   const raw = ctx.env[name]?.trim();
   if (!raw) return dflt;
@@ -17,7 +22,7 @@ function positiveInt(ctx: { env: Record<string, string | undefined> }, name: str
   return Number(raw);
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "spawn-test",
     description: [
@@ -30,9 +35,14 @@ export default defineMoguiCommand({
   usage: ["spawn-test [happy-path|founding-guard] [--report-dir <path>] [--skeleton <path>] [--json]"],
   args: {
     scenario: { type: "positional", required: false, valueHint: "happy-path|founding-guard", description: "Which scenario (default happy-path)" },
-    "report-dir": { type: "string", valueHint: "path", description: "Where the report goes (default ./docs/reports)" },
+    "report-dir": { type: "string", valueHint: "path", default: "docs/reports", description: "Where the report goes (relative to the cwd)" },
     skeleton: { type: "string", valueHint: "path", description: "Ops skeleton copied into each sandbox (default $SPAWN_TEST_SKELETON, else empty)" },
-    json: { type: "boolean", description: "Print {scenario, report, must_pass_ok, results:[{runtime, status, assertions}]}" },
+    json: { ...ARGS.json, description: "Print {scenario, report, must_pass_ok, results:[{runtime, status, assertions}]}" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "every must-pass runtime (claude, codex) passed; the report was written" },
+    failed: { code: 1, meaning: "a must-pass runtime did not pass (or none ran); the report says which assertion failed" },
+    usage: { code: 2, meaning: "usage error (scenario, SPAWN_TEST_* values); orca missing or not running" },
   },
   notes: [
     [
@@ -44,12 +54,12 @@ export default defineMoguiCommand({
     ].join("\n"),
   ],
   examples: ["SPAWN_TEST_COORDINATOR_TERMINAL=$ORCA_TERMINAL_HANDLE mogui spawn-test happy-path", "mogui spawn-test founding-guard"],
-  async run(ctx, args) {
-    const scenario = ((args.scenario as string | undefined) ?? "happy-path") as Scenario;
-    if (scenario !== "happy-path" && scenario !== "founding-guard") throw new UsageError(`scenario must be happy-path or founding-guard (got '${scenario}')`, "spawn-test");
+  async run({ ctx, args, fail }) {
+    const scenario = args.scenario ?? "happy-path";
+    if (!isScenario(scenario)) throw new UsageError(`scenario must be happy-path or founding-guard (got '${scenario}')`, "spawn-test");
     const driver = ctx.env.SPAWN_TEST_DRIVER?.trim() || "orca";
     if (driver !== "orca" && driver !== "process") throw new UsageError(`SPAWN_TEST_DRIVER must be orca or process (got '${driver}')`, "spawn-test");
-    const skeleton = (args.skeleton as string | undefined) ?? ctx.env.SPAWN_TEST_SKELETON?.trim();
+    const skeleton = args.skeleton ?? ctx.env.SPAWN_TEST_SKELETON?.trim();
     const cfg: SpawnConfig = {
       scenario,
       runtimes: list(ctx.env.SPAWN_TEST_RUNTIMES, "claude codex grok agy cursor"),
@@ -70,14 +80,14 @@ export default defineMoguiCommand({
         results.push(r);
       }
     } catch (e) {
-      if (e instanceof SpawnAbort) throw new ExitError(2, `spawn-test: ${e.message}`);
+      if (e instanceof SpawnAbort) return fail("usage", `spawn-test: ${e.message}`);
       throw e;
     }
     const date = localDay(new Date(ctx.now()));
-    const report = writeReport(resolve(ctx.cwd, (args["report-dir"] as string | undefined) ?? "docs/reports"), date, renderReport(scenario, date, results));
+    const report = writeReport(resolve(ctx.cwd, args["report-dir"]), date, renderReport(scenario, date, results));
     const ok = mustPassOk(results);
-    if (args.json) printJson(ctx, sortKeys({ must_pass_ok: ok, report, results, scenario }), true);
+    if (args.json) printDoc(ctx, { must_pass_ok: ok, report, results, scenario }, true);
     else ctx.io.stdout(`${report}\n`);
-    return ok ? 0 : 1;
+    return ok ? "ok" : "failed";
   },
 });

@@ -1,9 +1,10 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
-import { printJson, printLines, sortKeys } from "../../src/lib/output.ts";
+import { ARGS } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
+import { printDoc, printLines } from "../../src/lib/output.ts";
 import { scanTree, selfTest } from "../../src/hooks/ops/tool-naming.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "test-tool-naming",
     description: [
@@ -13,26 +14,31 @@ export default defineMoguiCommand({
   },
   usage: ["test-tool-naming [--root <path>] [--self-test] [--json]"],
   args: {
-    root: { type: "string", valueHint: "path", description: "Repository root holding docs/ and skills/ (default: cwd)" },
+    root: { type: "string", valueHint: "path", default: ".", description: "Repository root holding docs/ and skills/ (relative to the cwd)" },
     "self-test": { type: "boolean", description: "Check the detector itself against known hits and look-alikes" },
-    json: { type: "boolean", description: "Print {root, scanned, findings:[{path, line, name}]}" },
+    json: { ...ARGS.json, description: "Print {root, scanned, findings:[{path, line, name}]}" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "no retired tool name (or --self-test passed)" },
+    findings: { code: 1, meaning: "findings: path:line: name per line" },
+    usage: { code: 2, meaning: "usage error, or --self-test failed" },
   },
   examples: ["mogui test-tool-naming", "mogui test-tool-naming --self-test"],
-  async run(ctx, args) {
+  async run({ ctx, args }) {
     if (args["self-test"]) {
       const failures = selfTest();
       for (const f of failures) ctx.io.stderr(`test-tool-naming: self-test: ${f}\n`);
-      if (failures.length) return 2;
+      if (failures.length) return "usage";
       printLines(ctx, ["test-tool-naming: self-test passed"]);
-      return 0;
+      return "ok";
     }
-    const root = resolve(ctx.cwd, (args.root as string | undefined) ?? ".");
+    const root = resolve(ctx.cwd, args.root);
     const { findings, scanned } = scanTree(root, ["docs", "skills"]);
-    if (args.json) printJson(ctx, sortKeys({ findings, root, scanned }), true);
+    if (args.json) printDoc(ctx, { findings, root, scanned }, true);
     else {
       printLines(ctx, findings.map((f) => `${f.path}:${f.line}: ${f.name}`));
       ctx.io.stderr(`test-tool-naming: ${findings.length} finding(s) in ${scanned} file(s)\n`);
     }
-    return findings.length ? 1 : 0;
+    return findings.length ? "findings" : "ok";
   },
 });

@@ -149,3 +149,20 @@ describe("ledger-backed commands", () => {
     expect(JSON.parse(rep.stdout).profiles).toEqual([expect.objectContaining({ launch_profile: "m@default", runs: 1, completed: 0, input_tokens: 5123 })]);
   });
 });
+
+describe("the worker and worker reps groups", () => {
+  test("--help lists the subcommands (exit 0); a bare group is exit 2; a flag before the subcommand is the subcommand's", async () => {
+    const s = setup();
+    const help = await s.run("worker", "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/\n {2}classify: +Scale T0-T3[\s\S]*\n {2}reps: +Measured runs/);
+    const reps = await s.run("worker", "reps", "--help");
+    expect(reps.code).toBe(0);
+    expect(reps.stdout).toMatch(/\n {2}add: +Record a measured run[\s\S]*\n {2}report: +Aggregate recorded runs/);
+    expect((await s.run("worker")).code).toBe(2);
+    expect((await s.run("worker", "reps")).code).toBe(2);
+    const lead = await s.run("worker", "--json", "reps", "report");
+    expect(lead.code).toBe(0);
+    expect(JSON.parse(lead.stdout)).toEqual({ ledger: join(s.home, "jobs-ledger.jsonl"), profiles: [], runs: 0 });
+  });
+});

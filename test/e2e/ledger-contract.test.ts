@@ -182,6 +182,8 @@ const NOT_APPENDERS: Record<string, string> = {
   "dispatch-gate": "the group dispatcher: its subcommands have their own cases",
   tracks: "the group dispatcher: its subcommands have their own cases",
   hook: "the group dispatcher: its subcommands are listed below",
+  worker: "the group dispatcher: its subcommands have their own cases",
+  "worker reps": "the group dispatcher: its subcommands have their own cases",
   "dispatch-collision-check": "reads the dispatch ledger only",
   demo: "appends only to the temp ledger it creates (and removes) itself",
   "master-bootstrap-live": "reads the work ledger only (fail-open SessionStart hook)",

@@ -85,19 +85,8 @@ const NOT_YET_CONVERTED = new Set([
   "commands/fleet/spend/watch.ts",
   "commands/fleet/spend/record.ts",
   "commands/fleet/spend/report.ts",
-  "commands/developer/sim/install-shims.ts",
   "commands/fleet/fleet/scan.ts",
-  "commands/developer/demo.ts",
   "commands/publishing/redaction-scan.ts",
-  "commands/developer/spawn-test.ts",
-  "commands/developer/test-tool-naming.ts",
-  "commands/workers/worker/brief-lint.ts",
-  "commands/workers/worker/classify.ts",
-  "commands/workers/worker/reps-report.ts",
-  "commands/workers/worker/spawn.ts",
-  "src/developer/demo/steps.ts",
-  "src/workers/worker/cli.ts",
-  "src/workers/worker/jobs.ts",
 ]);
 
 describe("exit codes are declared names", () => {

@@ -2,14 +2,21 @@
  * `mogui sim herdr <herdr args...>`: the stateful herdr 0.8.x CLI simulator that fixtures/bin/herdr runs. It parses
  * its own argv like the real herdr, so mogui's parser never sees it.
  */
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { forward } from "../../../src/lib/exits.ts";
 import { runHerdrSim } from "../../../src/developer/sim/herdr/run.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: { name: "sim herdr", description: "Run the stateful herdr CLI simulator (0.8.x shapes) with the given herdr arguments" },
   usage: ["sim herdr <herdr args...>"],
   args: {},
   passthrough: true,
+  exits: {
+    ok: { code: 0, meaning: "the simulated call succeeded" },
+    failed: { code: 1, meaning: "a server error like the real herdr (JSON envelope on stderr), or an injected fault" },
+    usage: { code: 2, meaning: "a usage error in herdr's own words (plain text on stderr)" },
+    injected: { code: "N", meaning: "an injected exit code" },
+  },
   notes: [
     "State: HERDR_SIM_STATE (JSON file; unset = no herdr server running). Seed: HERDR_SIM_SCENARIO (a JSON file), ${ROOT} -> HERDR_SIM_ROOT.",
     "Faults: HERDR_SIM_FAULT='<command path>=<exit[:code]|malformed|error[:code]|hang|swallow>,...' or the state's `faults` array (with `times`).",
@@ -21,7 +28,8 @@ export default defineMoguiCommand({
     "HERDR_SIM_STATE=/tmp/herdr.json mogui sim herdr workspace create --label workers",
     "HERDR_SIM_STATE=/tmp/herdr.json mogui sim herdr agent start fix-1 --kind claude --pane w1:p1",
   ],
-  async run(ctx, args) {
-    return runHerdrSim(ctx, args._);
+  async run({ ctx, args }) {
+    // The simulator speaks herdr's exit codes, not mogui's: hand them through.
+    return forward(await runHerdrSim(ctx, args._));
   },
 });

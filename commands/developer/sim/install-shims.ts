@@ -5,8 +5,8 @@
  */
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError, errorMessage } from "../../../src/lib/errors.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
 const SHIMS: Array<[string, string]> = [["orca", "orca"], ["orca-dev", "orca"], ["orca-ide", "orca"], ["herdr", "herdr"]];
@@ -21,7 +21,7 @@ function execLine(sim: string): string {
 const shim = (sim: string) =>
   `#!/bin/sh\n# Written by \`mogui sim install-shims\`: the built-in ${sim} simulator (see mogui sim ${sim} --help).\n${execLine(sim)}\n`;
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "sim install-shims",
     description: [
@@ -34,10 +34,14 @@ export default defineMoguiCommand({
   args: {
     dir: { type: "positional", required: true, description: "Where to write the shims (created if missing)" },
   },
+  exits: {
+    ok: { code: 0, meaning: "every shim written, or kept because it already existed (both listed)" },
+    usage: { code: 2, meaning: "usage error, or <dir> cannot be created or written" },
+  },
   notes: ["State and faults of each simulator: mogui sim orca --help, mogui sim herdr --help (HERDR_SIM_STATE must be set for herdr)."],
   examples: ['mogui sim install-shims "$HOME/.mogui/sim-bin" && export PATH="$HOME/.mogui/sim-bin:$PATH"'],
-  async run(ctx, args) {
-    const dir = resolve(ctx.cwd, args.dir as string);
+  async run({ ctx, args, fail }) {
+    const dir = resolve(ctx.cwd, args.dir);
     const lines: string[] = [];
     try {
       mkdirSync(dir, { recursive: true });
@@ -54,9 +58,9 @@ export default defineMoguiCommand({
         lines.push(`wrote ${path}`);
       }
     } catch (e) {
-      throw new ExitError(2, `sim install-shims: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `sim install-shims: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
     }
     printLines(ctx, lines);
-    return 0;
+    return "ok";
   },
 });

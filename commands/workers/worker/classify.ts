@@ -1,14 +1,11 @@
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { errorMessage, ExitError, UsageError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { errorMessage, UsageError } from "../../../src/lib/errors.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { checkGrades, classify, diffSurface } from "../../../src/workers/worker/classify.ts";
-import { grade, intArg, JSON_ARG, list, POLICY_ARG, policyOf, str } from "../../../src/workers/worker/cli.ts";
-import { isTier, type Tier } from "../../../src/workers/worker/tiers.ts";
+import { GRADE_OPTIONS, policyOf, TIER_OPTIONS, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
 
-export const CLASSIFY_EXIT = { OK: 0, USAGE: 2, NEEDS_CLASSIFICATION: 3, REFUSED: 4 } as const;
-
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker classify",
     description: [
@@ -23,53 +20,48 @@ export default defineMoguiCommand({
   ],
   args: {
     path: { type: "string", valueHint: "path", multiple: true, description: "A changed (or planned) repo-relative path; repeat" },
-    lines: { type: "string", valueHint: "n", description: "Diff size in changed lines (needed for T0)" },
+    lines: { type: "int", min: 0, max: 100_000_000, valueHint: "n", description: "Diff size in changed lines (needed for T0)" },
     repo: { type: "string", valueHint: "dir", description: "Read the changed paths and line count from this checkout's diff" },
-    base: { type: "string", valueHint: "ref", description: "Diff base with --repo (default origin/main)" },
-    proposed: { type: "string", valueHint: "T", description: "An upstream T proposal: raised freely, never lowered" },
-    grade: { type: "string", valueHint: "G", description: "Task grade S+|S|A+|A|B|C" },
-    "profile-grade": { type: "string", valueHint: "G", description: "The implementer profile's grade (>= task grade, at most the adjacent grade above)" },
-    "verifier-grade": { type: "string", valueHint: "G", description: "The verifier's grade (>= the implementer's)" },
-    ...POLICY_ARG,
-    ...JSON_ARG,
+    base: { type: "string", valueHint: "ref", default: "origin/main", description: "Diff base with --repo" },
+    proposed: { type: "enum", options: TIER_OPTIONS, valueHint: "T", description: "An upstream T proposal: raised freely, never lowered" },
+    grade: { type: "enum", options: GRADE_OPTIONS, valueHint: "G", description: "Task grade S+|S|A+|A|B|C" },
+    "profile-grade": { type: "enum", options: GRADE_OPTIONS, valueHint: "G", description: "The implementer profile's grade (>= task grade, at most the adjacent grade above)" },
+    "verifier-grade": { type: "enum", options: GRADE_OPTIONS, valueHint: "G", description: "The verifier's grade (>= the implementer's)" },
+    policy: WORKER_ARGS.policy,
+    json: WORKER_ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "classified: T and spawn_mode printed" },
+    usage: { code: 2, meaning: "usage; surface policy missing or invalid; git diff failed" },
+    needsClassification: { code: 3, meaning: "NEEDS_CLASSIFICATION: a path no surface names; nothing may be spawned" },
+    refused: { code: 4, meaning: "refused: downgrade below the surface floor, or a grade rule (verifier below implementer, promotion past the adjacent grade)" },
   },
   rules: { exclusive: [["path", "repo"], ["lines", "repo"]] },
   examples: ["mogui worker classify --path deploy/prod.yaml --proposed T1", "mogui worker classify --repo . --base origin/main --json"],
-  async run(ctx, args) {
+  async run({ ctx, args, fail }) {
     const cmd = "worker classify";
-    const policy = policyOf(ctx, args, "classify");
-    const proposedRaw = str(args, "proposed");
-    if (proposedRaw !== undefined && !isTier(proposedRaw)) throw new UsageError(`--proposed must be T0, T1, T2 or T3 (got '${proposedRaw}')`, cmd);
-    let surface = list(args, "path");
-    let lines = intArg(args, "lines", "classify") ?? null;
-    if (str(args, "repo")) {
+    const policy = policyOf(ctx, args.policy, "classify");
+    let surface = args.path;
+    let lines = args.lines ?? null;
+    if (args.repo) {
       try {
-        const d = await diffSurface(ctx, resolve(ctx.cwd, str(args, "repo")!), str(args, "base") ?? "origin/main");
+        const d = await diffSurface(ctx, resolve(ctx.cwd, args.repo), args.base);
         surface = d.paths;
         lines = d.lines;
       } catch (e) {
-        throw new ExitError(2, `worker classify: ${errorMessage(e)}`);
+        return fail("usage", `${cmd}: ${errorMessage(e)}`);
       }
     } else if (surface.length === 0) throw new UsageError("give --path (repeatable) or --repo", cmd);
-    const grades = checkGrades(grade(args, "grade", "classify"), grade(args, "profile-grade", "classify"), grade(args, "verifier-grade", "classify"));
-    const c = classify(policy, surface, lines, (proposedRaw as Tier | undefined) ?? null, grades);
-    if (args.json) printJson(ctx, sortKeys({ ...c, policy: policy.path }), true);
+    const grades = checkGrades(args.grade, args["profile-grade"], args["verifier-grade"]);
+    const c = classify(policy, surface, lines, args.proposed ?? null, grades);
+    if (args.json) printDoc(ctx, { ...c, policy: policy.path }, true);
     else {
       const head = c.verdict === "NEEDS_CLASSIFICATION" ? "NEEDS_CLASSIFICATION" : `${c.tier} ${c.spawn_mode}${c.verdict === "DOWNGRADE_REFUSED" ? " (downgrade refused)" : ""}`;
       printLines(ctx, [head, ...c.paths.map((p) => `  ${p.path}\t${p.class ?? "unmatched"}${p.surface ? `\t${p.surface}` : ""}`), ...c.notes.map((n) => `  note: ${n}`), ...grades.refusals.map((r) => `  refused: ${r}`)]);
     }
-    if (c.verdict === "NEEDS_CLASSIFICATION") {
-      ctx.io.stderr(`worker classify: NEEDS_CLASSIFICATION: no surface names ${c.unmatched.join(", ")}; nothing may be spawned\n`);
-      return CLASSIFY_EXIT.NEEDS_CLASSIFICATION;
-    }
-    if (c.verdict === "DOWNGRADE_REFUSED") {
-      ctx.io.stderr(`worker classify: downgrade refused: ${proposedRaw} is below the floor ${c.floor}\n`);
-      return CLASSIFY_EXIT.REFUSED;
-    }
-    if (c.verdict === "GRADE_REFUSED") {
-      ctx.io.stderr(`worker classify: grade refused: ${grades.refusals.join("; ")}\n`);
-      return CLASSIFY_EXIT.REFUSED;
-    }
-    return CLASSIFY_EXIT.OK;
+    if (c.verdict === "NEEDS_CLASSIFICATION") return fail("needsClassification", `${cmd}: NEEDS_CLASSIFICATION: no surface names ${c.unmatched.join(", ")}; nothing may be spawned`);
+    if (c.verdict === "DOWNGRADE_REFUSED") return fail("refused", `${cmd}: downgrade refused: ${args.proposed} is below the floor ${c.floor}`);
+    if (c.verdict === "GRADE_REFUSED") return fail("refused", `${cmd}: grade refused: ${grades.refusals.join("; ")}`);
+    return "ok";
   },
 });

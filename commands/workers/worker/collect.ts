@@ -1,14 +1,13 @@
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import type { HostKind } from "../../../src/lib/host/types.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { EXECUTE_ARG, HOST_ARG, intArg, isHostError, JSON_ARG, LEDGER_ARG, paths, str } from "../../../src/workers/worker/cli.ts";
+import { isHostError, paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { type CollectItem, collectJob } from "../../../src/workers/worker/collect.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
-import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../../src/workers/worker/stability.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker collect",
     description: [
@@ -20,22 +19,27 @@ export default defineMoguiCommand({
   usage: ["worker collect --owner <session> [--execute] [--readings <n>] [--interval-ms <ms>] [--json]"],
   args: {
     owner: { type: "string", valueHint: "session", required: true, description: "The spawner whose jobs to collect (as given to spawn --owner)" },
-    readings: { type: "string", valueHint: "n", description: `Status readings that must all be not-working (default ${DEFAULT_READINGS})` },
-    "interval-ms": { type: "string", valueHint: "ms", description: `Time between readings (default ${DEFAULT_INTERVAL_MS})` },
-    ...EXECUTE_ARG,
-    ...HOST_ARG,
-    ...LEDGER_ARG,
-    ...JSON_ARG,
+    readings: WORKER_ARGS.readings,
+    "interval-ms": WORKER_ARGS["interval-ms"],
+    execute: WORKER_ARGS.execute,
+    host: WORKER_ARGS.host,
+    ledger: WORKER_ARGS.ledger,
+    json: WORKER_ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "every job was kept or closed (or would be, in a dry run) as its rules say" },
+    failed: { code: 1, meaning: "a pane close failed, or the host failed" },
+    ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
   },
   notes: ["The job list comes from the jobs ledger (never from memory); each job's host is the one it was spawned on."],
   examples: ["mogui worker collect --owner orch-a", "mogui worker collect --owner orch-a --execute --json"],
-  async run(ctx, args) {
-    const owner = str(args, "owner")!;
-    const ledger = paths(ctx, args).ledger;
-    const execute = Boolean(args.execute);
-    const readings = intArg(args, "readings", "collect", 1) ?? DEFAULT_READINGS;
-    const intervalMs = intArg(args, "interval-ms", "collect") ?? DEFAULT_INTERVAL_MS;
-    const fallback = hostKind(ctx, str(args, "host"), "worker collect");
+  async run({ ctx, args }) {
+    const owner = args.owner;
+    const ledger = paths(ctx, { ledger: args.ledger }).ledger;
+    const execute = args.execute;
+    const readings = args.readings;
+    const intervalMs = args["interval-ms"];
+    const fallback = hostKind(ctx, args.host, "worker collect");
     const jobs = [...(await loadJobs(ctx, ledger, "collect")).values()].filter((j) => j.spawn.owner === owner && !j.collected);
     const items: CollectItem[] = [];
     for (const j of jobs) {
@@ -48,9 +52,9 @@ export default defineMoguiCommand({
         items.push({ job_id: j.id, state: j.state, pane_id: j.spawn.pane_id, status: "error", readings: [], report: null, action: "error", reasons: [errorMessage(e)], worktree: null });
       }
     }
-    if (args.json) printJson(ctx, sortKeys({ owner, execute, ledger, jobs: items }), true);
+    if (args.json) printDoc(ctx, { owner, execute, ledger, jobs: items }, true);
     else if (items.length === 0) printLines(ctx, [`No uncollected jobs for owner ${owner} in ${ledger}.`]);
     else printLines(ctx, items.map((i) => `${i.job_id}\t${i.action}${execute || i.action !== "close" ? "" : " (dry run)"}\t${i.pane_id}\t${i.status}${i.reasons.length ? `\t${i.reasons.join("; ")}` : ""}${i.worktree ? `\tworktree ${i.worktree}` : ""}`));
-    return items.some((i) => i.action === "close_failed" || i.action === "error") ? 1 : 0;
+    return items.some((i) => i.action === "close_failed" || i.action === "error") ? "failed" : "ok";
   },
 });

@@ -1,13 +1,10 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
-import { JSON_ARG, LEDGER_ARG, paths, str } from "../../../src/workers/worker/cli.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { mergeGate } from "../../../src/workers/worker/verdict.ts";
 
-export const DECIDE_EXIT = { OK: 0, USAGE: 2, REFUSED: 3, SETTLED: 5 } as const;
-
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker decide",
     description: [
@@ -21,23 +18,29 @@ export default defineMoguiCommand({
     job: { type: "string", valueHint: "id", required: true, description: "The job" },
     state: { type: "enum", options: ["merged", "closed", "escalated"], valueHint: "state", required: true, description: "merged | closed | escalated" },
     note: { type: "string", valueHint: "text", description: "Why (recorded with the decision)" },
-    ...LEDGER_ARG,
-    ...JSON_ARG,
+    ledger: WORKER_ARGS.ledger,
+    json: WORKER_ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "decision recorded" },
+    ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
+    refused: { code: 3, meaning: "merged refused: no passing verify-push, an open rework round, or (T2/T3) no independent pass" },
+    settled: { code: 5, meaning: "the job is already terminal" },
   },
   examples: ["mogui worker decide --job rob1-impl-20260801-0930 --state merged --note 'PR #12 squash-merged'"],
-  async run(ctx, args) {
-    const ledger = paths(ctx, args).ledger;
-    const job = await getJob(ctx, ledger, str(args, "job")!, "decide");
-    if (TERMINAL_STATES.includes(job.state)) throw new ExitError(DECIDE_EXIT.SETTLED, `worker decide: job ${job.id} is already ${job.state}`);
-    const state = str(args, "state")!;
+  async run({ ctx, args, fail }) {
+    const ledger = paths(ctx, { ledger: args.ledger }).ledger;
+    const job = await getJob(ctx, ledger, args.job, "decide");
+    if (TERMINAL_STATES.includes(job.state)) return fail("settled", `worker decide: job ${job.id} is already ${job.state}`);
+    const state = args.state;
     if (state === "merged") {
       const why = mergeGate(job);
-      if (why) throw new ExitError(DECIDE_EXIT.REFUSED, `worker decide: merged refused for ${job.id}: ${why}`);
+      if (why) return fail("refused", `worker decide: merged refused for ${job.id}: ${why}`);
     }
-    const row = { event: "job_decision", job_id: job.id, state, note: str(args, "note") ?? null };
+    const row = { event: "job_decision", job_id: job.id, state, note: args.note ?? null };
     record(ctx, ledger, "decide", row);
-    if (args.json) printJson(ctx, sortKeys(row), true);
+    if (args.json) printDoc(ctx, row, true);
     else printLines(ctx, [`${job.id}\t${state}`]);
-    return DECIDE_EXIT.OK;
+    return "ok";
   },
 });

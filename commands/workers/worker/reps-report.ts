@@ -1,11 +1,11 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
 import { LedgerError, readRows, type LedgerRow } from "../../../src/lib/ledger.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
-import { JSON_ARG, LEDGER_ARG, paths, str } from "../../../src/workers/worker/cli.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { ledgerFail, warnLedger } from "../../../src/workers/worker/jobs.ts";
 import { aggregate } from "../../../src/workers/worker/reps.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker reps report",
     description: [
@@ -18,13 +18,17 @@ export default defineMoguiCommand({
     tier: { type: "string", valueHint: "T", description: "Only runs of this T" },
     role: { type: "string", valueHint: "role", description: "Only this role (impl, verify, fix, orch)" },
     grade: { type: "string", valueHint: "G", description: "Only this grade" },
-    ...LEDGER_ARG,
-    ...JSON_ARG,
+    ledger: WORKER_ARGS.ledger,
+    json: WORKER_ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "report printed" },
+    ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
   },
   examples: ["mogui worker reps report", "mogui worker reps report --role impl --json"],
-  async run(ctx, args) {
-    const ledger = paths(ctx, args).ledger;
-    const want = (r: LedgerRow) => (["tier", "role", "grade"] as const).every((k) => str(args, k) === undefined || r[k] === str(args, k));
+  async run({ ctx, args }) {
+    const ledger = paths(ctx, { ledger: args.ledger }).ledger;
+    const want = (r: LedgerRow) => (["tier", "role", "grade"] as const).every((k) => args[k] === undefined || r[k] === args[k]);
     const rows: LedgerRow[] = [];
     try {
       for await (const { row } of readRows(ledger, { onWarning: warnLedger(ctx, "reps report") })) if (row.event === "rep" && want(row)) rows.push(row);
@@ -34,15 +38,15 @@ export default defineMoguiCommand({
     }
     const stats = aggregate(rows);
     if (args.json) {
-      printJson(ctx, sortKeys({ ledger, runs: rows.length, profiles: stats }), true);
-      return 0;
+      printDoc(ctx, { ledger, runs: rows.length, profiles: stats }, true);
+      return "ok";
     }
     if (stats.length === 0) {
       printLines(ctx, [`No recorded runs in ${ledger}.`]);
-      return 0;
+      return "ok";
     }
     const head = "launch_profile\truns\tcompleted\trate\tavg_rounds\tblockers\ttokens(in/out, runs measured)";
     printLines(ctx, [head, ...stats.map((s) => `${s.launch_profile}\t${s.runs}\t${s.completed}\t${s.completion_rate}\t${s.avg_rounds}\t${s.blockers_found}\t${s.token_runs ? `${s.input_tokens}/${s.output_tokens} (${s.token_runs})` : "unknown"}`)]);
-    return 0;
+    return "ok";
   },
 });

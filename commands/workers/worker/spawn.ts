@@ -1,22 +1,24 @@
 import { resolve } from "node:path";
 import { InstanceConfigError, loadInstanceConfig, requireProductRepo } from "../../../src/lib/config/instance.ts";
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError, UsageError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
-import { grade, HOST_ARG, hostCall, INBOX_ARG, intArg, JSON_ARG, LEDGER_ARG, list, paths, POLICY_ARG, policyOf, str } from "../../../src/workers/worker/cli.ts";
-import { SPAWN_EXIT, spawnJob } from "../../../src/workers/worker/spawn.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { defineCommand, failWith } from "../../../src/lib/command.ts";
+import { UsageError } from "../../../src/lib/errors.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { SPAWN_EXITS, spawnJob } from "../../../src/workers/worker/spawn.ts";
 import { readFileSync } from "node:fs";
 
 function readBrief(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    throw new ExitError(2, `worker spawn: brief unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: brief unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker spawn",
     description: [
@@ -38,62 +40,65 @@ export default defineMoguiCommand({
     owner: { type: "string", valueHint: "session", required: true, description: "The spawning session's name: how `collect --owner` finds this job later" },
     brief: { type: "string", valueHint: "file", required: true, description: "The brief (see `mogui worker brief-lint`)" },
     path: { type: "string", valueHint: "path", multiple: true, description: "A repo path the job will change (repeat); classifies the surface" },
-    "diff-lines": { type: "string", valueHint: "n", description: "Expected diff size (a local surface is T0 only at <= 30 lines)" },
-    grade: { type: "string", valueHint: "grade", description: "Task grade S+|S|A+|A|B|C" },
-    "profile-grade": { type: "string", valueHint: "grade", description: "Grade of the chosen profile (equal, or the adjacent grade above)" },
+    "diff-lines": { type: "int", min: 0, max: 100_000_000, valueHint: "n", description: "Expected diff size (a local surface is T0 only at <= 30 lines)" },
+    grade: { type: "enum", options: GRADE_OPTIONS, valueHint: "grade", description: "Task grade S+|S|A+|A|B|C" },
+    "profile-grade": { type: "enum", options: GRADE_OPTIONS, valueHint: "grade", description: "Grade of the chosen profile (equal, or the adjacent grade above)" },
     workspace: { type: "string", valueHint: "ws", description: "herdr workspace for the new pane (required on herdr; never guessed)" },
     repo: { type: "string", valueHint: "dir", description: "The canonical checkout (default MOGUI_PRODUCT_REPO / instance config)" },
     branch: { type: "string", valueHint: "name", description: "Branch for the worktree (default <branch_prefix><job id>)" },
     worktree: { type: "string", valueHint: "dir", description: "Worktree path (default $MOGUI_HOME/worktrees/<repo>/<job id>)" },
     "landing-strict": { type: "boolean", description: "Exit 76 when the brief did not land (the job is still recorded)" },
-    "timeout-ms": { type: "string", valueHint: "ms", description: "Timeout for each host and git call (default 30000)" },
-    ...HOST_ARG, ...LEDGER_ARG, ...INBOX_ARG, ...POLICY_ARG, ...JSON_ARG,
+    "timeout-ms": { ...ARGS.timeoutMs, description: "Timeout for each host and git call (default 30000)" },
+    host: WORKER_ARGS.host,
+    ledger: WORKER_ARGS.ledger,
+    "inbox-root": WORKER_ARGS["inbox-root"],
+    policy: WORKER_ARGS.policy,
+    json: WORKER_ARGS.json,
   },
+  exits: SPAWN_EXITS,
   notes: [
     "Job id: <issue>-<stage>-<YYYYMMDD-HHMM> (UTC); inbox <inbox root>/jobs/<job id>/ (the brief's report channel).",
     "Landing proof: backoff 0.5 s -> 2 s over 30 s (60 s for codex); at most one re-injection.",
   ],
   examples: ["mogui worker spawn --issue rob1234 --stage impl --name rob1234-fix --model claude-opus-5 --owner orch-a --brief brief.md --path tools/x.py --workspace w1"],
-  async run(ctx, args) {
+  async run({ ctx, args, fail }) {
     const cmd = "worker spawn";
-    const host = hostKind(ctx, str(args, "host"), cmd);
-    const workspace = str(args, "workspace") ?? null;
+    const host = hostKind(ctx, args.host, cmd);
+    const workspace = args.workspace ?? null;
     if (host === "herdr" && !workspace) throw new UsageError("--workspace is required on herdr (never omitted or guessed)", cmd);
-    const surface = list(args, "path");
+    const surface = args.path;
     if (surface.length === 0) throw new UsageError("at least one --path is required (the surface the job will change)", cmd);
-    let repo = str(args, "repo");
+    let repo = args.repo;
     try {
       repo ??= requireProductRepo(loadInstanceConfig(ctx));
     } catch (e) {
       if (e instanceof InstanceConfigError) throw new UsageError(`${e.message} (or pass --repo)`, cmd);
       throw e;
     }
-    const p = paths(ctx, args);
-    const briefPath = resolve(ctx.cwd, str(args, "brief")!);
-    const policy = policyOf(ctx, args, "spawn");
-    const timeout = intArg(args, "timeout-ms", "spawn", 1);
+    const p = paths(ctx, { ledger: args.ledger, inboxRoot: args["inbox-root"] });
+    const briefPath = resolve(ctx.cwd, args.brief);
+    const policy = policyOf(ctx, args.policy, "spawn");
+    const timeout = args["timeout-ms"];
     const out = await hostCall("spawn", () =>
       spawnJob(ctx, makeHost(ctx, host, timeout), policy, {
-        issue: str(args, "issue")!, stage: str(args, "stage")!, name: str(args, "name")!, model: str(args, "model")!,
-        effort: str(args, "effort") ?? null, kind: str(args, "kind") ?? null, owner: str(args, "owner")!,
+        issue: args.issue, stage: args.stage, name: args.name, model: args.model,
+        effort: args.effort ?? null, kind: args.kind ?? null, owner: args.owner,
         brief: briefPath, briefText: readBrief(briefPath), repo: resolve(ctx.cwd, repo!), hostKind: host, workspace,
-        paths: surface, diffLines: intArg(args, "diff-lines", "spawn") ?? null, grade: grade(args, "grade", "spawn"),
-        profileGrade: grade(args, "profile-grade", "spawn"), branch: str(args, "branch") ?? null,
-        worktree: str(args, "worktree") ? resolve(ctx.cwd, str(args, "worktree")!) : null, ledger: p.ledger, inboxRoot: p.inboxRoot, moguiHome: p.home,
+        paths: surface, diffLines: args["diff-lines"] ?? null, grade: args.grade,
+        profileGrade: args["profile-grade"], branch: args.branch ?? null,
+        worktree: args.worktree ? resolve(ctx.cwd, args.worktree) : null, ledger: p.ledger, inboxRoot: p.inboxRoot, moguiHome: p.home,
       }),
     );
     for (const f of out.findings ?? []) ctx.io.stderr(`worker spawn: ${briefPath}:${f.line}: ${f.code}: ${f.message}\n`);
     const doc = { ...out.doc, ...(out.findings ? { findings: out.findings } : {}), ...(out.classification ? { classification: out.classification } : {}) };
-    if (args.json) printJson(ctx, sortKeys(doc), true);
+    if (args.json) printDoc(ctx, doc, true);
     else if (out.doc.spawned) printLines(ctx, [`${out.doc.job_id}\t${out.doc.host} pane ${out.doc.pane_id}\t${out.doc.tier} ${out.doc.spawn_mode}\tlanded=${(out.doc.landing as { landed: boolean }).landed}`]);
-    if (!out.doc.spawned) {
-      ctx.io.stderr(`worker spawn: ${out.doc.refused}\n`);
-      return out.code;
+    if (!out.doc.spawned) return fail(out.exit, `${cmd}: ${String(out.doc.refused)}`);
+    if (out.exit === "notLanded") {
+      const why = `the brief did not land in ${String(out.doc.pane_id)}: ${(out.doc.landing as { evidence: string }).evidence}; the job is recorded`;
+      if (args["landing-strict"]) return fail("notLanded", `${cmd}: ${why}`);
+      logger(ctx, cmd).warn(why);
     }
-    if (out.code === SPAWN_EXIT.NOT_LANDED) {
-      ctx.io.stderr(`worker spawn: the brief did not land in ${out.doc.pane_id}: ${(out.doc.landing as { evidence: string }).evidence}; the job is recorded\n`);
-      return args["landing-strict"] ? SPAWN_EXIT.NOT_LANDED : SPAWN_EXIT.OK;
-    }
-    return SPAWN_EXIT.OK;
+    return "ok";
   },
 });

@@ -1,13 +1,13 @@
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import type { HostKind } from "../../../src/lib/host/types.ts";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { HOST_ARG, isHostError, JSON_ARG, LEDGER_ARG, paths, str } from "../../../src/workers/worker/cli.ts";
+import { isHostError, paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { observeJob, type StatusItem } from "../../../src/workers/worker/status.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker status",
     description: [
@@ -20,15 +20,20 @@ export default defineMoguiCommand({
   args: {
     owner: { type: "string", valueHint: "session", required: true, description: "The spawner (as given to spawn --owner)" },
     all: { type: "boolean", description: "Also list collected jobs (without asking the host)" },
-    ...HOST_ARG,
-    ...LEDGER_ARG,
-    ...JSON_ARG,
+    host: WORKER_ARGS.host,
+    ledger: WORKER_ARGS.ledger,
+    json: WORKER_ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "status printed" },
+    hostFailed: WORKER_EXITS.hostFailed,
+    ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
   },
   examples: ["mogui worker status --owner orch-a", "mogui worker status --owner orch-a --json"],
-  async run(ctx, args) {
-    const owner = str(args, "owner")!;
-    const ledger = paths(ctx, args).ledger;
-    const fallback = hostKind(ctx, str(args, "host"), "worker status");
+  async run({ ctx, args }) {
+    const owner = args.owner;
+    const ledger = paths(ctx, { ledger: args.ledger }).ledger;
+    const fallback = hostKind(ctx, args.host, "worker status");
     const mine = [...(await loadJobs(ctx, ledger, "status")).values()].filter((j) => j.spawn.owner === owner);
     const items: (StatusItem | { job_id: string; state: string; collected: true })[] = [];
     for (const j of mine) {
@@ -44,9 +49,9 @@ export default defineMoguiCommand({
         items.push({ job_id: j.id, state: j.state, pane_id: j.spawn.pane_id, status: "error", raw: "", report: false, stuck: false, not_working_since: null, held: false, summary: `host error: ${errorMessage(e)}` });
       }
     }
-    if (args.json) printJson(ctx, sortKeys({ owner, ledger, jobs: items }), true);
+    if (args.json) printDoc(ctx, { owner, ledger, jobs: items }, true);
     else if (items.length === 0) printLines(ctx, [`No jobs for owner ${owner} in ${ledger}.`]);
     else printLines(ctx, items.map((i) => ("collected" in i ? `${i.job_id}\t${i.state}\tcollected` : `${i.job_id}\t${i.state}\t${i.pane_id}\t${i.summary}${i.report ? "\treport in inbox" : ""}`)));
-    return items.some((i) => "status" in i && i.status === "error") ? 1 : 0;
+    return items.some((i) => "status" in i && i.status === "error") ? "hostFailed" : "ok";
   },
 });

@@ -1,16 +1,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { ExitError } from "../../../src/lib/errors.ts";
-import { printJson, printLines, sortKeys } from "../../../src/lib/output.ts";
-import { grade, JSON_ARG, LEDGER_ARG, paths, POLICY_ARG, policyIfPresent, str } from "../../../src/workers/worker/cli.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_FAMILIES, providerFamily } from "../../../src/workers/worker/policy.ts";
 import { decideVerdict, FindingsError, parseFindings } from "../../../src/workers/worker/verdict.ts";
 
-export const VERDICT_EXIT = { OK: 0, USAGE: 2, REFUSED: 3, ESCALATED: 4, SETTLED: 5 } as const;
-
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "worker verdict",
     description: [
@@ -25,46 +22,47 @@ export default defineMoguiCommand({
     findings: { type: "string", valueHint: "file", required: true, description: "Findings: JSON [{severity,title}] or lines `- [BLOCKER] title`" },
     "verifier-model": { type: "string", valueHint: "model", required: true, description: "The verifier's model (its provider family is checked for T3)" },
     "verifier-session": { type: "string", valueHint: "name", required: true, description: "The verifier's session/agent name (the implementer's own name = self-verification)" },
-    "verifier-grade": { type: "string", valueHint: "G", description: "The verifier's grade (must be >= the implementer's)" },
+    "verifier-grade": { type: "enum", options: GRADE_OPTIONS, valueHint: "G", description: "The verifier's grade (must be >= the implementer's)" },
     self: { type: "boolean", description: "This is the implementer's self-check" },
-    ...LEDGER_ARG,
-    ...POLICY_ARG,
-    ...JSON_ARG,
+    ledger: WORKER_ARGS.ledger,
+    policy: WORKER_ARGS.policy,
+    json: WORKER_ARGS.json,
+  },
+  exits: {
+    ok: { code: 0, meaning: "recorded: pass, rework round opened, or a self-check (not independent)" },
+    ledgerUnavailable: { ...WORKER_EXITS.ledgerUnavailable, meaning: "usage; findings unreadable or a bad severity; ledger unavailable; unknown job" },
+    refused: { code: 3, meaning: "refused: T3 verifier of the implementer's provider family (or unknown family), or verifier grade too low" },
+    escalated: { code: 4, meaning: "a 4th rework round was refused: the job is marked escalated" },
+    settled: { code: 5, meaning: "the job is already terminal" },
   },
   examples: ["mogui worker verdict --job rob1-impl-20260801-0930 --findings findings.md --verifier-model gpt-5.4 --verifier-session rob1-verify"],
-  async run(ctx, args) {
-    const ledger = paths(ctx, args).ledger;
-    const file = resolve(ctx.cwd, str(args, "findings")!);
+  async run({ ctx, args, fail }) {
+    const ledger = paths(ctx, { ledger: args.ledger }).ledger;
+    const file = resolve(ctx.cwd, args.findings);
     let findings;
     try {
       findings = parseFindings(readFileSync(file, "utf8"));
     } catch (e) {
       const why = e instanceof FindingsError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
-      throw new ExitError(VERDICT_EXIT.USAGE, `worker verdict: findings ${file}: ${why}`);
+      return fail("ledgerUnavailable", `worker verdict: findings ${file}: ${why}`);
     }
     // No policy file: the built-in vendor families (D13) still tell the providers apart.
-    const families = policyIfPresent(ctx, args, "verdict")?.provider_families ?? DEFAULT_FAMILIES;
-    const job = await getJob(ctx, ledger, str(args, "job")!, "verdict");
-    if (TERMINAL_STATES.includes(job.state)) throw new ExitError(VERDICT_EXIT.SETTLED, `worker verdict: job ${job.id} is already ${job.state}`);
-    const model = str(args, "verifier-model")!;
+    const families = policyIfPresent(ctx, args.policy, "verdict")?.provider_families ?? DEFAULT_FAMILIES;
+    const job = await getJob(ctx, ledger, args.job, "verdict");
+    if (TERMINAL_STATES.includes(job.state)) return fail("settled", `worker verdict: job ${job.id} is already ${job.state}`);
+    const model = args["verifier-model"];
     const provider = providerFamily({ provider_families: families }, model);
     const d = decideVerdict(job, {
       findings, verifierModel: model, verifierProvider: provider,
-      verifierSession: str(args, "verifier-session")!, verifierGrade: grade(args, "verifier-grade", "verdict"), self: Boolean(args.self),
+      verifierSession: args["verifier-session"], verifierGrade: args["verifier-grade"], self: args.self,
     });
-    const row = { event: "verdict", job_id: job.id, ...d, verifier_model: model, verifier_provider: provider, verifier_session: str(args, "verifier-session"), findings_file: file };
+    const row = { event: "verdict", job_id: job.id, ...d, verifier_model: model, verifier_provider: provider, verifier_session: args["verifier-session"], findings_file: file };
     record(ctx, ledger, "verdict", row);
     if (d.outcome === "escalated") record(ctx, ledger, "verdict", { event: "job_decision", job_id: job.id, state: "escalated", note: d.reason });
-    if (args.json) printJson(ctx, sortKeys(row), true);
+    if (args.json) printDoc(ctx, row, true);
     else printLines(ctx, [`${d.outcome}\t${d.reason}`, ...d.followups.map((f) => `  follow-up ${f.severity}: ${f.title}`)]);
-    if (d.outcome === "refused") {
-      ctx.io.stderr(`worker verdict: refused: ${d.reason}\n`);
-      return VERDICT_EXIT.REFUSED;
-    }
-    if (d.outcome === "escalated") {
-      ctx.io.stderr(`worker verdict: ${d.reason}\n`);
-      return VERDICT_EXIT.ESCALATED;
-    }
-    return VERDICT_EXIT.OK;
+    if (d.outcome === "refused") return fail("refused", `worker verdict: refused: ${d.reason}`);
+    if (d.outcome === "escalated") return fail("escalated", `worker verdict: ${d.reason}`);
+    return "ok";
   },
 });

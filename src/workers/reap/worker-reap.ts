@@ -61,7 +61,7 @@ function orcaExit(e: OrcaError, what: string): ExitError {
     case "parse":
       return new ExitError(WORKER_REAP_EXIT.UNPARSEABLE, `Could not parse dispatch JSON: ${e.message}`);
     case "exit":
-      return new ExitError(e.exitCode ?? 1, `${what}: ${e.message}`);
+      return new ExitError(e.exitCode ?? WORKER_REAP_EXIT.FAILED, `${what}: ${e.message}`);
     default:
       return new ExitError(WORKER_REAP_EXIT.FAILED, `${what}: ${e.message}`);
   }
@@ -121,7 +121,7 @@ async function closeTerminal(orca: OrcaClient, handle: string): Promise<string> 
   } catch (e) {
     if (!(e instanceof OrcaError)) throw e;
     if (e.orcaCode && TERMINAL_GONE.has(e.orcaCode)) return `terminal_already_closed:${handle}`;
-    throw new ExitError(e.failure === "exit" ? (e.exitCode ?? 1) : WORKER_REAP_EXIT.FAILED, `Failed to close terminal ${handle}: ${e.message}`);
+    throw new ExitError(e.failure === "exit" ? (e.exitCode ?? WORKER_REAP_EXIT.FAILED) : WORKER_REAP_EXIT.FAILED, `Failed to close terminal ${handle}: ${e.message}`);
   }
 }
 

@@ -1,48 +1,65 @@
-/** Arg fragments and small helpers the `mogui worker ...` commands share. */
+/** Arg fragments, exit rows and small helpers the `mogui worker ...` commands share. */
 import { existsSync } from "node:fs";
-import type { MoguiArgsDef, Parsed } from "../../lib/args.ts";
+import { ARGS, type MoguiArgsDef, type Parsed } from "../../lib/args.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
-import { ExitError, UsageError } from "../../lib/errors.ts";
+import { COMMON_EXITS, NamedExit, SHARED_EXITS, type Exits } from "../../lib/exits.ts";
 import { HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaError } from "../../lib/orca/client.ts";
 import { inboxRoot, LEDGER_ENV, ledgerPath } from "./jobs.ts";
+import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "./stability.ts";
 import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "./policy.ts";
-import { isGrade, type Grade } from "./tiers.ts";
 
-export const LEDGER_ARG: MoguiArgsDef = {
-  ledger: { type: "string", valueHint: "path", description: `Jobs ledger (default $${LEDGER_ENV}, else $MOGUI_HOME/jobs-ledger.jsonl)` },
-};
-export const INBOX_ARG: MoguiArgsDef = {
+/** Grades in the order the help and the usage errors name them (best first). */
+export const GRADE_OPTIONS = ["S+", "S", "A+", "A", "B", "C"] as const;
+export const TIER_OPTIONS = ["T0", "T1", "T2", "T3"] as const;
+
+/** The `worker` commands' shared flags (spread one by one: `ledger: WORKER_ARGS.ledger`). */
+export const WORKER_ARGS = {
+  ledger: { ...ARGS.ledger, description: `Jobs ledger (default $${LEDGER_ENV}, else $MOGUI_HOME/jobs-ledger.jsonl)` },
   "inbox-root": { type: "string", valueHint: "dir", description: "Inbox root; a job's inbox is <root>/jobs/<job_id>/ (default $MOGUI_INBOX_ROOT, else $MOGUI_HOME/inbox)" },
-};
-export const POLICY_ARG: MoguiArgsDef = {
   policy: { type: "string", valueHint: "path", description: `Surface policy (default $${POLICY_ENV}, else $MOGUI_HOME/config/worker-surface-policy.json)` },
-};
-export const HOST_ARG: MoguiArgsDef = {
   host: { type: "enum", options: ["herdr", "orca"], valueHint: "herdr|orca", description: "Where the panes live (default $MOGUI_WORKER_HOST, else herdr)" },
-};
-export const JSON_ARG: MoguiArgsDef = { json: { type: "boolean", description: "Print one compact JSON document" } };
-export const EXECUTE_ARG: MoguiArgsDef = { execute: { type: "boolean", description: "Act (close panes, remove worktrees); without it this is a dry run" } };
+  json: { ...ARGS.json, description: "Print one compact JSON document" },
+  execute: { type: "boolean", description: "Act (close panes, remove worktrees); without it this is a dry run" },
+  readings: { type: "int", min: 1, max: 1000, default: DEFAULT_READINGS, valueHint: "n", description: "Status readings that must all be not-working" },
+  "interval-ms": { type: "int", min: 0, max: 3_600_000, default: DEFAULT_INTERVAL_MS, valueHint: "ms", description: "Time between readings" },
+} as const;
 
+/** Rows several `worker` commands share; each command spreads them with its own meaning where it differs. */
+export const WORKER_EXITS = {
+  hostFailed: { code: 1, meaning: "the host (herdr / orca) or git failed: missing executable, timeout, error reply" },
+  ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage; jobs ledger unreadable, unwritable, corrupt or locked (LEDGER_UNAVAILABLE); unknown job" },
+} as const satisfies Exits;
+
+/** A usage-class failure raised below a command (the policy unreadable): exit 2, one line, no help line. */
+function workerUsage(message: string): NamedExit {
+  return new NamedExit("usage", COMMON_EXITS.usage.code, message);
+}
+
+/** @deprecated for the unconverted `spend` commands only; converted commands use WORKER_ARGS.json. */
+export const JSON_ARG: MoguiArgsDef = { json: { type: "boolean", description: "Print one compact JSON document" } };
+
+/** @deprecated for the unconverted `spend` commands only (typed args need no lookup). */
 export function str(args: Parsed, name: string): string | undefined {
   const v = args[name];
   return typeof v === "string" ? v : undefined;
 }
 
+/** @deprecated for the unconverted `spend` commands only (typed args need no lookup). */
 export function list(args: Parsed, name: string): string[] {
   const v = args[name];
   return Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
 }
 
-export function paths(ctx: Ctx, args: Parsed) {
-  return { ledger: ledgerPath(ctx, str(args, "ledger")), inboxRoot: inboxRoot(ctx, str(args, "inbox-root")), home: moguiHome(ctx) };
+export function paths(ctx: Ctx, flags: { ledger?: string; inboxRoot?: string }) {
+  return { ledger: ledgerPath(ctx, flags.ledger), inboxRoot: inboxRoot(ctx, flags.inboxRoot), home: moguiHome(ctx) };
 }
 
-export function policyOf(ctx: Ctx, args: Parsed, cmd: string): Policy {
+export function policyOf(ctx: Ctx, flag: string | undefined, cmd: string): Policy {
   try {
-    return loadPolicy(ctx, str(args, "policy"));
+    return loadPolicy(ctx, flag);
   } catch (e) {
-    if (e instanceof PolicyError) throw new ExitError(2, `worker ${cmd}: ${e.message}`);
+    if (e instanceof PolicyError) throw workerUsage(`worker ${cmd}: ${e.message}`);
     throw e;
   }
 }
@@ -52,23 +69,9 @@ export function policyOf(ctx: Ctx, args: Parsed, cmd: string): Policy {
  * policy is named (no --policy, no $MOGUI_WORKER_POLICY) and the default file is absent. A named file that is
  * missing, or any file that is broken, is exit 2 as everywhere else: a typo must not silently mean "defaults".
  */
-export function policyIfPresent(ctx: Ctx, args: Parsed, cmd: string): Policy | null {
-  if (!str(args, "policy") && !ctx.env[POLICY_ENV] && !existsSync(policyPath(ctx))) return null;
-  return policyOf(ctx, args, cmd);
-}
-
-export function grade(args: Parsed, name: string, cmd: string): Grade | undefined {
-  const v = str(args, name);
-  if (v === undefined) return undefined;
-  if (!isGrade(v)) throw new UsageError(`--${name} must be one of S+, S, A+, A, B, C (got '${v}')`, `worker ${cmd}`);
-  return v;
-}
-
-export function intArg(args: Parsed, name: string, cmd: string, min = 0): number | undefined {
-  const v = str(args, name);
-  if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`--${name} must be a whole number >= ${min} (got '${v}')`, `worker ${cmd}`);
-  return Number(v);
+export function policyIfPresent(ctx: Ctx, flag: string | undefined, cmd: string): Policy | null {
+  if (!flag && !ctx.env[POLICY_ENV] && !existsSync(policyPath(ctx))) return null;
+  return policyOf(ctx, flag, cmd);
 }
 
 export function isHostError(e: unknown): e is HerdrError | OrcaError {
@@ -80,7 +83,7 @@ export async function hostCall<T>(cmd: string, fn: () => Promise<T>): Promise<T>
   try {
     return await fn();
   } catch (e) {
-    if (isHostError(e)) throw new ExitError(1, `worker ${cmd}: ${e.message}`);
+    if (isHostError(e)) throw new NamedExit("hostFailed", WORKER_EXITS.hostFailed.code, `worker ${cmd}: ${e.message}`);
     throw e;
   }
 }

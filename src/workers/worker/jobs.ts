@@ -7,7 +7,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
-import { ExitError } from "../../lib/errors.ts";
+import { NamedExit, SHARED_EXITS } from "../../lib/exits.ts";
+import { logger } from "../../lib/log.ts";
 import { appendRow, checkLedger, LedgerError, readRows, type LedgerRow } from "../../lib/ledger.ts";
 import { workerNow } from "./clock.ts";
 import type { Tier } from "./tiers.ts";
@@ -65,12 +66,17 @@ export interface Job {
   observations: LedgerRow[];
 }
 
-export function ledgerFail(cmd: string, e: LedgerError): ExitError {
-  return new ExitError(2, `worker ${cmd}: LEDGER_UNAVAILABLE: ${e.message}`);
+/** The jobs ledger's exit: the `ledgerUnavailable` row of every `worker` command that reads it. */
+const LEDGER_UNAVAILABLE = SHARED_EXITS.ledgerUnavailable.code;
+
+// Not SHARED_ERRORS: the message names the whole command path (`worker collect: LEDGER_UNAVAILABLE: ...`).
+export function ledgerFail(cmd: string, e: LedgerError): NamedExit {
+  return new NamedExit("ledgerUnavailable", LEDGER_UNAVAILABLE, `worker ${cmd}: LEDGER_UNAVAILABLE: ${e.message}`);
 }
 
 export function warnLedger(ctx: Ctx, cmd: string) {
-  return (w: { path: string; line: number; message: string }) => ctx.io.stderr(`worker ${cmd}: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`);
+  const log = logger(ctx, `worker ${cmd}`);
+  return (w: { path: string; line: number; message: string }) => log.warn(`${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}`);
 }
 
 /** Every job in the ledger, folded from its rows, in spawn order. */
@@ -106,7 +112,7 @@ export async function loadJobs(ctx: Ctx, path: string, cmd: string): Promise<Map
 
 export async function getJob(ctx: Ctx, path: string, id: string, cmd: string): Promise<Job> {
   const j = (await loadJobs(ctx, path, cmd)).get(id);
-  if (!j) throw new ExitError(2, `worker ${cmd}: no job ${id} in ${path}`);
+  if (!j) throw new NamedExit("ledgerUnavailable", LEDGER_UNAVAILABLE, `worker ${cmd}: no job ${id} in ${path}`);
   return j;
 }
 

@@ -7,13 +7,16 @@ import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { errorMessage, ExitError, UsageError } from "../../lib/errors.ts";
+import { failWith } from "../../lib/command.ts";
+import { errorMessage, UsageError } from "../../lib/errors.ts";
+import type { Exits } from "../../lib/exits.ts";
 import { git } from "../../lib/git.ts";
 import { within } from "../../ops-repo/template/paths.ts";
 import type { Host, HostKind } from "../../lib/host/types.ts";
 import { fillBrief, lintBrief, type Finding } from "./brief.ts";
 import { type Classification, checkGrades, classify } from "./classify.ts";
 import { jobStamp, workerNow } from "./clock.ts";
+import { WORKER_EXITS } from "./cli.ts";
 import { inboxDir, type Job, loadJobs, record, type SpawnRow } from "./jobs.ts";
 import { proveLanding, type LandingResult } from "./landing.ts";
 import { agentArgs, type Policy, providerFamily } from "./policy.ts";
@@ -21,7 +24,19 @@ import { outputDigest } from "./status.ts";
 import type { Grade } from "./tiers.ts";
 import { cleanupWorktree, dropUnusedBranch } from "./worktree.ts";
 
-export const SPAWN_EXIT = { OK: 0, FAILED: 1, USAGE: 2, NEEDS_CLASSIFICATION: 3, REFUSED: 4, NAME_TAKEN: 5, BRIEF_NOT_CLEAN: 6, NO_SPAWN: 7, NOT_LANDED: 76 } as const;
+/** `worker spawn`'s exits (declared here because spawnJob decides most of them). */
+export const SPAWN_EXITS = {
+  ok: { code: 0, meaning: "spawned and the brief landed (or did not land without --landing-strict: warned, recorded)" },
+  hostFailed: WORKER_EXITS.hostFailed,
+  ledgerUnavailable: { ...WORKER_EXITS.ledgerUnavailable, meaning: "usage; brief, policy or ledger unreadable; worktree inside the canonical checkout" },
+  needsClassification: { code: 3, meaning: "NEEDS_CLASSIFICATION: nothing spawned" },
+  refused: { code: 4, meaning: "refused: the brief's T is below the surface floor (downgrade), or a grade rule" },
+  nameTaken: { code: 5, meaning: "refused: the agent name (or job id) is taken; the holder is named" },
+  briefNotClean: { code: 6, meaning: "refused: the filled brief is not lint-clean" },
+  noSpawn: { code: 7, meaning: "T0: no-spawn (make the change directly)" },
+  notLanded: { code: 76, meaning: "--landing-strict: the brief did not land (the job is still recorded)" },
+} as const satisfies Exits;
+export type SpawnExit = keyof typeof SPAWN_EXITS;
 export const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const MAX_BRIEF_BYTES = 100_000;
 const ID_PART = /^[A-Za-z0-9][A-Za-z0-9._]*$/;
@@ -51,7 +66,7 @@ export interface SpawnInput {
 }
 
 export interface SpawnOutcome {
-  code: number;
+  exit: SpawnExit;
   doc: Record<string, unknown>;
   findings?: Finding[];
   classification?: Classification;
@@ -86,16 +101,16 @@ async function nameHolder(jobs: Map<string, Job>, host: Host, name: string): Pro
 
 async function makeWorktree(ctx: Ctx, repo: string, path: string, branch: string): Promise<string> {
   const f = await git(ctx, repo, ["fetch", "--quiet", "origin", "main"]);
-  if (!f.ok) throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: git fetch origin main failed: ${f.why}`);
+  if (!f.ok) failWith(SPAWN_EXITS, "hostFailed", `worker spawn: git fetch origin main failed: ${f.why}`);
   mkdirSync(dirname(path), { recursive: true });
   const a = await git(ctx, repo, ["worktree", "add", "--quiet", "-b", branch, path, "origin/main"]);
-  if (!a.ok) throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: git worktree add failed: ${a.why}`);
+  if (!a.ok) failWith(SPAWN_EXITS, "hostFailed", `worker spawn: git worktree add failed: ${a.why}`);
   const h = await git(ctx, path, ["rev-parse", "HEAD"]);
   return h.stdout.trim();
 }
 
-function refusal(code: number, message: string, extra: Record<string, unknown> = {}): SpawnOutcome {
-  return { code, doc: { spawned: false, refused: message, ...extra } };
+function refusal(exit: SpawnExit, message: string, extra: Record<string, unknown> = {}): SpawnOutcome {
+  return { exit, doc: { spawned: false, refused: message, ...extra } };
 }
 
 /** Classification + brief checks: everything that can refuse before anything is created. */
@@ -103,13 +118,13 @@ function preflight(inp: SpawnInput, policy: Policy, jobId: string, worktree: str
   const declared = lintBrief(inp.briefText).facts.tier;
   const grades = checkGrades(inp.grade, inp.profileGrade);
   const c = classify(policy, inp.paths, inp.diffLines, declared, grades);
-  if (c.verdict === "NEEDS_CLASSIFICATION") return { out: { ...refusal(SPAWN_EXIT.NEEDS_CLASSIFICATION, `NEEDS_CLASSIFICATION: no surface names ${c.unmatched.join(", ") || "(no paths)"}`), classification: c } };
-  if (c.verdict === "DOWNGRADE_REFUSED") return { out: { ...refusal(SPAWN_EXIT.REFUSED, `downgrade refused: the brief declares ${declared}, the surface floor is ${c.floor}`), classification: c } };
-  if (c.verdict === "GRADE_REFUSED") return { out: { ...refusal(SPAWN_EXIT.REFUSED, grades.refusals.join("; ")), classification: c } };
-  if (c.tier === "T0") return { out: { ...refusal(SPAWN_EXIT.NO_SPAWN, "T0: no-spawn; make the change directly and check it with one command"), classification: c } };
+  if (c.verdict === "NEEDS_CLASSIFICATION") return { out: { ...refusal("needsClassification", `NEEDS_CLASSIFICATION: no surface names ${c.unmatched.join(", ") || "(no paths)"}`), classification: c } };
+  if (c.verdict === "DOWNGRADE_REFUSED") return { out: { ...refusal("refused", `downgrade refused: the brief declares ${declared}, the surface floor is ${c.floor}`), classification: c } };
+  if (c.verdict === "GRADE_REFUSED") return { out: { ...refusal("refused", grades.refusals.join("; ")), classification: c } };
+  if (c.tier === "T0") return { out: { ...refusal("noSpawn", "T0: no-spawn; make the change directly and check it with one command"), classification: c } };
   const filled = fillBrief(inp.briefText, { worktree, branch, inbox, jobId });
   const lint = lintBrief(filled, { inbox, filled: true });
-  if (lint.findings.length) return { out: { ...refusal(SPAWN_EXIT.BRIEF_NOT_CLEAN, `the brief is not lint-clean (${lint.findings.length} findings)`), findings: lint.findings, classification: c } };
+  if (lint.findings.length) return { out: { ...refusal("briefNotClean", `the brief is not lint-clean (${lint.findings.length} findings)`), findings: lint.findings, classification: c } };
   return { c, filled };
 }
 
@@ -132,9 +147,9 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   const { c, filled } = pre;
   if (c.tier === "T3" && !provider) throw new UsageError(`T3 needs the implementer's provider family (for the cross-family verifier): '${inp.model}' matches none in provider_families`, "worker spawn");
   const jobs = await loadJobs(ctx, inp.ledger, "spawn");
-  if (jobs.has(jobId)) return refusal(SPAWN_EXIT.NAME_TAKEN, `job id ${jobId} is already in the ledger (owner ${jobs.get(jobId)!.spawn.owner})`);
+  if (jobs.has(jobId)) return refusal("nameTaken", `job id ${jobId} is already in the ledger (owner ${jobs.get(jobId)!.spawn.owner})`);
   const holder = await nameHolder(jobs, host, inp.name);
-  if (holder) return refusal(SPAWN_EXIT.NAME_TAKEN, `agent name ${inp.name} is taken by ${holder}`, { holder });
+  if (holder) return refusal("nameTaken", `agent name ${inp.name} is taken by ${holder}`, { holder });
 
   // The inbox is where the brief is written and the report is trusted from: never through a planted symlink.
   if (existsSync(inbox) && lstatSync(inbox).isSymbolicLink()) throw new UsageError(`inbox ${inbox} is a symlink: refusing to write through it`, "worker spawn");
@@ -147,7 +162,7 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   } catch (e) {
     const left = await cleanupWorktree(ctx, worktree);
     if (left === "removed") await dropUnusedBranch(ctx, inp.repo, branch, baseSha);
-    throw new ExitError(SPAWN_EXIT.FAILED, `worker spawn: ${host.kind} could not start the agent: ${errorMessage(e)} (worktree ${left})`);
+    failWith(SPAWN_EXITS, "hostFailed", `worker spawn: ${host.kind} could not start the agent: ${errorMessage(e)} (worktree ${left})`);
   }
   const marker = `mogui-brief:${jobId}:${randomBytes(4).toString("hex")}`;
   // The marker opens AND closes the brief: a long brief must not push the only copy out of the 200 lines read back.
@@ -166,5 +181,5 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   const digest = await outputDigest(host, pane);
   record(ctx, inp.ledger, "spawn", { event: "job_landing", job_id: jobId, landed: landing.landed, attempts: landing.attempts, reinjected: landing.reinjected, reads: landing.reads, evidence: landing.evidence, errors: landing.errors, output_digest: digest });
   const doc = { spawned: true, job_id: jobId, owner: inp.owner, agent_name: inp.name, host: host.kind, pane_id: pane, worktree, branch, base_sha: baseSha, inbox, tier: c.tier, floor: c.floor, spawn_mode: c.spawn_mode, profile: row.profile, provider, marker, landing };
-  return { code: landing.landed ? SPAWN_EXIT.OK : SPAWN_EXIT.NOT_LANDED, doc, classification: c };
+  return { exit: landing.landed ? "ok" : "notLanded", doc, classification: c };
 }

@@ -50,36 +50,39 @@ function logCall(ctx: Ctx, argv: readonly string[], exit: number | null): void {
   appendFileSync(abs, `${JSON.stringify({ argv, exit, ts: ctx.now() })}\n`);
 }
 
+/** The real herdr's exit codes (what the simulator hands back through `mogui sim herdr`). */
+const HERDR_EXIT = { OK: 0, ERROR: 1, USAGE: 2 } as const;
+
 function printError(ctx: Ctx, id: string, e: HerdrSimError): number {
   // Some value-parse failures escape from main as a Rust io::Error, not as JSON (docs/herdr-cli.md §2).
   if (e.code === "io") ctx.io.stderr(`Error: Custom { kind: Other, error: ${JSON.stringify(e.message)} }\n`);
   else ctx.io.stderr(`${sortedJson({ error: { code: e.code, message: e.message }, id })}\n`);
-  return 1;
+  return HERDR_EXIT.ERROR;
 }
 
 async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   const [group, sub] = argv;
   if (group === undefined) {
     ctx.io.stderr("herdr simulator: the TUI is not simulated; run a subcommand (herdr --help)\n");
-    return 2;
+    return HERDR_EXIT.USAGE;
   }
-  if (group === "--version" || group === "-V") return void ctx.io.stdout(`herdr ${SIM_VERSION}\n`), 0;
-  if (group === "--skill") return void ctx.io.stdout(SKILL), 0;
+  if (group === "--version" || group === "-V") return void ctx.io.stdout(`herdr ${SIM_VERSION}\n`), HERDR_EXIT.OK;
+  if (group === "--skill") return void ctx.io.stdout(SKILL), HERDR_EXIT.OK;
   if (group === "--help" || group === "-h" || group === "help") {
     ctx.io.stdout(`herdr (mogui simulator)\n\n${[...new Set(Object.keys(HERDR_COMMANDS).map((k) => k.split(" ")[0]!))].map(groupHelp).join("\n")}`);
-    return 0;
+    return HERDR_EXIT.OK;
   }
   const groups = new Set(Object.keys(HERDR_COMMANDS).map((k) => k.split(" ")[0]));
   if (!groups.has(group)) {
     ctx.io.stderr(`unknown option: ${group}\nrun 'herdr --help' for usage\n`);
-    return 2;
+    return HERDR_EXIT.USAGE;
   }
-  if (sub === "help" || sub === "--help" || sub === "-h") return void ctx.io.stdout(groupHelp(group)), 0;
+  if (sub === "help" || sub === "--help" || sub === "-h") return void ctx.io.stdout(groupHelp(group)), HERDR_EXIT.OK;
   const path = `${group} ${sub ?? ""}`;
   const def = HERDR_COMMANDS[path];
   if (!def) {
     ctx.io.stderr(groupHelp(group));
-    return 2;
+    return HERDR_EXIT.USAGE;
   }
   const id = requestId(path);
   const statePath = ctx.env.HERDR_SIM_STATE ? resolve(ctx.cwd, ctx.env.HERDR_SIM_STATE) : undefined;
@@ -87,23 +90,23 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   try {
     const args = parse(def.spec, argv.slice(2));
     const fault = takeFault(path, ctx.env, store);
-    if (fault?.mode === "exit") return void ctx.io.stderr("herdr: injected failure\n"), Number(fault.arg ?? 1);
-    if (fault?.mode === "malformed") return void ctx.io.stdout(`{"id":"${id}","result":{\n`), 0;
+    if (fault?.mode === "exit") return void ctx.io.stderr("herdr: injected failure\n"), Number(fault.arg ?? HERDR_EXIT.ERROR);
+    if (fault?.mode === "malformed") return void ctx.io.stdout(`{"id":"${id}","result":{\n`), HERDR_EXIT.OK;
     if (fault?.mode === "error") throw new HerdrSimError(fault.arg ?? "internal_error", "injected failure");
     if (fault?.mode === "hang") {
       logCall(ctx, argv, null);
       await Bun.sleep(Number(ctx.env.HERDR_SIM_HANG_MS) || 3_600_000);
-      return 1;
+      return HERDR_EXIT.ERROR;
     }
     if (!store) throw new HerdrSimError("server_not_running", `no herdr server is running at ${socketPath(ctx)}; run \`herdr\` to start or attach it`);
     const out = await def.run({ ctx, id, args, store, fault });
     if ("text" in out) ctx.io.stdout(out.text);
     else if ("result" in out) ctx.io.stdout(`${sortedJson({ id, result: out.result })}\n`);
-    return 0;
+    return HERDR_EXIT.OK;
   } catch (e) {
-    if (e instanceof HerdrUsage) return void ctx.io.stderr(`${e.message}\n`), 2;
+    if (e instanceof HerdrUsage) return void ctx.io.stderr(`${e.message}\n`), HERDR_EXIT.USAGE;
     if (e instanceof HerdrSimError) return printError(ctx, id, e);
-    if (e instanceof FaultSpecError) return void ctx.io.stderr(`herdr simulator: ${e.message}\n`), 1;
+    if (e instanceof FaultSpecError) return void ctx.io.stderr(`herdr simulator: ${e.message}\n`), HERDR_EXIT.ERROR;
     throw e;
   }
 }
@@ -114,7 +117,7 @@ export async function runHerdrSim(ctx: Ctx, argv: readonly string[]): Promise<nu
     code = await execute(ctx, argv);
   } catch (e) {
     ctx.io.stderr(`herdr simulator: internal error: ${errorMessage(e)}\n`);
-    code = 1;
+    code = HERDR_EXIT.ERROR;
   }
   logCall(ctx, argv, code);
   return code;

@@ -4,7 +4,7 @@
  */
 import type { Ctx } from "../../../lib/context.ts";
 import { SimError } from "./errors.ts";
-import { printError } from "./output.ts";
+import { ORCA_EXIT, printError } from "./output.ts";
 import type { CallLog } from "./run.ts";
 import type { Store } from "./store.ts";
 import type { Fault } from "./types.ts";
@@ -25,17 +25,17 @@ export async function applyFault(ctx: Ctx, f: Fault, json: boolean, store: Store
   switch (f.mode) {
     case "exit":
       ctx.io.stderr("orca: injected failure\n");
-      return f.code ?? 1;
+      return f.code ?? ORCA_EXIT.ERROR;
     case "malformed":
       ctx.io.stdout('{"ok":tru\n');
-      return 0;
+      return ORCA_EXIT.OK;
     case "error_envelope":
       return printError(ctx.io, json, new SimError("runtime_error", "injected failure"), runtimeIdOf(store));
     case "hang":
       log.write(null);
       await Bun.sleep(Number(ctx.env.ORCA_SIM_HANG_MS) || HANG_MS);
       ctx.io.stderr("orca: injected hang ended without being killed\n");
-      return 1;
+      return ORCA_EXIT.ERROR;
     default:
       return undefined;
   }

@@ -28,8 +28,11 @@ export function printSuccess(io: Io, json: boolean, o: Outcome, runtimeId: strin
   } else if (o.text) {
     io.stdout(`${o.text}\n`);
   }
-  return o.exit ?? 0;
+  return o.exit ?? ORCA_EXIT.OK;
 }
+
+/** The real Orca CLI's exit codes (what the simulator hands back through `mogui sim orca`). */
+export const ORCA_EXIT = { OK: 0, ERROR: 1 } as const;
 
 export function printError(io: Io, json: boolean, e: SimError, runtimeId: string | null): number {
   if (json) {
@@ -37,11 +40,11 @@ export function printError(io: Io, json: boolean, e: SimError, runtimeId: string
     if (e.data !== undefined) error.data = e.data;
     const env = { id: e.local ? "local" : uuid(), ok: false, error, _meta: { runtimeId: e.local ? null : runtimeId } };
     io.stdout(pretty(env));
-    return 1;
+    return ORCA_EXIT.ERROR;
   }
   io.stderr(`${e.message}\n`);
   const steps = e.data?.nextSteps;
   if (Array.isArray(steps)) for (const s of steps) io.stderr(`Next step: ${String(s)}\n`);
   if (e.code === "runtime_unavailable") io.stderr("Orca is not running. Run 'orca open' first.\n");
-  return 1;
+  return ORCA_EXIT.ERROR;
 }

@@ -16,7 +16,7 @@ import { CHECK_COMMANDS } from "./orch-check.ts";
 import { DISPATCH_COMMANDS } from "./orch-dispatch.ts";
 import { RUN_COMMANDS } from "./orch-runs.ts";
 import { SEND_COMMANDS } from "./orch-send.ts";
-import { printError, printSuccess } from "./output.ts";
+import { ORCA_EXIT, printError, printSuccess } from "./output.ts";
 import { seedState } from "./scenarios.ts";
 import { Store } from "./store.ts";
 import { TERMINAL_COMMANDS } from "./terminal.ts";
@@ -69,13 +69,13 @@ async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise
   if (argv[0] === "--version" || argv[0] === "-v") {
     const store = openStore(ctx);
     ctx.io.stdout(`${store ? store.read().appVersion : DEFAULT_VERSION}\n`);
-    return 0;
+    return ORCA_EXIT.OK;
   }
   const { path, flags } = parseOrcaArgv(argv);
   const json = flags.has("json");
   if (path[0] === "help" || flags.has("help") || path.length === 0) {
     ctx.io.stdout(helpText(path[0] === "help" ? path.slice(1).join(" ") : path.join(" ")));
-    return 0;
+    return ORCA_EXIT.OK;
   }
   const key = path.join(" ");
   const def = COMMAND_TABLE[key];
@@ -90,7 +90,7 @@ async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise
     if (!store) {
       if (key === "status") {
         printSuccess(ctx.io, json, notRunningStatus(), "none");
-        return json ? 0 : 1;
+        return json ? ORCA_EXIT.OK : ORCA_EXIT.ERROR;
       }
       throw runtimeUnavailable();
     }
@@ -100,14 +100,14 @@ async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise
     if (fault?.mode === "late") await lateAnswer(ctx, log);
     if (fault?.mode === "legacy") {
       ctx.io.stdout(`${JSON.stringify(outcome.result, null, 2)}\n`);
-      return outcome.exit ?? 0;
+      return outcome.exit ?? ORCA_EXIT.OK;
     }
     return printSuccess(ctx.io, json, outcome, store.runtimeId());
   } catch (e) {
     if (e instanceof SimError) return printError(ctx.io, json, e, e.local || !store ? null : safeRuntimeId(store));
     if (e instanceof FaultSpecError) {
       ctx.io.stderr(`orca simulator: ${e.message}\n`);
-      return 1;
+      return ORCA_EXIT.ERROR;
     }
     throw e;
   }
@@ -133,7 +133,7 @@ export async function runOrcaSim(ctx: Ctx, argv: readonly string[]): Promise<num
     code = await execute(ctx, argv, log);
   } catch (e) {
     ctx.io.stderr(`orca simulator: internal error: ${errorMessage(e)}\n`);
-    code = 1;
+    code = ORCA_EXIT.ERROR;
   }
   log.write(code);
   return code;

@@ -5,7 +5,7 @@
  * contract is that the first two are usage errors (exit 2) and that a value which merely starts with `-` but is not
  * one of the command's flags (`---`, `-5`, `--no-such`, text) is a value.
  */
-import { parseArgs as cittyParse, type ArgDef, type ArgsDef, type EnumArgDef } from "citty";
+import type { ArgDef, ArgsDef, EnumArgDef } from "citty";
 import { UsageError } from "./errors.ts";
 import { suggest } from "./registry.ts";
 
@@ -123,6 +123,15 @@ function toCitty(defs: MoguiArgsDef): ArgsDef {
 }
 const cittyDefs = new WeakMap<MoguiArgsDef, ArgsDef>();
 
+/** citty's parser, loaded on the first parse that has tokens (citty pulls in node:util; `--version` and the hooks,
+ * which read stdin and take no argv, never load it). */
+let cittyParse: typeof import("citty").parseArgs | undefined;
+function citty(argv: string[], defs: ArgsDef): Record<string, unknown> & { _: string[] } {
+  if (argv.length === 0) return { _: [] };
+  cittyParse ??= (require("citty") as typeof import("citty")).parseArgs;
+  return cittyParse(argv, defs) as Record<string, unknown> & { _: string[] };
+}
+
 /** Values citty cannot carry, taken from the token walk: a repeatable flag (citty keeps the last value) and a flag
  * named `no-...` (citty reads `--no-x` as `x=false`). */
 function tokenOwned(name: string, def: MoguiArgDef): boolean {
@@ -193,7 +202,7 @@ export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiA
   const walk = walkTokens(cmdPath, argv, defs);
   let cdefs = cittyDefs.get(defs);
   if (!cdefs) cittyDefs.set(defs, (cdefs = toCitty(defs)));
-  const parsed = cittyParse(walk.argv, cdefs) as Record<string, unknown> & { _: string[] };
+  const parsed = citty(walk.argv, cdefs);
   const out: Parsed = { _: [] };
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === "positional") continue;

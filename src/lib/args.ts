@@ -1,7 +1,9 @@
 /**
- * A strict argv parser over citty-style arg definitions. citty's own parseArgs accepts unknown flags silently and
- * lets `--ledger --json` swallow `--json` as the value; mogui's contract is that both are usage errors (exit 2).
- * A value that merely starts with `-` but is not one of the command's flags (`---`, `-5`, text) is a value.
+ * Argument parsing (D35): citty's parseArgs parses argv against the definitions; mogui's strict layer is a check over
+ * citty's result plus the raw tokens. citty alone accepts unknown flags silently, lets `--ledger --json` swallow
+ * `--json` as the value, keeps only the last of repeated values and reads any `--no-x` token as `x=false`; mogui's
+ * contract is that the first two are usage errors (exit 2) and that a value which merely starts with `-` but is not
+ * one of the command's flags (`---`, `-5`, `--no-such`, text) is a value.
  */
 import type { ArgDef, ArgsDef, EnumArgDef } from "citty";
 import { UsageError } from "./errors.ts";
@@ -109,18 +111,55 @@ function parseWhole(cmdPath: string, name: string, def: IntArgDef, raw: string):
   return n;
 }
 
-export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef, rules: ParseRules = {}, opts: ParseOptions = {}): Parsed {
-  const out: Parsed = { _: [] };
+/** What citty parses: an `int` or an enum is a string to citty (bounds and choices are checked here with mogui's
+ * messages), no defaults (they are applied after the checks) and nothing required (the strict layer says which). */
+function toCitty(defs: MoguiArgsDef): ArgsDef {
+  const out: ArgsDef = {};
+  for (const [name, d] of Object.entries(defs)) {
+    if (d.type === "positional") out[name] = { type: "positional", required: false };
+    else if (!tokenOwned(name, d)) out[name] = { type: d.type === "boolean" ? "boolean" : "string", alias: aliasesOf(d) };
+  }
+  return out;
+}
+const cittyDefs = new WeakMap<MoguiArgsDef, ArgsDef>();
+
+/** citty's parser, loaded on the first parse that has tokens (citty pulls in node:util; `--version` and the hooks,
+ * which read stdin and take no argv, never load it). */
+let cittyParse: typeof import("citty").parseArgs | undefined;
+function citty(argv: string[], defs: ArgsDef): Record<string, unknown> & { _: string[] } {
+  if (argv.length === 0) return { _: [] };
+  cittyParse ??= (require("citty") as typeof import("citty")).parseArgs;
+  return cittyParse(argv, defs) as Record<string, unknown> & { _: string[] };
+}
+
+/** Values citty cannot carry, taken from the token walk: a repeatable flag (citty keeps the last value) and a flag
+ * named `no-...` (citty reads `--no-x` as `x=false`). */
+function tokenOwned(name: string, def: MoguiArgDef): boolean {
+  return name.startsWith("no-") || (def.type !== "int" && def.multiple === true);
+}
+
+interface Walk {
+  /** argv as handed to citty: a separate value that starts with `-` joined as `--name=value` so citty never reads
+   * it as a flag or a negation; token-owned flags left out. */
+  argv: string[];
+  owned: Record<string, string | boolean | string[]>;
+}
+
+/**
+ * The strict layer's pass over the raw tokens: an unknown flag (with a did-you-mean), a flag whose value is missing
+ * or is one of this command's own flags, a boolean given a value other than true/false, a single flag given twice.
+ */
+function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef): Walk {
+  const walk: Walk = { argv: [], owned: {} };
   const seen = new Set<string>();
-  let onlyPositionals = false;
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]!;
-    if (onlyPositionals || !tok.startsWith("-") || tok === "-") {
-      out._.push(tok);
-      continue;
-    }
     if (tok === "--") {
-      onlyPositionals = true;
+      walk.argv.push(...argv.slice(i));
+      break;
+    }
+    if (!tok.startsWith("-") || tok === "-") {
+      walk.argv.push(tok);
       continue;
     }
     const long = tok.startsWith("--");
@@ -133,37 +172,48 @@ export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiA
       throw new UsageError(`unknown flag ${long ? "--" : "-"}${key} for 'mogui ${cmdPath}'${near ? ` (did you mean --${near}?)` : ""}`, cmdPath);
     }
     const [name, def] = found;
+    const owned = tokenOwned(name, def);
     if (def.type === "boolean") {
-      out[name] = eq >= 0 ? parseBool(cmdPath, name, body.slice(eq + 1)) : true;
+      const value = eq >= 0 ? parseBool(cmdPath, name, body.slice(eq + 1)) : true;
+      if (owned) walk.owned[name] = value;
+      else walk.argv.push(tok);
     } else {
       let value: string;
-      if (eq >= 0) value = body.slice(eq + 1);
-      else {
+      if (eq >= 0) {
+        value = body.slice(eq + 1);
+        if (!owned) walk.argv.push(tok);
+      } else {
         const next = argv[i + 1];
-        // A value that is not one of this command's flags (`---`, `-5`, `-x text`) is a value; `--ledger --json` is not.
-        if (next === undefined || isOwnFlag(defs, next)) {
-          throw new UsageError(`flag --${name} needs a value`, cmdPath);
-        }
+        if (next === undefined || isOwnFlag(defs, next)) throw new UsageError(`flag --${name} needs a value`, cmdPath);
         value = next;
         i++;
+        if (!owned) walk.argv.push(...(next.startsWith("-") ? [`--${name}=${next}`] : [tok, next]));
       }
-      if (def.type === "enum" && def.options && !def.options.includes(value)) {
-        throw new UsageError(`--${name} must be one of ${def.options.join(", ")} (got '${value}')`, cmdPath);
-      }
-      if (def.type === "int") {
-        if (seen.has(name)) throw new UsageError(`flag --${name} given more than once`, cmdPath);
-        out[name] = parseWhole(cmdPath, name, def, value);
-      } else if (def.multiple) {
-        const prev = (out[name] as string[] | undefined) ?? [];
-        out[name] = [...prev, value];
-      } else {
-        if (seen.has(name)) throw new UsageError(`flag --${name} given more than once`, cmdPath);
-        out[name] = value;
-      }
+      if (def.type !== "int" && def.multiple) walk.owned[name] = [...((walk.owned[name] as string[] | undefined) ?? []), value];
+      else if (seen.has(name)) throw new UsageError(`flag --${name} given more than once`, cmdPath);
+      else if (owned) walk.owned[name] = value;
     }
     seen.add(name);
   }
-  assignPositionals(cmdPath, out, defs, rules);
+  return walk;
+}
+
+export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef, rules: ParseRules = {}, opts: ParseOptions = {}): Parsed {
+  const walk = walkTokens(cmdPath, argv, defs);
+  let cdefs = cittyDefs.get(defs);
+  if (!cdefs) cittyDefs.set(defs, (cdefs = toCitty(defs)));
+  const parsed = citty(walk.argv, cdefs);
+  const out: Parsed = { _: [] };
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === "positional") continue;
+    const v = name in walk.owned ? walk.owned[name] : (parsed[name] as string | boolean | undefined);
+    if (v === undefined) continue;
+    if (def.type === "int") out[name] = parseWhole(cmdPath, name, def, v as string);
+    else if (def.type === "enum" && def.options && !def.options.includes(v as string)) {
+      throw new UsageError(`--${name} must be one of ${def.options.join(", ")} (got '${v}')`, cmdPath);
+    } else out[name] = v;
+  }
+  assignPositionals(cmdPath, out, defs, rules, parsed);
   checkGroups(cmdPath, out, defs, rules);
   if (opts.typed) applyDefaults(out, defs);
   return out;
@@ -178,17 +228,20 @@ function applyDefaults(out: Parsed, defs: MoguiArgsDef): void {
   }
 }
 
-function assignPositionals(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules): void {
-  const positionals = Object.entries(defs).filter(([, d]) => d.type === "positional");
-  const rest = [...out._];
-  for (const [name, def] of positionals) {
-    const v = rest.shift();
+/** citty assigned the declared positionals in order; the strict layer checks required ones and surplus. */
+function assignPositionals(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules, parsed: Record<string, unknown> & { _: string[] }): void {
+  let n = 0;
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type !== "positional") continue;
+    const v = parsed[name] as string | undefined;
     if (v === undefined) {
       if (def.required) throw new UsageError(`missing required argument <${name}>`, cmdPath);
       continue;
     }
     out[name] = v;
+    n++;
   }
+  const rest = parsed._.slice(n);
   if (rest.length > 0 && !rules.variadic) throw new UsageError(`unexpected argument '${rest[0]}'`, cmdPath);
   out._ = rules.variadic ? rest : [];
 }

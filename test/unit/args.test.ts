@@ -163,3 +163,34 @@ describe("usage errors (exit 2, one line)", () => {
     expect(parseArgv(CMD, ["--out", "o"], d)).toEqual({ _: [], out: "o" });
   });
 });
+
+describe("citty parses, the strict layer checks (D35)", () => {
+  const d: MoguiArgsDef = {
+    ...defs,
+    "no-record": { type: "boolean", description: "a flag citty would read as --record=false" },
+    record: { type: "string", description: "a flag named like the negation's stem" },
+  };
+
+  test("a value that looks like citty's --no-x negation stays a value", () => {
+    expect(parseArgv(CMD, ["T1", "--mode", "--no-verify"], d).mode).toBe("--no-verify");
+    expect(parseArgv(CMD, ["T1", "--tag", "--no-x", "--tag", "-5"], d).tag).toEqual(["--no-x", "-5"]);
+    expect(parseArgv(CMD, ["T1", "-l", "--no-x"], d).ledger).toBe("--no-x");
+  });
+
+  test("a flag named no-... is itself, not a negation", () => {
+    expect(parseArgv(CMD, ["T1", "--no-record"], d)).toEqual({ _: [], task: "T1", "no-record": true });
+    expect(parseArgv(CMD, ["T1", "--no-record=false", "--record", "r"], d)).toEqual({ _: [], task: "T1", "no-record": false, record: "r" });
+  });
+
+  test("spellings citty would accept but mogui does not declare are unknown flags", () => {
+    expect(usage(["T1", "--dryRun"]).message).toBe(`unknown flag --dryRun for 'mogui ${CMD}' (did you mean --dry-run?)`);
+    expect(usage(["T1", "--no-json"]).message).toBe(`unknown flag --no-json for 'mogui ${CMD}'`);
+    expect(usage(["T1", "-j5"]).message).toBe(`unknown flag -j5 for 'mogui ${CMD}'`);
+    expect(usage(["T1", "--ledger", "--no-record"], d).message).toBe("flag --ledger needs a value");
+  });
+
+  test("did you mean, and the flags after -- are positionals even when they look like negations", () => {
+    expect(usage(["T1", "--ledgr", "x"]).message).toBe(`unknown flag --ledgr for 'mogui ${CMD}' (did you mean --ledger?)`);
+    expect(parseArgv(CMD, ["--", "--no-x", "-5"], defs)).toEqual({ _: [], task: "--no-x", extra: "-5" });
+  });
+});

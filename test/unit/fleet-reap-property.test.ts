@@ -181,7 +181,8 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
         return res(argv, 0, w.dirty ? " M a.txt\n" : w.untracked ? "?? new.txt\n" : "");
       case "branch":
         if (args[1] === "--show-current") return res(argv, 0, w && !w.detached ? `${w.branch}\n` : w ? "" : "main\n");
-        if (args[1] === "-a") return res(argv, 0, `  main\n${w?.merged ? `  ${w.branch}\n` : ""}`);
+        // Repository-wide, like git: every branch merged into origin/main, wherever it is asked from.
+        if (args[1] === "-a") return res(argv, 0, `  main\n${at.repo.wts.filter((x) => x.merged).map((x) => `+ ${x.branch}\n`).join("")}`);
         break;
       case "rev-parse":
         return res(argv, 0, "tree-main\n");

@@ -78,17 +78,9 @@ function bareCount(f: string): number {
 
 // biome-ignore format: one file a line, so a conversion's diff is one deleted line
 const NOT_YET_CONVERTED = new Set([
-  "src/fleet/spend/record.ts",
-  "src/fleet/spend/cli.ts",
-  "src/fleet/spend/report.ts",
-  "src/fleet/fleet/cli.ts",
   "commands/evidence/config/init.ts",
   "commands/evidence/config/example.ts",
-  "commands/fleet/spend/watch.ts",
-  "commands/fleet/spend/record.ts",
-  "commands/fleet/spend/report.ts",
   "commands/developer/sim/install-shims.ts",
-  "commands/fleet/fleet/scan.ts",
   "commands/ops-repo/template/apply.ts",
   "commands/evidence/acceptance-loop/inspect.ts",
   "commands/evidence/acceptance-loop/split.ts",

@@ -8,6 +8,7 @@ import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
+import type { LedgerWarning } from "../../lib/ledger.ts";
 import { repoFacts, worktreeSafety, type RepoFacts, type SafetyOptions, type SafetyVerdict } from "../../workers/reap/worktree-safety.ts";
 import { decisive, loadBindings, type Binding } from "./records.ts";
 import { livePanes, type HostName, type Pane, type PaneView } from "./panes.ts";
@@ -25,6 +26,8 @@ export interface ScanRequest {
   safety: SafetyOptions;
   /** Called as each worktree's checks finish (the command shows progress on a TTY). */
   onProgress?: (done: number, total: number, path: string) => void;
+  /** Warnings of the ledger reads (a torn last line, foreign rows). */
+  onLedgerWarning?: (w: LedgerWarning) => void;
 }
 
 export interface ProcRef {
@@ -147,7 +150,7 @@ export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): P
     Promise.all(req.repos.map((r) => listRepo(ctx, r, req.timeoutMs))),
     // Once per repository: `git worktree list` and `--merged` grow with the worktrees (per worktree = quadratic).
     Promise.all(req.repos.map((r) => repoFacts(ctx, r, req.timeoutMs))),
-    loadBindings(req.jobsLedger, req.dispatchLedger),
+    loadBindings(req.jobsLedger, req.dispatchLedger, { onWarning: req.onLedgerWarning }),
     livePanes(ctx, req.hosts, req.timeoutMs),
     table.list(),
   ]);

@@ -3,7 +3,7 @@
  * except where a wrapper injects a failure of `git worktree remove` only).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner, type Runner } from "../../src/lib/runner.ts";
 import { runMain } from "../helpers/ctx.ts";
@@ -58,5 +58,38 @@ describe("fleet exit codes", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("LEDGER_UNAVAILABLE");
     expect(existsSync(w.wt)).toBe(true);
+  });
+
+  test("the surface policy's reap.precious_ignored is the precious set (--policy), and --allow-ignored lifts it", async () => {
+    // Two worktrees, each merged and clean but for one ignored file: `.env` (default precious) and `notes.keep`.
+    const w = world();
+    const other = addWorktree(w.f, "kept");
+    mergeBranch(w.f, "kept");
+    for (const wt of [w.wt, other]) writeFileSync(join(wt, ".gitignore"), ".env\n*.keep\n.gitignore\n");
+    writeFileSync(join(w.wt, ".env"), "A=1\n");
+    writeFileSync(join(other, "notes.keep"), "mine\n");
+    const reasons = async (argv: string[]) => {
+      const r = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--json", ...argv]);
+      expect(r.code).toBe(0);
+      return Object.fromEntries(JSON.parse(r.stdout).worktrees.map((x: { path: string; outcome: string; reason: string | null }) => [x.path === w.wt ? "env" : "keep", x.reason ?? x.outcome]));
+    };
+    // Default set: .env is precious, notes.keep is regenerable.
+    expect(await reasons([])).toEqual({ env: "precious_ignored:.env", keep: "would_remove" });
+    // A policy naming *.keep replaces the set: notes.keep is precious, .env no longer.
+    const policy = join(w.home, "policy.json");
+    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.keep"] } }));
+    expect(await reasons(["--policy", policy])).toEqual({ env: "would_remove", keep: "precious_ignored:notes.keep" });
+    // --allow-ignored lifts the rule for this run; a policy that is not JSON is exit 2, nothing done.
+    expect(await reasons(["--policy", policy, "--allow-ignored"])).toEqual({ env: "would_remove", keep: "would_remove" });
+    writeFileSync(policy, "{not json");
+    const bad = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--execute", "--policy", policy]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("surface policy is not JSON");
+    expect(existsSync(w.wt)).toBe(true);
+    // Executed with the policy: notes.keep's worktree stays, the other one goes.
+    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.keep"] } }));
+    const done = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--execute", "--policy", policy]);
+    expect(done.code).toBe(0);
+    expect([existsSync(w.wt), existsSync(other)]).toEqual([false, true]);
   });
 });

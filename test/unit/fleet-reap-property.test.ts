@@ -6,8 +6,10 @@
  * worktree-safety module run against them; an independent oracle (below) says what may happen.
  *
  * Seed: printed; set MOGUI_FLEET_SEED to replay, MOGUI_FLEET_RUNS to change the number of fleets (default 300).
- * The oracle is `holdsWork`/`eligible`: written from the rules (D7, D31's predecessor checks, issue 18), not from
- * the code. It can later be swapped for test/helpers/reap-oracle.ts (the shared reap oracle) by replacing them.
+ * The oracle is `holdsWork`/`eligible`: written from the rules (D7, D31, issue 18), not from the code. The shared
+ * reap oracle (test/helpers/reap-oracle.ts) reads real repositories, so it judges the real-git property run of
+ * `fleet reap --execute` (test/e2e/fleet-reap-property.test.ts); this model-based run keeps the cases real git
+ * cannot stage cheaply (stubborn and unkillable processes, reused pids, failing hosts and removals).
  */
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -6,8 +6,9 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner, type Runner } from "../../src/lib/runner.ts";
-import { runMain } from "../helpers/ctx.ts";
-import { addWorktree, gitEnv, makeRepo, mergeBranch } from "../helpers/git.ts";
+import { captureCtx, runMain } from "../helpers/ctx.ts";
+import { main } from "../../commands/index.ts";
+import { addWorktree, gitEnv, makeRepo, mergeBranch, sh } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 function world() {
@@ -91,5 +92,20 @@ describe("fleet exit codes", () => {
     const done = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--execute", "--policy", policy]);
     expect(done.code).toBe(0);
     expect([existsSync(w.wt), existsSync(other)]).toEqual([false, true]);
+  });
+
+  test("on a terminal, a scan over many worktrees shows one updating progress line on stderr; off a terminal none", async () => {
+    const w = world();
+    for (let i = 0; i < 20; i++) sh(w.f.repo, "worktree", "add", "-q", "-b", `p${i}`, join(w.f.dir, `wt-p${i}`), "main");
+    const argv = ["fleet", "scan", "--repo", w.f.repo, "--host", "none", "--json"];
+    const { ctx, out } = captureCtx({ env: { ...gitEnv(), MOGUI_HOME: w.home, HOME: w.home, NO_COLOR: "1" }, cwd: w.f.dir });
+    ctx.io = { ...ctx.io!, stderrIsTTY: true };
+    expect(await main(argv, ctx)).toBe(0);
+    const { stdout, stderr } = out();
+    expect(JSON.parse(stdout).worktrees).toHaveLength(22);
+    expect(stderr).toContain("\r\x1b[2Kfleet scan: 22/22 ");
+    expect(stderr.endsWith("\r\x1b[2Kfleet scan: 22 worktrees checked\n")).toBe(true);
+    const plain = await w.run(argv);
+    expect(plain.stderr).toBe("");
   });
 });

@@ -26,6 +26,7 @@ import { realRunner } from "../../src/lib/runner.ts";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { gitEnv, makeRepo, sh } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";
+import { prng } from "../helpers/prng.ts";
 import { reapOracle, type OracleVerdict } from "../helpers/reap-oracle.ts";
 
 const SEED = Number(process.env.MOGUI_FLEET_SEED ?? Math.floor(Math.random() * 2 ** 31)) >>> 0;
@@ -34,17 +35,6 @@ const BOUND = 3;
 /** Fleets per `fleet reap` run. */
 const BATCH = 10;
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), p: (x: number) => next() < x };
-}
 type Rng = ReturnType<typeof prng>;
 
 /** Isolated git without `maintenance --auto` after each commit. */
@@ -108,31 +98,31 @@ async function buildWorktree(r: Rng, repo: string, path: string, i: number, proc
       await G(repo, "update-ref", "refs/remotes/origin/main", squash);
     }
   }
-  if (r.p(0.08)) appendFileSync(join(path, "README.md"), "dirty\n");
-  if (r.p(0.08)) writeFileSync(join(path, "new.txt"), "untracked\n");
-  if (r.p(0.06)) {
+  if (r.chance(0.08)) appendFileSync(join(path, "README.md"), "dirty\n");
+  if (r.chance(0.08)) writeFileSync(join(path, "new.txt"), "untracked\n");
+  if (r.chance(0.06)) {
     writeFileSync(join(path, "staged.txt"), "staged\n");
     await G(path, "add", "staged.txt");
   }
-  if (r.p(0.1)) {
-    await G(path, "update-index", r.p(0.5) ? "--skip-worktree" : "--assume-unchanged", "README.md");
-    if (r.p(0.5)) appendFileSync(join(path, "README.md"), "hidden edit\n");
+  if (r.chance(0.1)) {
+    await G(path, "update-index", r.chance(0.5) ? "--skip-worktree" : "--assume-unchanged", "README.md");
+    if (r.chance(0.5)) appendFileSync(join(path, "README.md"), "hidden edit\n");
   }
-  if (r.p(0.12)) writeFileSync(join(path, ".env"), "TOKEN=x\n");
-  if (r.p(0.06)) {
+  if (r.chance(0.12)) writeFileSync(join(path, ".env"), "TOKEN=x\n");
+  if (r.chance(0.06)) {
     mkdirSync(join(path, "dist"), { recursive: true });
     writeFileSync(join(path, "dist", "prod.key"), "k\n");
   }
-  if (r.p(0.25)) {
+  if (r.chance(0.25)) {
     mkdirSync(join(path, "dist"), { recursive: true });
     writeFileSync(join(path, "dist", "out.js"), "x\n");
     mkdirSync(join(path, "node_modules", "pkg"), { recursive: true });
     writeFileSync(join(path, "node_modules", "pkg", ".env"), "regenerable\n");
     writeFileSync(join(path, "app.log"), "log\n");
   }
-  if (r.p(0.05)) await G(path, "checkout", "-q", "--detach");
-  if (r.p(0.05)) await G(repo, "worktree", "lock", path);
-  for (let k = r.int(0, 2); k > 0; k--) if (r.p(0.5)) sleeper(path, procs);
+  if (r.chance(0.05)) await G(path, "checkout", "-q", "--detach");
+  if (r.chance(0.05)) await G(repo, "worktree", "lock", path);
+  for (let k = r.int(0, 2); k > 0; k--) if (r.chance(0.5)) sleeper(path, procs);
 }
 
 interface Fleet {
@@ -155,18 +145,18 @@ async function buildFleet(tpl: string, n: number, r: Rng, allowIgnored: boolean)
   for (let i = 0, count = r.int(2, 4); i < count; i++) {
     const path = join(dir, `wt-${i}`);
     await buildWorktree(r, repo, path, i, f.procs);
-    const open = r.p(0.1);
+    const open = r.chance(0.1);
     if (open) f.jobs.push(JSON.stringify({ event: "job_spawned", ts: 1, job_id: `job-${n}-${i}`, worktree: path, host: "herdr", pane_id: "" }));
     f.wts.push({ path, existed: true, open, visited: false, oracle: null });
   }
-  if (r.p(0.3)) sleeper(repo, f.procs);
-  if (r.p(0.3)) sleeper(outside, f.procs);
-  if (r.p(0.08)) {
+  if (r.chance(0.3)) sleeper(repo, f.procs);
+  if (r.chance(0.3)) sleeper(outside, f.procs);
+  if (r.chance(0.08)) {
     const w = f.wts[r.int(0, f.wts.length - 1)]!;
     w.visited = true;
     sleeper(outside, f.procs, ["tail", "-f", join(w.path, "README.md")]);
   }
-  const gone = f.wts.find(() => r.p(0.04));
+  const gone = f.wts.find(() => r.chance(0.04));
   if (gone) {
     rmSync(gone.path, { recursive: true, force: true });
     gone.existed = false;
@@ -211,7 +201,7 @@ function judge(f: Fleet, where: string, allowIgnored: boolean): void {
  */
 async function oneBatch(tpl: string, b: number, size: number): Promise<void> {
   const r = prng((SEED ^ Math.imul(b + 1, 0x9e3779b1)) >>> 0);
-  const allowIgnored = r.p(0.15);
+  const allowIgnored = r.chance(0.15);
   const fleets: Fleet[] = [];
   for (let k = 0; k < size; k++) fleets.push(await buildFleet(tpl, b * BATCH + k, r, allowIgnored));
   const home = join(root, `home-${b}`);

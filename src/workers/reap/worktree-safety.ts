@@ -52,7 +52,8 @@ export interface SafetyOptions {
 
 /** What `repoFacts` read once; a failed read is kept as its reason, answered by every worktree like a per-path call. */
 export interface RepoFacts {
-  worktrees: { ok: true; entries: WorktreeEntry[] } | { ok: false; why: string };
+  /** Each entry with its symlink-resolved path (resolved once, not once per worktree checked). */
+  worktrees: { ok: true; entries: (WorktreeEntry & { real: string })[] } | { ok: false; why: string };
   merged: { ok: true; names: string[] } | { ok: false; why: string };
 }
 
@@ -167,7 +168,7 @@ async function preciousIgnored(ctx: GitCtx, path: string, patterns: readonly str
 
 async function listWorktrees(ctx: GitCtx, path: string, timeoutMs: number): Promise<RepoFacts["worktrees"]> {
   const wl = await git(ctx, path, ["worktree", "list", "--porcelain"], timeoutMs);
-  return wl.ok ? { ok: true, entries: parseWorktreeList(wl.stdout) } : { ok: false, why: wl.why };
+  return wl.ok ? { ok: true, entries: parseWorktreeList(wl.stdout).map((e) => ({ ...e, real: real(e.path) })) } : { ok: false, why: wl.why };
 }
 
 async function mergedBranches(ctx: GitCtx, path: string, timeoutMs: number): Promise<RepoFacts["merged"]> {
@@ -209,7 +210,8 @@ async function check(ctx: GitCtx, path: string, timeoutMs: number, opts: SafetyO
   if (!wl.ok) return { safe: false, reason: `Could not list worktrees: ${wl.why}` };
   const entries = wl.entries;
   const owner = entries[0];
-  const me = entries.find((e) => real(e.path) === real(path));
+  const mine = real(path);
+  const me = entries.find((e) => e.real === mine);
   if (!owner || !me) return { safe: false, reason: "Path is not a worktree of its repository" };
   if (me === owner) return { safe: false, reason: "Path is the main worktree of its repository" };
   if (me.locked) return { safe: false, reason: `Worktree is locked: ${me.locked}` };

@@ -20,7 +20,7 @@
  * Seed: printed; MOGUI_FLEET_SEED replays it, MOGUI_FLEET_REAL_RUNS changes the number of fleets (default 300).
  */
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner } from "../../src/lib/runner.ts";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
@@ -76,7 +76,7 @@ interface Proc {
   cwd: string;
 }
 
-const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, holdsWork: 0, hiddenFlags: 0, precious: 0, allowedPrecious: 0, killed: 0, procs: 0 };
+const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, holdsWork: 0, hiddenFlags: 0, precious: 0, allowedPrecious: 0, visited: 0, killed: 0, procs: 0 };
 
 function sleeper(cwd: string, procs: Proc[], argv = ["sleep", "600"]): void {
   const p = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
@@ -125,6 +125,27 @@ async function buildWorktree(r: Rng, repo: string, path: string, i: number, proc
   for (let k = r.int(0, 2); k > 0; k--) if (r.chance(0.5)) sleeper(path, procs);
 }
 
+/** Wait (up to 5 s) until the process holds `file` open (Linux /proc); false when that cannot be seen. */
+async function holdsOpen(pid: number, file: string): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if (readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkOr(`/proc/${pid}/fd/${fd}`) === file)) return true;
+    } catch {
+      return false;
+    }
+    await Bun.sleep(50);
+  }
+  return false;
+}
+
+function readlinkOr(p: string): string | null {
+  try {
+    return readlinkSync(p);
+  } catch {
+    return null;
+  }
+}
+
 interface Fleet {
   n: number;
   dir: string;
@@ -151,15 +172,17 @@ async function buildFleet(tpl: string, n: number, r: Rng, allowIgnored: boolean)
   }
   if (r.chance(0.3)) sleeper(repo, f.procs);
   if (r.chance(0.3)) sleeper(outside, f.procs);
-  if (r.chance(0.08)) {
-    const w = f.wts[r.int(0, f.wts.length - 1)]!;
-    w.visited = true;
-    sleeper(outside, f.procs, ["tail", "-f", join(w.path, "README.md")]);
-  }
   const gone = f.wts.find(() => r.chance(0.04));
   if (gone) {
     rmSync(gone.path, { recursive: true, force: true });
     gone.existed = false;
+  }
+  const w = f.wts[r.int(0, f.wts.length - 1)]!;
+  if (r.chance(0.08) && w.existed) {
+    // A visitor: works outside, holds a file of the worktree open (seen by the scan only once it is open).
+    const file = join(w.path, "README.md");
+    sleeper(outside, f.procs, ["tail", "-f", file]);
+    w.visited = await holdsOpen(f.procs[f.procs.length - 1]!.p.pid, file);
   }
   for (const w of f.wts) w.oracle = w.existed ? await reapOracle(w.path, { allowIgnored, env: ENV }) : null;
   return f;
@@ -180,14 +203,17 @@ function judge(f: Fleet, where: string, allowIgnored: boolean): void {
     else totals.left++;
     if (o?.holdsWork) totals.holdsWork++;
     if (o?.hiddenFlags) totals.hiddenFlags++;
+    if (w.visited) totals.visited++;
     if (o?.precious) totals[allowIgnored ? "allowedPrecious" : "precious"]++;
   }
   // 3. Every process outside a removed worktree is alive (never signalled); the ones inside were stopped.
   for (const { p, cwd } of f.procs) {
     const inRemoved = [...removed].some((w) => cwd === w || cwd.startsWith(`${w}/`));
-    const dead = p.exitCode !== null || p.signalCode !== null;
-    if (!inRemoved) expect({ where: `${where} fleet ${f.n}`, pid: p.pid, cwd, killed: dead }).toEqual({ where: `${where} fleet ${f.n}`, pid: p.pid, cwd, killed: false });
-    else if (dead) totals.killed++;
+    // Killed = ended by a signal (a process that exits by itself, e.g. a tail whose file is gone, is not).
+    const killed = p.signalCode !== null;
+    const dead = killed || p.exitCode !== null;
+    if (!inRemoved) expect({ where: `${where} fleet ${f.n}`, pid: p.pid, cwd, killed }).toEqual({ where: `${where} fleet ${f.n}`, pid: p.pid, cwd, killed: false });
+    else if (killed) totals.killed++;
     if (!dead) p.kill("SIGKILL");
     totals.procs++;
   }

@@ -3,11 +3,12 @@
  * except where a wrapper injects a failure of `git worktree remove` only).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner, type Runner } from "../../src/lib/runner.ts";
-import { runMain } from "../helpers/ctx.ts";
-import { addWorktree, gitEnv, makeRepo, mergeBranch } from "../helpers/git.ts";
+import { captureCtx, runMain } from "../helpers/ctx.ts";
+import { main } from "../../commands/index.ts";
+import { addWorktree, gitEnv, makeRepo, mergeBranch, sh } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 function world() {
@@ -58,5 +59,53 @@ describe("fleet exit codes", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("LEDGER_UNAVAILABLE");
     expect(existsSync(w.wt)).toBe(true);
+  });
+
+  test("the surface policy's reap.precious_ignored is the precious set (--policy), and --allow-ignored lifts it", async () => {
+    // Two worktrees, each merged and clean but for one ignored file: `.env` (default precious) and `notes.keep`.
+    const w = world();
+    const other = addWorktree(w.f, "kept");
+    mergeBranch(w.f, "kept");
+    for (const wt of [w.wt, other]) writeFileSync(join(wt, ".gitignore"), ".env\n*.keep\n.gitignore\n");
+    writeFileSync(join(w.wt, ".env"), "A=1\n");
+    writeFileSync(join(other, "notes.keep"), "mine\n");
+    const reasons = async (argv: string[]) => {
+      const r = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--json", ...argv]);
+      expect(r.code).toBe(0);
+      return Object.fromEntries(JSON.parse(r.stdout).worktrees.map((x: { path: string; outcome: string; reason: string | null }) => [x.path === w.wt ? "env" : "keep", x.reason ?? x.outcome]));
+    };
+    // Default set: .env is precious, notes.keep is regenerable.
+    expect(await reasons([])).toEqual({ env: "precious_ignored:.env", keep: "would_remove" });
+    // A policy naming *.keep replaces the set: notes.keep is precious, .env no longer.
+    const policy = join(w.home, "policy.json");
+    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.keep"] } }));
+    expect(await reasons(["--policy", policy])).toEqual({ env: "would_remove", keep: "precious_ignored:notes.keep" });
+    // --allow-ignored lifts the rule for this run; a policy that is not JSON is exit 2, nothing done.
+    expect(await reasons(["--policy", policy, "--allow-ignored"])).toEqual({ env: "would_remove", keep: "would_remove" });
+    writeFileSync(policy, "{not json");
+    const bad = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--execute", "--policy", policy]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("surface policy is not JSON");
+    expect(existsSync(w.wt)).toBe(true);
+    // Executed with the policy: notes.keep's worktree stays, the other one goes.
+    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.keep"] } }));
+    const done = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--execute", "--policy", policy]);
+    expect(done.code).toBe(0);
+    expect([existsSync(w.wt), existsSync(other)]).toEqual([false, true]);
+  });
+
+  test("on a terminal, a scan over many worktrees shows one updating progress line on stderr; off a terminal none", async () => {
+    const w = world();
+    for (let i = 0; i < 20; i++) sh(w.f.repo, "worktree", "add", "-q", "-b", `p${i}`, join(w.f.dir, `wt-p${i}`), "main");
+    const argv = ["fleet", "scan", "--repo", w.f.repo, "--host", "none", "--json"];
+    const { ctx, out } = captureCtx({ env: { ...gitEnv(), MOGUI_HOME: w.home, HOME: w.home, NO_COLOR: "1" }, cwd: w.f.dir });
+    ctx.io = { ...ctx.io!, stderrIsTTY: true };
+    expect(await main(argv, ctx)).toBe(0);
+    const { stdout, stderr } = out();
+    expect(JSON.parse(stdout).worktrees).toHaveLength(22);
+    expect(stderr).toContain("\r\x1b[2Kfleet scan: 22/22 ");
+    expect(stderr.endsWith("\r\x1b[2Kfleet scan: 22 worktrees checked\n")).toBe(true);
+    const plain = await w.run(argv);
+    expect(plain.stderr).toBe("");
   });
 });

@@ -173,3 +173,20 @@ describe("spend watch", () => {
     expect((await h.run(["spend", "watch", "--job", "j", "--max-tokens", "ten"])).code).toBe(2);
   });
 });
+
+describe("spend: the declared exits by name", () => {
+  test("unknownJob, transcriptNotFound, invalidPrices and a bad --by are exit 2 with one line; nothing appended", async () => {
+    const h = home();
+    const ledger = join(h.dir, "spend-ledger.jsonl");
+    const unknown = await h.run(["spend", "record", "--job", "nobody", "--spend-ledger", ledger]);
+    expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringContaining("spend record: no job nobody in ")]);
+    const missing = await h.run(["spend", "record", "--job", "j", "--transcript", join(h.dir, "nope.jsonl"), "--spend-ledger", ledger]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringContaining("spend record: TRANSCRIPT_NOT_FOUND: ")]);
+    const prices = join(h.dir, "prices.json");
+    writeFileSync(prices, "{not json");
+    const bad = await h.run(["spend", "report", "--prices", prices]);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining(`spend: price table ${prices}: not valid JSON`)]);
+    expect((await h.run(["spend", "report", "--by", "week"])).code).toBe(2);
+    expect(() => readFileSync(ledger, "utf8")).toThrow();
+  });
+});

@@ -134,6 +134,48 @@ async function dispatchCase(): Promise<Prepared> {
   };
 }
 
+/** A safe orphaned worktree (squash-merged) with a `sleep` working in it: `fleet reap --execute` would act. */
+async function fleetReapCase(): Promise<Prepared> {
+  const root = tempDir("ledger-fleet-");
+  const f = makeRepo(root);
+  const wt = addWorktree(f, "feature");
+  squashMerge(f, "feature");
+  const home = join(root, "home");
+  const ledger = join(home, "dispatch-ledger.jsonl");
+  const sleeper = Bun.spawn(["sleep", "60"], { cwd: wt, stdout: "ignore", stderr: "ignore" });
+  await Bun.sleep(100);
+  return {
+    argv: ["fleet", "reap", "--repo", f.repo, "--execute", "--host", "none", "--grace-ms", "100", "--ledger", ledger, "--jobs-ledger", join(home, "jobs-ledger.jsonl")],
+    env: e2eEnv({ MOGUI_HOME: home, HOME: root }),
+    ledger,
+    untouched() {
+      expect(existsSync(wt)).toBe(true);
+      // Not signalled: still running (exitCode stays null until it exits).
+      expect(sleeper.exitCode).toBeNull();
+      sleeper.kill("SIGKILL");
+    },
+  };
+}
+
+/** A transcript with usage: `spend record`/`spend watch` would append rows. */
+function spendCase(argv: (ledger: string) => string[], tornExit: number): LedgerCase {
+  return {
+    tornExit,
+    async prepare() {
+      const home = tempDir("ledger-spend-");
+      const ledger = join(home, "spend-ledger.jsonl");
+      return {
+        argv: argv(ledger),
+        env: e2eEnv({ MOGUI_HOME: home, HOME: home }),
+        ledger,
+        // Nothing read: no offset saved for the transcript.
+        untouched: () => expect(existsSync(`${ledger}.state.json`) ? readFileSync(`${ledger}.state.json`, "utf8") : "").not.toContain("spend-claude.jsonl"),
+      };
+    },
+  };
+}
+const SPEND_TRANSCRIPT = join(ROOT, "fixtures", "transcripts", "spend-claude.jsonl");
+
 // ------------------------------------------------------------------------------------------------ the table
 
 /** Every appender of a shared ledger, with a run that would append. */
@@ -175,6 +217,9 @@ const CASES: Record<string, LedgerCase> = {
   "worker collect": workerCase(() => ["worker", "collect", "--owner", "orch-a", "--execute"]),
   "worker sweep": workerCase(() => ["worker", "sweep", "--workspace", "w1", "--execute"]),
   "worker spawn": workerCase((_, w) => spawnArgs(w, { name: "led2-fix" })),
+  "fleet reap": { prepare: fleetReapCase, tornExit: 0 },
+  "spend record": spendCase((l) => ["spend", "record", "--job", "j1", "--transcript", SPEND_TRANSCRIPT, "--spend-ledger", l], 0),
+  "spend watch": spendCase((l) => ["spend", "watch", "--job", "j1", "--transcript", SPEND_TRANSCRIPT, "--max-tokens", "6000", "--spend-ledger", l], 3),
 };
 
 /** Commands whose module graph reaches an append but that are not appenders of a shared ledger, and why. */
@@ -184,6 +229,10 @@ const NOT_APPENDERS: Record<string, string> = {
   hook: "the group dispatcher: its subcommands are listed below",
   worker: "the group dispatcher: its subcommands have their own cases",
   "worker reps": "the group dispatcher: its subcommands have their own cases",
+  fleet: "the group dispatcher: its subcommands have their own cases",
+  spend: "the group dispatcher: its subcommands have their own cases",
+  "fleet scan": "reads the jobs and dispatch ledgers only (reaches the append through the shared reap modules)",
+  "spend report": "reads the spend ledger only (reaches the append through the shared spend modules)",
   "dispatch-collision-check": "reads the dispatch ledger only",
   demo: "appends only to the temp ledger it creates (and removes) itself",
   "master-bootstrap-live": "reads the work ledger only (fail-open SessionStart hook)",

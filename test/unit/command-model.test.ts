@@ -78,14 +78,6 @@ function bareCount(f: string): number {
 
 // biome-ignore format: one file a line, so a conversion's diff is one deleted line
 const NOT_YET_CONVERTED = new Set([
-  "src/fleet/spend/record.ts",
-  "src/fleet/spend/cli.ts",
-  "src/fleet/spend/report.ts",
-  "src/fleet/fleet/cli.ts",
-  "commands/fleet/spend/watch.ts",
-  "commands/fleet/spend/record.ts",
-  "commands/fleet/spend/report.ts",
-  "commands/fleet/fleet/scan.ts",
   "commands/publishing/redaction-scan.ts",
 ]);
 

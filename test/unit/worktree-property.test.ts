@@ -37,6 +37,7 @@ import { realRunner, type RunResult } from "../../src/lib/runner.ts";
 import { reap } from "../../src/workers/reap/worker-reap.ts";
 import type { SafetyVerdict } from "../../src/workers/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, type Fixture } from "../helpers/git.ts";
+import { prng } from "../helpers/prng.ts";
 import { reapOracle, settledReapCtx, type OracleVerdict } from "../helpers/reap-oracle.ts";
 
 const SEED = Number(process.env.MOGUI_PROPERTY_SEED ?? 0x5eed_2026) >>> 0;
@@ -45,23 +46,6 @@ const REPOS = 4;
 
 // ------------------------------------------------------------------------------------------------ PRNG
 
-/** mulberry32: tiny, seedable, good enough to pick test cases. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    chance: (p: number) => next() < p,
-    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
-  };
-}
 type Rng = ReturnType<typeof prng>;
 
 // ------------------------------------------------------------------------------------------------ git helpers

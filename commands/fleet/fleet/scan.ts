@@ -1,10 +1,12 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { printJson, printLines } from "../../../src/lib/output.ts";
-import { FLEET_ARGS, human, scanRequest, withFleetFaults } from "../../../src/fleet/fleet/cli.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { boundedWarnings, type LedgerWarning } from "../../../src/lib/ledger.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "../../../src/fleet/fleet/cli.ts";
 import { systemProcTable } from "../../../src/fleet/fleet/procs.ts";
 import { scanFleet } from "../../../src/fleet/fleet/scan.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "fleet scan",
     description: [
@@ -13,23 +15,37 @@ export default defineMoguiCommand({
       "whose cwd or open files are inside it, the live panes working in it, and its age. Changes nothing.",
     ].join("\n"),
   },
-  usage: ["fleet scan --repo <path>... [--jobs-ledger <path>] [--ledger <path>] [--host orca|herdr|none]... [--concurrency <n>] [--json]"],
+  usage: ["fleet scan --repo <path>... [--jobs-ledger <path>] [--ledger <path>] [--host orca|herdr|none]... [--policy <path>] [--allow-ignored] [--concurrency <n>] [--json]"],
   args: FLEET_ARGS,
+  exits: {
+    ok: { code: 0, meaning: "scan printed (processes or panes that could not be measured are marked, with a warning)" },
+    ...FLEET_EXITS,
+  },
   notes: [
     "Records: the jobs ledger's job_spawned rows (worktree, pane) and the dispatch ledger's lifecycle rows that\n" +
       "carry a worktree_path. Processes: Linux /proc (cwd and fd links), macOS lsof; 'unmeasured' when neither works.\n" +
-      "Panes: `orca terminal list` and `herdr pane list`; a host that is not installed or not running has none.",
+      "Panes: `orca terminal list` and `herdr pane list`; a host that is not installed or not running has none.\n" +
+      "The repository-wide git facts (worktree list, branches merged into origin/main) are read once per repository.",
   ],
   examples: ["mogui fleet scan --repo ~/src/app", "mogui fleet scan --repo ./app --repo ./lib --json"],
-  async run(ctx, args) {
-    const req = scanRequest(ctx, args, "fleet scan");
+  async run({ ctx, args, fail }) {
+    const log = logger(ctx, "fleet scan");
+    const req = scanRequest(ctx, args, "fleet scan", fail);
     const table = systemProcTable(ctx);
-    const scan = await withFleetFaults("fleet scan", () => scanFleet(ctx, req, table));
-    for (const f of scan.panes.failed) ctx.io.stderr(`fleet scan: warning: panes unmeasured: ${f}\n`);
-    if (scan.processes_unmeasured) ctx.io.stderr(`fleet scan: warning: processes unmeasured: ${scan.processes_unmeasured}\n`);
+    const p = scanProgress(ctx, "fleet scan");
+    const sink = boundedWarnings((w: LedgerWarning) => log.warn(`${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}`));
+    let scan;
+    try {
+      scan = await withRepoFault("fleet scan", fail, () => scanFleet(ctx, { ...req, onProgress: p.onProgress, onLedgerWarning: sink.warn }, table));
+    } finally {
+      p.end();
+      sink.flush();
+    }
+    for (const f of scan.panes.failed) log.warn(`panes unmeasured: ${f}`);
+    if (scan.processes_unmeasured) log.warn(`processes unmeasured: ${scan.processes_unmeasured}`);
     if (args.json) {
-      printJson(ctx, { repos: req.repos, ...scan }, true);
-      return 0;
+      printDoc(ctx, { repos: req.repos, ...scan }, true);
+      return "ok";
     }
     printLines(
       ctx,
@@ -45,6 +61,6 @@ export default defineMoguiCommand({
         ].join("\t"),
       ),
     );
-    return 0;
+    return "ok";
   },
 });

@@ -1,11 +1,10 @@
-import { defineMoguiCommand } from "../../../src/lib/command.ts";
-import { printJson, printLines } from "../../../src/lib/output.ts";
-import { JSON_ARG, list, str } from "../../../src/workers/worker/cli.ts";
-import { JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_LEDGER_ARG, withSpendFaults } from "../../../src/fleet/spend/cli.ts";
+import { defineCommand } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { printDoc, printLines } from "../../../src/lib/output.ts";
+import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
 import { spendLedgerPath } from "../../../src/fleet/spend/paths.ts";
-import { recordSpend } from "../../../src/fleet/spend/record.ts";
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: "spend record",
     description: [
@@ -20,7 +19,11 @@ export default defineMoguiCommand({
     transcript: { type: "string", valueHint: "path", multiple: true, description: "Read this transcript for the one --job (instead of finding it)" },
     ...SPEND_LEDGER_ARG,
     ...JOBS_LEDGER_ARG,
-    ...JSON_ARG,
+    json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+  },
+  exits: {
+    ok: { code: 0, meaning: "recorded (nothing new to record is also 0; jobs without a transcript are warned about)" },
+    ...SPEND_EXITS,
   },
   notes: [
     "A job's transcripts are found from its worktree (the jobs ledger's job_spawned row): Claude Code sessions in\n" +
@@ -29,19 +32,20 @@ export default defineMoguiCommand({
       "is kept in <spend ledger>.state.json. Rows carry the model's tier from the tier policy.",
   ],
   examples: ["mogui spend record", "mogui spend record --job job-7 --transcript ./session.jsonl --json"],
-  async run(ctx, args) {
-    const ledger = spendLedgerPath(ctx, str(args, "spend-ledger"));
-    const warn = (m: string) => ctx.io.stderr(`spend record: warning: ${m}\n`);
-    const r = await resolveJobs(ctx, "record", list(args, "job"), list(args, "transcript"), str(args, "jobs-ledger"));
+  async run({ ctx, args, fail }) {
+    const log = logger(ctx, "spend record");
+    const warn = (m: string) => log.warn(m);
+    const ledger = spendLedgerPath(ctx, args["spend-ledger"]);
+    const r = await resolveJobs(ctx, "record", args.job, args.transcript, args["jobs-ledger"], fail);
     for (const id of r.missing) warn(`job ${id}: no transcript found`);
     const policy = policyOrNull(ctx, warn);
-    const summary = await withSpendFaults("record", () => recordSpend(ledger, r.jobs, policy, Math.floor(ctx.now() / 1000)));
+    const summary = await checkedRecord(ledger, r.jobs, policy, Math.floor(ctx.now() / 1000), warn);
     for (const s of summary) if (s.malformed) warn(`${s.transcript}: ${s.malformed} malformed line(s) skipped`);
     if (args.json) {
-      printJson(ctx, { ledger, transcripts: summary, jobs_without_transcript: r.missing }, true);
-      return 0;
+      printDoc(ctx, { ledger, transcripts: summary, jobs_without_transcript: r.missing }, true);
+      return "ok";
     }
     printLines(ctx, summary.length ? summary.map((s) => `${s.job_id}\t${s.transcript}\tresponses=${s.responses}\ttokens=${s.tokens}\tmalformed=${s.malformed}`) : ["No transcripts to read."]);
-    return 0;
+    return "ok";
   },
 });

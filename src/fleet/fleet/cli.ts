@@ -1,40 +1,45 @@
-/** Arg fragments and request building the `mogui fleet ...` commands share. */
+/** Arg fragments, exit rows and request building the `mogui fleet ...` commands share. */
 import { resolve } from "node:path";
-import type { MoguiArgsDef, Parsed } from "../../lib/args.ts";
+import type { ArgValues } from "../../lib/args.ts";
 import type { Ctx } from "../../lib/context.ts";
-import { ExitError, UsageError } from "../../lib/errors.ts";
-import { LedgerError } from "../../lib/ledger.ts";
+import { UsageError } from "../../lib/errors.ts";
+import { SHARED_EXITS } from "../../lib/exits.ts";
+import { progress } from "../../lib/log.ts";
 import { gateLedgerPath, LEDGER_ENV as GATE_ENV } from "../../dispatch/gate/paths.ts";
+import { DEFAULT_PRECIOUS_IGNORED } from "../../workers/reap/worktree-safety.ts";
 import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
+import { loadPreciousIgnored, PolicyError } from "../../workers/worker/policy.ts";
 import type { HostName } from "./panes.ts";
 import { FleetRepoError, type ScanRequest } from "./scan.ts";
 
-export const FLEET_ARGS: MoguiArgsDef = {
+export const FLEET_ARGS = {
   repo: { type: "string", valueHint: "path", multiple: true, required: true, description: "A repository whose worktrees to look at (repeatable)" },
   "jobs-ledger": { type: "string", valueHint: "path", description: `Jobs ledger (default $${JOBS_ENV}, else $MOGUI_HOME/jobs-ledger.jsonl)` },
   ledger: { type: "string", valueHint: "path", description: `Dispatch ledger: lifecycle rows in, fleet_reap rows out (default $${GATE_ENV}, else $MOGUI_HOME/dispatch-ledger.jsonl)` },
   host: { type: "string", valueHint: "orca|herdr|none", multiple: true, description: "Hosts whose live panes to ask for (repeatable; default orca and herdr)" },
-  concurrency: { type: "string", valueHint: "n", default: "8", description: "Worktrees checked at once (git calls run concurrently up to this bound)" },
-  "timeout-ms": { type: "string", valueHint: "ms", default: "30000", description: "Timeout for each git, orca and herdr call" },
+  concurrency: { type: "int", min: 1, max: 64, default: 8, valueHint: "n", description: "Worktrees checked at once (git calls run concurrently up to this bound; default 8)" },
+  "timeout-ms": { type: "int", min: 1, max: 3_600_000, default: 30_000, valueHint: "ms", description: "Timeout for each git, orca and herdr call (default 30000)" },
   "allow-ignored": { type: "boolean", description: "Lift the precious-ignored-files rule (D31) for this run" },
-  json: { type: "boolean", description: "Print one compact JSON document" },
-};
+  policy: {
+    type: "string",
+    valueHint: "path",
+    description: "Surface policy whose reap.precious_ignored replaces the default precious set, as for worker-reap (default $MOGUI_WORKER_POLICY, else $MOGUI_HOME/config/worker-surface-policy.json)",
+  },
+  json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+} as const;
 
-const DEFAULTS: Record<string, string> = { concurrency: "8", "timeout-ms": "30000", "grace-ms": "3000" };
+export type FleetArgs = ArgValues<typeof FLEET_ARGS>;
 
-function intFlag(args: Parsed, name: string, min: number, max: number, cmd: string): number {
-  const raw = typeof args[name] === "string" ? (args[name] as string) : (DEFAULTS[name] ?? "");
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max} (got '${raw}')`, cmd);
-  return n;
-}
+/** Rows every fleet command shares (a LedgerError anywhere maps to ledgerUnavailable once, in main). */
+export const FLEET_EXITS = {
+  ledgerUnavailable: {
+    ...SHARED_EXITS.ledgerUnavailable,
+    meaning: "a ledger unreadable, unwritable or corrupt (LEDGER_UNAVAILABLE, checked before anything is done); the surface policy unreadable or its reap.precious_ignored malformed",
+  },
+  notARepo: { code: 2, meaning: "usage (a bad flag or value); a --repo that is not a git repository" },
+} as const;
 
-export function intArg(args: Parsed, name: string, min: number, max: number, cmd: string): number {
-  return intFlag(args, name, min, max, cmd);
-}
-
-function hosts(args: Parsed, cmd: string): HostName[] {
-  const raw = Array.isArray(args.host) ? args.host : typeof args.host === "string" ? [args.host] : [];
+function hosts(raw: readonly string[], cmd: string): HostName[] {
   if (raw.length === 0) return ["orca", "herdr"];
   const out = new Set<HostName>();
   for (const h of raw) {
@@ -45,27 +50,52 @@ function hosts(args: Parsed, cmd: string): HostName[] {
   return [...out];
 }
 
-export function scanRequest(ctx: Ctx, args: Parsed, cmd: string): ScanRequest {
-  const repos = (Array.isArray(args.repo) ? args.repo : [String(args.repo)]).map((r) => resolve(ctx.cwd, r));
+type Fail = (name: "ledgerUnavailable" | "notARepo", message: string) => never;
+
+/** The request from the parsed flags; the policy's precious set as worker-reap reads it (`--policy`). */
+export function scanRequest(ctx: Ctx, args: FleetArgs, cmd: string, fail: Fail): ScanRequest {
+  let precious: readonly string[];
+  try {
+    precious = loadPreciousIgnored(ctx, args.policy).patterns ?? DEFAULT_PRECIOUS_IGNORED;
+  } catch (e) {
+    if (e instanceof PolicyError) fail("ledgerUnavailable", `${cmd}: ${e.message}`);
+    throw e;
+  }
   return {
-    repos,
-    jobsLedger: jobsLedgerPath(ctx, typeof args["jobs-ledger"] === "string" ? args["jobs-ledger"] : undefined),
-    dispatchLedger: gateLedgerPath(ctx, typeof args.ledger === "string" ? args.ledger : undefined),
-    hosts: hosts(args, cmd),
-    concurrency: intFlag(args, "concurrency", 1, 64, cmd),
-    timeoutMs: intFlag(args, "timeout-ms", 1, 3_600_000, cmd),
-    safety: args["allow-ignored"] ? { allowIgnored: true } : {},
+    repos: args.repo.map((r) => resolve(ctx.cwd, r)),
+    jobsLedger: jobsLedgerPath(ctx, args["jobs-ledger"]),
+    dispatchLedger: gateLedgerPath(ctx, args.ledger),
+    hosts: hosts(args.host, cmd),
+    concurrency: args.concurrency,
+    timeoutMs: args["timeout-ms"],
+    safety: { precious, allowIgnored: args["allow-ignored"] },
   };
 }
 
-export async function withFleetFaults<T>(cmd: string, fn: () => Promise<T>): Promise<T> {
+/** A --repo that is not a repository is its own exit; everything else passes through (LedgerError: main maps it). */
+export async function withRepoFault<T>(cmd: string, fail: Fail, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof LedgerError) throw new ExitError(2, `${cmd}: LEDGER_UNAVAILABLE: ${e.message}`);
-    if (e instanceof FleetRepoError) throw new ExitError(2, `${cmd}: ${e.message}`);
+    if (e instanceof FleetRepoError) fail("notARepo", `${cmd}: ${e.message}`);
     throw e;
   }
+}
+
+/** One updating progress line on a TTY while many worktrees are checked (nothing for a handful, nothing off a TTY). */
+export function scanProgress(ctx: Ctx, label: string): { onProgress?: ScanRequest["onProgress"]; end(): void } {
+  if (!ctx.io.stderrIsTTY) return { end() {} };
+  const p = progress(ctx, label);
+  let total = 0;
+  return {
+    onProgress(done, n, path) {
+      total = n;
+      if (n >= 20) p.update(done, n, path);
+    },
+    end() {
+      if (total >= 20) p.end(`${total} worktrees checked`);
+    },
+  };
 }
 
 export function human(bytes: number | null): string {

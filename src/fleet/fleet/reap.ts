@@ -6,7 +6,7 @@
  * again (a stopped process may have written), and removal is plain `git worktree remove` (never --force).
  */
 import type { Ctx } from "../../lib/context.ts";
-import { appendRow } from "../../lib/ledger.ts";
+import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
 import { HerdrClient, HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
@@ -19,6 +19,10 @@ export interface ReapOptions {
   timeoutMs: number;
   ledger: string;
   safety: SafetyOptions;
+  /** Warnings of the append (a torn last line set aside to `<ledger>.torn`). */
+  onLedgerWarning?: (w: LedgerWarning) => void;
+  /** Called as each worktree is done (the command shows progress on a TTY). */
+  onProgress?: (done: number, total: number, path: string) => void;
   /** Sleep seam (tests pass a fast one). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -153,8 +157,9 @@ function ledgerRow(ctx: Ctx, r: ReapResult, w: FleetWorktree): Record<string, un
 /** Reap one scanned fleet; worktrees are handled one at a time (their checks already ran concurrently). */
 export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: ReapOptions): Promise<ReapResult[]> {
   const out: ReapResult[] = [];
-  for (const w of scan.worktrees) {
-    if (w.main) continue;
+  const linked = scan.worktrees.filter((w) => !w.main);
+  for (const w of linked) {
+    o.onProgress?.(out.length + 1, linked.length, w.path);
     const why = leaveReason(w, scan);
     if (why) {
       out.push({ ...base(w), reason: why });
@@ -168,7 +173,7 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
     // One row per worktree acted on: removed, or left after something was done to it.
     if (r.outcome === "removed" || r.killed.length || r.terminal_closed) {
       try {
-        appendRow(o.ledger, ledgerRow(ctx, r, w));
+        appendRow(o.ledger, ledgerRow(ctx, r, w), { onWarning: o.onLedgerWarning });
       } catch (e) {
         r.ledger_error = (e as Error).message;
       }

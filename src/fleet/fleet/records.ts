@@ -4,7 +4,7 @@
  * settles the job) and the dispatch ledger's lifecycle rows that carry a `worktree_path` (D7 statuses, D19 rows).
  * Any open record wins: a worktree with one open and one settled record is open.
  */
-import { readRows } from "../../lib/ledger.ts";
+import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 import { isSettled } from "../../workers/reap/worker-reap.ts";
 import { realOrSelf } from "./procs.ts";
 
@@ -24,9 +24,9 @@ export interface Binding {
 
 const JOB_SETTLED = new Set(["merged", "closed", "escalated"]);
 
-async function fromJobs(path: string, out: Map<string, Binding[]>): Promise<void> {
+async function fromJobs(path: string, out: Map<string, Binding[]>, opts: ReadOptions): Promise<void> {
   const jobs = new Map<string, { wt: string; b: Binding }>();
-  for await (const { row } of readRows(path)) {
+  for await (const { row } of readRows(path, opts)) {
     const id = typeof row.job_id === "string" ? row.job_id : null;
     if (!id) continue;
     if (row.event === "job_spawned" && typeof row.worktree === "string") {
@@ -48,9 +48,9 @@ async function fromJobs(path: string, out: Map<string, Binding[]>): Promise<void
   for (const { wt, b } of jobs.values()) push(out, wt, b);
 }
 
-async function fromDispatches(path: string, out: Map<string, Binding[]>): Promise<void> {
+async function fromDispatches(path: string, out: Map<string, Binding[]>, opts: ReadOptions): Promise<void> {
   const ds = new Map<string, { wt: string | null; b: Binding }>();
-  for await (const { row } of readRows(path)) {
+  for await (const { row } of readRows(path, opts)) {
     if (row.event !== "dispatch_submitted" && row.event !== "dispatch_completed" && row.event !== "reap") continue;
     const id = typeof row.dispatch_id === "string" ? row.dispatch_id : null;
     if (!id) continue;
@@ -73,10 +73,10 @@ function push(out: Map<string, Binding[]>, wt: string, b: Binding): void {
 }
 
 /** Real worktree path -> every record that names it. Missing ledgers are empty. */
-export async function loadBindings(jobsLedger: string, dispatchLedger: string): Promise<Map<string, Binding[]>> {
+export async function loadBindings(jobsLedger: string, dispatchLedger: string, opts: ReadOptions = {}): Promise<Map<string, Binding[]>> {
   const out = new Map<string, Binding[]>();
-  await fromJobs(jobsLedger, out);
-  await fromDispatches(dispatchLedger, out);
+  await fromJobs(jobsLedger, out, opts);
+  await fromDispatches(dispatchLedger, out, opts);
   return out;
 }
 

@@ -8,15 +8,13 @@ import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
-import { worktreeSafety, type SafetyVerdict } from "../../workers/reap/worktree-safety.ts";
+import type { LedgerWarning } from "../../lib/ledger.ts";
+import { repoFacts, worktreeSafety, type RepoFacts, type SafetyOptions, type SafetyVerdict } from "../../workers/reap/worktree-safety.ts";
 import { decisive, loadBindings, type Binding } from "./records.ts";
 import { livePanes, type HostName, type Pane, type PaneView } from "./panes.ts";
 import { inside, realOrSelf, type ProcInfo, type ProcTable } from "./procs.ts";
 
-export interface SafetyOptions {
-  precious?: string[];
-  allowIgnored?: boolean;
-}
+export type { SafetyOptions };
 
 export interface ScanRequest {
   repos: string[];
@@ -26,6 +24,10 @@ export interface ScanRequest {
   concurrency: number;
   timeoutMs: number;
   safety: SafetyOptions;
+  /** Called as each worktree's checks finish (the command shows progress on a TTY). */
+  onProgress?: (done: number, total: number, path: string) => void;
+  /** Warnings of the ledger reads (a torn last line, foreign rows). */
+  onLedgerWarning?: (w: LedgerWarning) => void;
 }
 
 export interface ProcRef {
@@ -121,10 +123,12 @@ export async function boundedMap<T, R>(items: readonly T[], bound: number, fn: (
   return out;
 }
 
-/** The safety module of worker-reap; the options object carries D31's precious set and --allow-ignored. */
-export async function safetyOf(ctx: Ctx, path: string, timeoutMs: number, opts: SafetyOptions): Promise<SafetyVerdict> {
-  const call = worktreeSafety as unknown as (c: Ctx, p: string, t?: number, o?: SafetyOptions) => Promise<SafetyVerdict>;
-  return opts.precious !== undefined || opts.allowIgnored ? call(ctx, path, timeoutMs, opts) : call(ctx, path, timeoutMs);
+/**
+ * The safety module of worker-reap; the options carry D31's precious set and --allow-ignored, and (for a scan)
+ * the repository's facts read once. The re-check right before a removal passes none: it asks git afresh.
+ */
+export async function safetyOf(ctx: Ctx, path: string, timeoutMs: number, opts: SafetyOptions, repo?: RepoFacts): Promise<SafetyVerdict> {
+  return worktreeSafety(ctx, path, timeoutMs, repo ? { ...opts, repo } : opts);
 }
 
 export function procsInside(procs: readonly ProcInfo[] | null, dir: string, protect: Set<number>): ProcRef[] | "unmeasured" {
@@ -142,18 +146,22 @@ async function listRepo(ctx: Ctx, repo: string, timeoutMs: number): Promise<List
 }
 
 export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): Promise<FleetScan> {
-  const [lists, bindings, panes, procs] = await Promise.all([
+  const [lists, facts, bindings, panes, procs] = await Promise.all([
     Promise.all(req.repos.map((r) => listRepo(ctx, r, req.timeoutMs))),
-    loadBindings(req.jobsLedger, req.dispatchLedger),
+    // Once per repository: `git worktree list` and `--merged` grow with the worktrees (per worktree = quadratic).
+    Promise.all(req.repos.map((r) => repoFacts(ctx, r, req.timeoutMs))),
+    loadBindings(req.jobsLedger, req.dispatchLedger, { onWarning: req.onLedgerWarning }),
     livePanes(ctx, req.hosts, req.timeoutMs),
     table.list(),
   ]);
   const protect = table.protectedPids();
-  const items = lists.flatMap((l, i) => l.map((w) => ({ repo: req.repos[i]!, ...w })));
+  const items = lists.flatMap((l, i) => l.map((w) => ({ repo: req.repos[i]!, facts: facts[i]!, ...w })));
+  let done = 0;
   const worktrees = await boundedMap(items, req.concurrency, async (w): Promise<FleetWorktree> => {
     const real = realOrSelf(w.path);
     const b = decisive(bindings.get(real)) ?? null;
-    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, req.safety);
+    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, req.safety, w.facts);
+    req.onProgress?.(++done, items.length, w.path);
     return {
       repo: w.repo,
       path: w.path,

@@ -8,8 +8,7 @@
  * (another inode) is read again from the start.
  */
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { ExitError } from "../../lib/errors.ts";
-import { appendRows, LedgerError, readRows, type LedgerRow } from "../../lib/ledger.ts";
+import { appendRows, LedgerError, readRows, type LedgerRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { LockTimeoutError, withLock } from "../../lib/lock.ts";
 import { tierOf, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
 import { spendStatePath } from "./paths.ts";
@@ -57,7 +56,7 @@ export function loadState(ledger: string): SpendState {
   } catch {
     // fall through: a state file we cannot read is an error, never a silent re-count
   }
-  throw new ExitError(2, `spend: LEDGER_UNAVAILABLE: ${p}: unreadable spend state (delete it only together with the ledger)`);
+  throw new LedgerError("corrupt", p, "unreadable spend state (delete it only together with the ledger)");
 }
 
 function ledgerSize(ledger: string): number {
@@ -112,8 +111,11 @@ function readOne(state: SpendState, job: string, path: string): ReturnType<typeo
   return { ...readUsage(path, prev.cursor), prev };
 }
 
-/** Record every named transcript; returns one summary per transcript (rows appended only for new usage). */
-export function recordSpend(ledger: string, jobs: readonly JobTranscripts[], policy: TierPolicy | null, nowSec: number): RecordSummary[] {
+/**
+ * Record every named transcript; returns one summary per transcript (rows appended only for new usage). The
+ * caller checks the ledger first (checkLedger: a corrupt line stops the run before any offset moves).
+ */
+export function recordSpend(ledger: string, jobs: readonly JobTranscripts[], policy: TierPolicy | null, nowSec: number, onWarning?: (w: LedgerWarning) => void): RecordSummary[] {
   try {
     return withLock(`${spendStatePath(ledger)}.lock`, () => {
       const state = settlePending(ledger, loadState(ledger));
@@ -138,7 +140,7 @@ export function recordSpend(ledger: string, jobs: readonly JobTranscripts[], pol
       }
       if (rows.length) {
         saveState(ledger, { ...state, pending: { ledger_size: ledgerSize(ledger), before } });
-        appendRows(ledger, rows);
+        appendRows(ledger, rows, { onWarning });
       }
       saveState(ledger, state);
       return out;

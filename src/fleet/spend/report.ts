@@ -4,7 +4,6 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
-import { ExitError } from "../../lib/errors.ts";
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 
 export type GroupBy = "job" | "model" | "tier" | "day";
@@ -22,6 +21,11 @@ const PriceTable = v.looseObject({
 });
 export type PriceTableT = v.InferOutput<typeof PriceTable>;
 
+/** A price table that is present but not valid (the command's `invalidPrices` exit). */
+export class PriceTableError extends Error {
+  override name = "PriceTableError";
+}
+
 /** The user's price table, null when absent; a present but invalid table is an error (exit 2), never ignored. */
 export function loadPrices(path: string): PriceTableT | null {
   if (!existsSync(path)) return null;
@@ -29,10 +33,10 @@ export function loadPrices(path: string): PriceTableT | null {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new ExitError(2, `spend: price table ${path}: not valid JSON (${(e as Error).message})`);
+    throw new PriceTableError(`spend: price table ${path}: not valid JSON (${(e as Error).message})`);
   }
   const p = v.safeParse(PriceTable, raw);
-  if (!p.success) throw new ExitError(2, `spend: price table ${path}: ${v.summarize(p.issues).replace(/\n/g, "; ")}`);
+  if (!p.success) throw new PriceTableError(`spend: price table ${path}: ${v.summarize(p.issues).replace(/\n/g, "; ")}`);
   return p.output;
 }
 

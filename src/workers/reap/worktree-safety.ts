@@ -42,6 +42,19 @@ export interface SafetyOptions {
   precious?: readonly string[];
   /** `--allow-ignored`: precious ignored files do not keep the worktree (hidden index flags still do). */
   allowIgnored?: boolean;
+  /**
+   * Facts about the owning repository that do not depend on the worktree (`git worktree list`, the branches merged
+   * into origin/main), computed once by a caller that checks many worktrees of one repository (`fleet scan`):
+   * both git calls grow with the number of worktrees, so asking them per worktree is quadratic.
+   */
+  repo?: RepoFacts;
+}
+
+/** What `repoFacts` read once; a failed read is kept as its reason, answered by every worktree like a per-path call. */
+export interface RepoFacts {
+  /** Each entry with its symlink-resolved path (resolved once, not once per worktree checked). */
+  worktrees: { ok: true; entries: (WorktreeEntry & { real: string })[] } | { ok: false; why: string };
+  merged: { ok: true; names: string[] } | { ok: false; why: string };
 }
 
 export const HIDDEN_INDEX_FLAGS = "hidden_index_flags";
@@ -49,7 +62,7 @@ export const PRECIOUS_IGNORED = "precious_ignored";
 
 type GitCtx = Pick<Ctx, "runner" | "env">;
 
-interface WorktreeEntry {
+export interface WorktreeEntry {
   path: string;
   bare: boolean;
   locked: string | null;
@@ -153,6 +166,26 @@ async function preciousIgnored(ctx: GitCtx, path: string, patterns: readonly str
   return null;
 }
 
+async function listWorktrees(ctx: GitCtx, path: string, timeoutMs: number): Promise<RepoFacts["worktrees"]> {
+  const wl = await git(ctx, path, ["worktree", "list", "--porcelain"], timeoutMs);
+  return wl.ok ? { ok: true, entries: parseWorktreeList(wl.stdout).map((e) => ({ ...e, real: real(e.path) })) } : { ok: false, why: wl.why };
+}
+
+async function mergedBranches(ctx: GitCtx, path: string, timeoutMs: number): Promise<RepoFacts["merged"]> {
+  const merged = await git(ctx, path, ["branch", "-a", "--merged", "origin/main"], timeoutMs);
+  return merged.ok ? { ok: true, names: merged.stdout.split("\n").map((l) => l.trim().replace(/^[*+] /, "")) } : { ok: false, why: merged.why };
+}
+
+/**
+ * The repository-wide facts of `repo` (any of its worktrees), read once for many worktreeSafety calls. Branch
+ * names and the worktree list are shared by every worktree of one repository, so the answers are the same as
+ * asking from each worktree.
+ */
+export async function repoFacts(ctx: GitCtx, repo: string, timeoutMs = 30_000): Promise<RepoFacts> {
+  const [worktrees, merged] = await Promise.all([listWorktrees(ctx, repo, timeoutMs), mergedBranches(ctx, repo, timeoutMs)]);
+  return { worktrees, merged };
+}
+
 /** The seed's check order: path, status (incl. untracked), branch, --merged, squash tree equality. */
 async function check(ctx: GitCtx, path: string, timeoutMs: number, opts: SafetyOptions): Promise<SafetyVerdict> {
   if (!existsSync(path)) return { safe: false, reason: "Worktree path does not exist" };
@@ -173,19 +206,19 @@ async function check(ctx: GitCtx, path: string, timeoutMs: number, opts: SafetyO
   if (!branch) return { safe: false, reason: "Could not get current branch: detached HEAD" };
 
   // Which repository owns this worktree, and is this path a linked worktree of it (never its main one)?
-  const wl = await git(ctx, path, ["worktree", "list", "--porcelain"], timeoutMs);
+  const wl = opts.repo?.worktrees ?? (await listWorktrees(ctx, path, timeoutMs));
   if (!wl.ok) return { safe: false, reason: `Could not list worktrees: ${wl.why}` };
-  const entries = parseWorktreeList(wl.stdout);
+  const entries = wl.entries;
   const owner = entries[0];
-  const me = entries.find((e) => real(e.path) === real(path));
+  const mine = real(path);
+  const me = entries.find((e) => e.real === mine);
   if (!owner || !me) return { safe: false, reason: "Path is not a worktree of its repository" };
   if (me === owner) return { safe: false, reason: "Path is the main worktree of its repository" };
   if (me.locked) return { safe: false, reason: `Worktree is locked: ${me.locked}` };
 
-  const merged = await git(ctx, path, ["branch", "-a", "--merged", "origin/main"], timeoutMs);
+  const merged = opts.repo?.merged ?? (await mergedBranches(ctx, path, timeoutMs));
   if (!merged.ok) return { safe: false, reason: `Could not compare with origin/main: ${merged.why}` };
-  const names = merged.stdout.split("\n").map((l) => l.trim().replace(/^[*+] /, ""));
-  if (names.includes(branch)) return { safe: true, reason: "branch is merged into origin/main", owner: owner.path };
+  if (merged.names.includes(branch)) return { safe: true, reason: "branch is merged into origin/main", owner: owner.path };
 
   const mainTree = await git(ctx, path, ["rev-parse", "origin/main^{tree}"], timeoutMs);
   if (!mainTree.ok) return { safe: false, reason: `Could not read origin/main tree: ${mainTree.why}` };

@@ -31,6 +31,16 @@ export const cases: FamilyCases = {
     stdout: /^would reclaim: 0B \(0 bytes\)\n$/,
     env: env(),
   },
+  // The groups: flags before the subcommand are the subcommand's.
+  fleet: {
+    get argv() {
+      return ["fleet", "--json", "scan", "--repo", aRepo(), "--host", "none"];
+    },
+    code: 0,
+    stdout: /^\{"panes":/,
+    env: env(),
+  },
+  spend: { argv: ["spend", "--json", "report", "--by", "model"], code: 0, stdout: /^\{"by":"model",.*"groups":\[\],/, env: env() },
   "spend record": { argv: ["spend", "record", "--job", "j1", "--transcript", CLAUDE], code: 0, stdout: /\tresponses=3\ttokens=6372\tmalformed=1\n$/, env: env() },
   "spend report": { argv: ["spend", "report", "--by", "model"], code: 0, stdout: /^group +input +output +cache_read +cache_write +total +responses\nTOTAL +0 +0 +0 +0 +0 +0\n$/, env: env() },
   "spend watch": { argv: ["spend", "watch", "--job", "j1", "--transcript", CLAUDE, "--max-tokens", "6000"], code: 3, stdout: /^job=j1 tokens=6372 max_tokens=6000 OVER\n$/, env: env() },

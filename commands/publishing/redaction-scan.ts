@@ -136,7 +136,8 @@ export default defineMoguiCommand({
   notes: [
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +
       "named by id only. Binary files are skipped; symlinks are scanned as their target string, never followed.\n" +
-      "Exempt a reviewed finding with its fingerprint `<file>:<rule>:<line>` in .gitleaksignore.",
+      "Exempt a reviewed finding with its fingerprint in .gitleaksignore: `<file>:<rule>:<line>`, or the content\n" +
+      "fingerprint `<file>:<rule>:<hash>:<n>` of the JSON report, which survives line moves (--baseline matches it).",
     "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes, and base64 runs of 20+\n" +
       "characters (--max-decode-depth). Binary files are counted and listed as blind spots.\n" +
       "Reports: --report-format json (findings sorted by file, line, rule; each with a fingerprint) or sarif, on\n" +

@@ -91,6 +91,23 @@ describe("redaction-scan modes", () => {
     expect((await scan(["-C", dir])).code).toBe(0);
   });
 
+  test("--baseline: a content fingerprint survives a moved line; an older report's <file>:<rule>:<line> still counts", async () => {
+    const dir = repo({ "a.txt": `k ${AWS}\n`, "b.txt": `t ${GH}\n` });
+    const report = join(dir, "base.json");
+    expect((await scan(["-C", dir, "--report-format", "json", "--report-path", report])).code).toBe(1);
+    writeFileSync(join(dir, "a.txt"), `new line above\nand another\nk ${AWS}\n`);
+    const moved = await scan(["-C", dir, "--paths", "a.txt", "b.txt", "--baseline", report]);
+    expect(moved.code).toBe(0);
+    expect(moved.stderr).toContain("redaction-scan: 2 finding(s) suppressed by the baseline or .gitleaksignore\n");
+    const old = join(dir, "old.json");
+    writeFileSync(old, JSON.stringify({ findings: [{ fingerprint: "a.txt:aws_access_key:3" }, { fingerprint: "b.txt:github_token:1" }] }));
+    expect((await scan(["-C", dir, "--paths", "a.txt", "b.txt", "--baseline", old])).code).toBe(0);
+    writeFileSync(join(dir, "a.txt"), `k ${AWS}\nk ${AWS}\n`);
+    const again = await scan(["-C", dir, "--paths", "a.txt", "--baseline", report]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("  a.txt:2  [aws_access_key]");
+  });
+
   test("--staged scans only staged files", async () => {
     const dir = repo({ "a.txt": "clean\n" });
     writeFileSync(join(dir, "new.txt"), `x ${AWS}\n`);

@@ -162,6 +162,21 @@ test("bounded: at most `budget` findings are rendered, the rest counted; skip dr
   expect([s.findings.length, s.suppressed, s.findings[0]!.line]).toEqual([45, 5, 6]);
 });
 
+test("content fingerprints: a moved line keeps its fingerprint, repeats are numbered, the secret never appears", () => {
+  const a = `k ${"AK" + "IA"}${g.pick("ABCDEFGHJK", 16)}`;
+  const b = `k ${"AK" + "IA"}${g.pick("ABCDEFGHJK", 16)}`;
+  const before = scanText(c, "f", [a, "x", b, a].join("\n")).map((f) => f.fingerprint);
+  const after = scanText(c, "f", ["y", "y", b, "x", a, a].join("\n")).map((f) => f.fingerprint);
+  expect(before).toHaveLength(3);
+  expect(before[0]).toMatch(/^f:aws_access_key:[0-9a-f]{16}:1$/);
+  expect(before[2]).toBe(before[0]!.replace(/:1$/, ":2"));
+  expect(new Set(after)).toEqual(new Set(before));
+  for (const fp of before) expect(fp.includes(a.slice(2, 10))).toBe(false);
+  // A skip sees the content fingerprint (and the rule and line of the older form).
+  const s = scanTextBounded(c, "f", ["y", b, a].join("\n"), 100, (_rule, _line, content) => content === before[1]);
+  expect([s.findings.length, s.suppressed]).toEqual([1, 1]);
+});
+
 test("base64Runs (probing every 20th character) equals a plain regex walk (property, seeded)", () => {
   const seed = Number(process.env.REDACTION_B64_SEED ?? Math.floor(Math.random() * 2 ** 31));
   console.log(`base64Runs property seed ${seed} (REDACTION_B64_SEED)`);

@@ -53,7 +53,7 @@ export const BLIND_LISTED = 100;
 
 export interface ShardOptions {
   budget: number;
-  /** Fingerprints (`<file>:<rule>:<line>`) not to report. */
+  /** Fingerprints (content `<file>:<rule>:<hash>:<n>`, or line `<file>:<rule>:<line>`) not to report. */
   ignore: ReadonlySet<string>;
   progress?: (done: number) => void;
 }
@@ -79,7 +79,7 @@ export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOpt
 
 /** Scans one text into `out`, within the budget left. */
 export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore">): void {
-  const skip = opts.ignore.size ? (rule: string, line: number) => opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
+  const skip = opts.ignore.size ? (rule: string, line: number, content: string) => opts.ignore.has(content) || opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
   const r = scanTextBounded(c, shown, text, Math.max(0, opts.budget - out.findings.length), skip);
   for (const f of r.findings) out.findings.push(f);
   out.more += r.more;
@@ -109,6 +109,7 @@ const FindingSchema = v.object({
   match: v.string(),
   snippet: v.string(),
   decoded: v.optional(v.literal("base64")),
+  fingerprint: v.string(),
 });
 const ResultSchema = v.object({
   findings: v.array(FindingSchema),

@@ -53,11 +53,6 @@ export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
     { code: 1, meaning: "a model transition, or a real model other than --expect" },
     { code: 2, meaning: "undecidable: no transcript, unreadable, unsupported format, zero assistant turns, no real model; usage error" },
   ],
-  "redaction-scan": [
-    { code: 0, meaning: "clean: 0 findings" },
-    { code: 1, meaning: "findings (printed masked on stderr; fail-closed)" },
-    { code: 2, meaning: "cannot decide: bad usage, missing or invalid rules config, a rule RE2 rejects, retired allowlist entries, required org rules missing, unresolvable range, not a git repository, unreadable file, unreadable baseline, unwritable report path, internal error (--debug prints its stack), engine error, gitleaks missing with --engine gitleaks" },
-  ],
   "next-version": [
     { code: 0, meaning: "printed the next version" },
     { code: 2, meaning: "origin/main unavailable, shallow clone, not a git repository; usage error" },

@@ -130,7 +130,6 @@ const NOT_YET_CONVERTED = new Set([
   "commands/publishing/pr-body-check.ts",
   "commands/publishing/pr-steward-status.ts",
   "commands/publishing/redaction-inventory.ts",
-  "commands/publishing/redaction-scan.ts",
   "commands/developer/spawn-test.ts",
   "commands/ops-repo/template/check.ts",
   "commands/ops-repo/template/show.ts",

@@ -12,7 +12,7 @@ import { loadRules, ScanFail } from "../../src/publishing/redaction/rules.ts";
 import { readShardList, scanShard } from "../../src/publishing/redaction/shard.ts";
 import { printJson } from "../../src/lib/output.ts";
 import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../../src/publishing/redaction/report.ts";
-import { DEFAULT_MAX_FINDINGS, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
+import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
 import { VERSION } from "../../src/version.ts";
 
@@ -187,6 +187,13 @@ export default defineCommand({
       const warn = (m: string) => ctx.io.stderr(`${P}: WARNING — ${m}\n`);
       const rules = loadRules(ctx, gitRoot ?? base, { config: args.config, allowlist: args.allowlist, requireExtra }, warn);
       const opts = scanOptions(args, req.root, ctx.cwd);
+      const format: ReportFormat = args["report-format"] ?? "text";
+      const path = args["report-path"];
+      // json/sarif without a path are the data on stdout; the verdict stays one line on stderr.
+      const docOnStdout = path === undefined && format !== "text";
+      // The text lines stream as files are scanned (the native engine); the verdict follows them.
+      const stream = !docOnStdout && engine === "mogui";
+      if (stream) opts.onFinding = (f) => ctx.io.stderr(`${ctx.io.stderrIsTTY ? "\r\x1b[2K" : ""}${findingLine(f)}\n`);
       const run = engine === "gitleaks" ? runGitleaksScan : runNativeScan;
       const report = await run(ctx, rules, req, opts, progress(ctx));
       const messages = report.commitMessages === null ? "not-scanned" : String(report.commitMessages);
@@ -194,12 +201,8 @@ export default defineCommand({
       if (args.verbose) {
         ctx.io.stdout(`${P}: mode=${mode} range=${req.range ?? "none"} files=${report.files} commit-messages=${messages} org-rules=${org} config=${rules.configName} engine=${engineName}\n`);
       }
-      const format: ReportFormat = args["report-format"] ?? "text";
       const meta = { version: VERSION, mode, rules: rules.set.rules.map((r) => ({ id: r.id, description: r.description })), maxFindings: opts.budget };
-      const path = args["report-path"];
       if (path !== undefined) writeReport(resolve(ctx.cwd, path), renderReport(format, report, meta));
-      // json/sarif without a path are the data on stdout; the verdict stays one line on stderr.
-      const docOnStdout = path === undefined && format !== "text";
       if (docOnStdout) ctx.io.stdout(renderReport(format, report, meta));
       const blind = blindSpotLine(report);
       if (blind) ctx.io.stderr(`${blind}\n`);
@@ -208,7 +211,8 @@ export default defineCommand({
       const summary = `(mode=${mode}, files=${report.files}, commit-messages=${messages}, org-rules=${org})`;
       if (total) {
         ctx.io.stderr(`${P}: FAIL — ${total} finding(s) (fail-closed)\n`);
-        if (!docOnStdout) ctx.io.stderr(`${textLines(report, meta).join("\n")}\n`);
+        const lines = docOnStdout ? [] : textLines(report, meta).slice(stream ? report.findings.length : 0);
+        if (lines.length) ctx.io.stderr(`${lines.join("\n")}\n`);
         ctx.io.stderr(`${P}: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n`);
         return "findings";
       }

@@ -75,12 +75,12 @@ describe("redaction-scan modes", () => {
     expect(r.stdout).toMatch(/^redaction-scan: mode=tracked range=none files=3 commit-messages=not-scanned org-rules=0 config=built-in gitleaks\.toml engine=mogui \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe(
       NO_ORG +
-        "redaction-scan: note — 1 binary file(s) not scanned (blind spots): blob.bin\n" +
-        "redaction-scan: FAIL — 4 finding(s) (fail-closed)\n" +
         "  a.txt:2  [aws_access_key] AWS access key id  :: key = AKIA****************\n" +
         "  a.txt:3  [aws_access_key] AWS access key id  :: again AKIA**************** and xox?-********\n" +
         "  a.txt:3  [slack_token] Slack token  :: again AKIA**************** and xox?-********\n" +
         "  b.txt:1  [github_token] GitHub token  :: token gh?_********\n" +
+        "redaction-scan: note — 1 binary file(s) not scanned (blind spots): blob.bin\n" +
+        "redaction-scan: FAIL — 4 finding(s) (fail-closed)\n" +
         "redaction-scan: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n",
     );
   });
@@ -238,8 +238,8 @@ describe("organisation rules (REDACTION_EXTRA_PATTERNS)", () => {
     expect(r.stderr).toBe(
       "redaction-scan: WARNING — 1 of 2 organization rule lines are unusable and were skipped\n" +
         "redaction-scan: WARNING — organization rules contain no native script pattern; romanization only identifier rules miss native spellings\n" +
-        "redaction-scan: FAIL — 1 finding(s) (fail-closed)\n" +
         "  notes.md:1  [nightjar] Codename  :: the ******** launch\n" +
+        "redaction-scan: FAIL — 1 finding(s) (fail-closed)\n" +
         "redaction-scan: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n",
     );
     writeFileSync(rules, "kr|Hangul codename|야간[가-힣]+\n");

@@ -47,6 +47,11 @@ export interface ScanOptions {
   decodeDepth: number;
   /** What a share's child process needs to scan as this one does (--max-findings, --baseline, ...). */
   childArgs: string[];
+  /**
+   * Called with each listed finding once its file (or commit message) is scanned: commit messages first, then files
+   * in path order, at most `budget` in all. The report's own list stays sorted by file, line and rule.
+   */
+  onFinding?: (f: Finding) => void;
 }
 
 export const DEFAULT_MAX_FINDINGS = 1000;
@@ -136,8 +141,12 @@ export async function scanMessages(ctx: Ctx, c: Compiled, root: string, range: s
   return { count: msgs.length, res };
 }
 
-export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanRequest, opts: ScanOptions, progress?: Progress): Promise<ScanReport> {
+export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanRequest, given: ScanOptions, progress?: Progress): Promise<ScanReport> {
   await validateRanges(ctx, req);
+  // Messages and files each keep up to `budget` findings; what streams is the first `budget` of both in scan order.
+  let streamed = 0;
+  const emit = given.onFinding;
+  const opts: ScanOptions = emit ? { ...given, onFinding: (f) => void (streamed++ < given.budget && emit(f)) } : given;
   const c = compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth });
   let commitCount: number | null = null;
   let messages = empty();

@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import type { Allowlist, Rule } from "./config.ts";
 import { base64Runs, decodeBase64Text, unescapeJson } from "./decode.ts";
-import { Gate, prefilterOf } from "./literals.ts";
+import { Gate, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
 
 export interface Finding {
@@ -133,9 +133,14 @@ function leadGatesOf(direct: Rule[]): Map<Rule, RegExp> {
   }
   const out = new Map<Rule, RegExp>();
   for (const list of byFirst.values()) {
-    // One rule alone is gated only when its regex begins with `\b`: the regex engine finds a bare literal much faster.
-    if (list.length < 2 && !list[0]![0].regex!.source.startsWith("\\b")) continue;
-    const gate = new RegExp([...new Set(list.flatMap(([, l]) => l))].map((l) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"));
+    const lits = [...new Set(list.flatMap(([, l]) => l))];
+    // A single literal is searched from its rarest character on (`pm_` for `npm_`): a text containing the literal
+    // contains that part of it, and the search stops at far fewer candidate positions.
+    const parts = lits.length === 1 ? [rareTail(lits[0]!)] : lits;
+    // One rule alone is gated only when that helps: its regex begins with `\b` (the regex engine finds a bare
+    // literal much faster) or its literal has a rarer tail.
+    if (list.length < 2 && !list[0]![0].regex!.source.startsWith("\\b") && parts[0] === lits[0]) continue;
+    const gate = new RegExp(parts.map((l) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"));
     for (const [r] of list) out.set(r, gate);
   }
   return out;

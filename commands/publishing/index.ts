@@ -43,10 +43,4 @@ export const commands = {
   },
 } satisfies Record<string, FamilyRow>;
 
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {
-  "redaction-scan": [
-    { code: 0, meaning: "clean: 0 findings" },
-    { code: 1, meaning: "findings (printed masked on stderr; fail-closed)" },
-    { code: 2, meaning: "cannot decide: bad usage, missing or invalid rules config, a rule RE2 rejects, retired allowlist entries, required org rules missing, unresolvable range, not a git repository, unreadable file, unreadable baseline, unwritable report path, internal error (--debug prints its stack), engine error, gitleaks missing with --engine gitleaks" },
-  ],
-};
+export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

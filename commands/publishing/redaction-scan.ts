@@ -1,32 +1,39 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { defineMoguiCommand } from "../../src/lib/command.ts";
+import type { ArgValues } from "../../src/lib/args.ts";
+import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { UsageError } from "../../src/lib/errors.ts";
+import type { Exits } from "../../src/lib/exits.ts";
+import { progress as progressLine } from "../../src/lib/log.ts";
 import { gitleaksVersion, runGitleaksScan } from "../../src/publishing/redaction/gitleaks.ts";
 import { compileRules } from "../../src/publishing/redaction/engine.ts";
 import { loadRules, ScanFail } from "../../src/publishing/redaction/rules.ts";
 import { readShardList, scanShard } from "../../src/publishing/redaction/shard.ts";
 import { printJson } from "../../src/lib/output.ts";
 import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../../src/publishing/redaction/report.ts";
-import { DEFAULT_MAX_FINDINGS, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
+import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
 import { VERSION } from "../../src/version.ts";
 
 const P = "redaction-scan";
 
-/** Progress on stderr once a scan has run for a second, then at most once a second. */
+/**
+ * Progress on stderr once a scan has run for a second: on a TTY one updating line (progress() of src/lib/log.ts);
+ * otherwise a plain line at most once a second and a last one at the end.
+ */
 function progress(ctx: Ctx): Progress {
   const start = ctx.now();
   let last = start;
   let shown = false;
+  const tty = ctx.io.stderrIsTTY ? progressLine(ctx, P) : null;
   return (done, total) => {
     const now = ctx.now();
-    if (done === 0 || now - start < 1000 || (now - last < 1000 && done < total) || (done === total && !shown)) return;
+    if (done === 0 || now - start < 1000 || (now - last < (tty ? 100 : 1000) && done < total) || (done === total && !shown)) return;
     last = now;
     shown = true;
-    const end = done === total ? "\n" : ctx.io.stderrIsTTY ? "\r" : "\n";
-    ctx.io.stderr(`${P}: scanned ${done}/${total} files${end}`);
+    if (tty) return done === total ? tty.end(`scanned ${done}/${total} files`) : tty.update(done, total, "files");
+    ctx.io.stderr(`${P}: scanned ${done}/${total} files\n`);
   };
 }
 
@@ -38,40 +45,67 @@ function writeReport(path: string, text: string): void {
   }
 }
 
-function fail(ctx: Ctx, e: ScanFail | SourceError): number {
+const SCAN_ARGS = {
+  dir: { type: "string", alias: "C", valueHint: "dir", description: "Scan the repository (or base directory) at <dir> instead of the current one" },
+  staged: { type: "boolean", description: "Scan the files staged for commit (added, copied, modified, renamed)" },
+  range: { type: "string", valueHint: "A..B", description: "Scan the files changed in A..B and the commit messages of A..B" },
+  paths: { type: "boolean", description: "Scan the given files and directories (no git needed)" },
+  "commit-messages": { type: "string", valueHint: "range", description: "Also scan the commit messages of <range> (any mode)" },
+  config: { type: "string", valueHint: "toml", description: "Rules file (default $GITLEAKS_CONFIG, else <repo>/config/gitleaks.toml, else the built-in copy)" },
+  allowlist: { type: "string", valueHint: "file", description: "Retired allowlist file that must stay empty (default $REDACTION_ALLOWLIST, else scripts/redaction-allowlist.txt)" },
+  "require-extra": { type: "boolean", description: "Fail (exit 2) when no organisation rule loaded (also REDACTION_REQUIRE_EXTRA=1)" },
+  engine: { type: "enum", options: ["mogui", "gitleaks"], valueHint: "engine", description: "Matching engine (default mogui; gitleaks must be on PATH)" },
+  verbose: { type: "boolean", alias: "v", description: "Print the scan parameters first" },
+  "report-format": { type: "enum", options: ["text", "json", "sarif"], valueHint: "format", description: "Report format: text (default), json (one document) or sarif (SARIF 2.1.0 for code scanning)" },
+  "report-path": { type: "string", valueHint: "file", description: "Write the report to <file> (default: json/sarif on stdout, text on stderr)" },
+  baseline: { type: "string", valueHint: "report.json", description: "Suppress findings whose fingerprint is in this earlier JSON report" },
+  "max-findings": { type: "int", min: 1, max: 10_000_000, default: DEFAULT_MAX_FINDINGS, valueHint: "n", description: "List at most n findings (default 1000); the rest are counted" },
+  "max-decode-depth": { type: "int", min: 0, max: 4, default: 1, valueHint: "n", description: "How many times nested base64 is decoded and scanned (default 1; 0 = never)" },
+  "shard-list": { type: "string", valueHint: "file", hidden: true, description: "Internal: scan this JSON file list and print one JSON result (a share of a parallel scan)" },
+} as const;
+
+type Args = ArgValues<typeof SCAN_ARGS>;
+
+/** The exits of redaction-scan: 1 is findings, so every failure to decide is 2, never 1 (nor 0). */
+export const REDACTION_SCAN_EXITS = {
+  ok: { code: 0, meaning: "clean: 0 findings" },
+  findings: { code: 1, meaning: "findings (printed masked on stderr; fail-closed)" },
+  undecided: {
+    code: 2,
+    meaning:
+      "cannot decide: bad usage, missing or invalid rules config, a rule RE2 rejects, retired allowlist entries, required org rules missing, unresolvable range, not a git repository, unreadable file, unreadable baseline, unwritable report path, internal error (--debug prints its stack), engine error, gitleaks missing with --engine gitleaks",
+  },
+} as const satisfies Exits;
+
+type Outcome = keyof typeof REDACTION_SCAN_EXITS;
+
+function fail(ctx: Ctx, e: ScanFail | SourceError): Outcome {
   ctx.io.stderr(`${P}: FAIL — ${e.message}\n`);
   if (e instanceof ScanFail) for (const l of e.extra) ctx.io.stderr(`${l}\n`);
-  return 2;
+  return "undecided";
 }
 
 /** One share of a parallel scan (see src/redaction/shard.ts): same rules and options as the parent, JSON on stdout. */
-function shardChild(ctx: Ctx, args: Record<string, unknown>): number {
+function shardChild(ctx: Ctx, args: Args, list: string): Outcome {
   try {
-    const root = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
-    const rules = loadRules(ctx, root, { config: args.config as string | undefined, requireExtra: false, skipLegacyCheck: true }, () => {});
+    const root = resolve(ctx.cwd, args.dir ?? ".");
+    const rules = loadRules(ctx, root, { config: args.config, requireExtra: false, skipLegacyCheck: true }, () => {});
     const opts = scanOptions(args, root, ctx.cwd);
     const c = compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth });
-    printJson(ctx, scanShard(c, readShardList(args["shard-list"] as string), opts), true);
-    return 0;
+    printJson(ctx, scanShard(c, readShardList(list), opts), true);
+    return "ok";
   } catch (e) {
     return failure(ctx, e);
   }
 }
 
-function whole(args: Record<string, unknown>, name: string, dflt: number, min: number, max: number): number {
-  const raw = args[name] as string | undefined;
-  if (raw === undefined) return dflt;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`--${name} takes a whole number from ${min} to ${max} (got '${raw}')`, P);
-  return Number(raw);
-}
-
 /** --max-findings, --max-decode-depth, --baseline and .gitleaksignore; the same in the parent and every share. */
-function scanOptions(args: Record<string, unknown>, root: string, cwd: string): ScanOptions {
-  const budget = whole(args, "max-findings", DEFAULT_MAX_FINDINGS, 1, 10_000_000);
-  const decodeDepth = whole(args, "max-decode-depth", 1, 0, 4);
+function scanOptions(args: Args, root: string, cwd: string): ScanOptions {
+  const budget = args["max-findings"];
+  const decodeDepth = args["max-decode-depth"];
   const ignore = readIgnore(root);
   const childArgs = ["--max-findings", String(budget), "--max-decode-depth", String(decodeDepth)];
-  const baseline = args.baseline === undefined ? undefined : resolve(cwd, args.baseline as string);
+  const baseline = args.baseline === undefined ? undefined : resolve(cwd, args.baseline);
   if (baseline !== undefined) {
     for (const fp of readBaseline(baseline)) ignore.add(fp);
     childArgs.push("--baseline", baseline);
@@ -80,26 +114,26 @@ function scanOptions(args: Record<string, unknown>, root: string, cwd: string): 
 }
 
 /** Exit 2 for every failure: a ScanFail or SourceError names what went wrong; anything else is an internal error. */
-function failure(ctx: Ctx, e: unknown): number {
+function failure(ctx: Ctx, e: unknown): Outcome {
   if (e instanceof ScanFail || e instanceof SourceError) return fail(ctx, e);
   if (e instanceof UsageError) throw e;
   // Exit 1 means findings: an unexpected failure must never look like one, nor like a pass.
-  ctx.io.stderr(`${P}: FAIL — internal error (${(e as Error).name}); the scan did not decide\n`);
+  ctx.io.stderr(`${P}: FAIL — internal error (${e instanceof Error ? e.name : typeof e}); the scan did not decide\n`);
   if (ctx.debug && e instanceof Error && e.stack) ctx.io.stderr(`${e.stack}\n`);
-  return 2;
+  return "undecided";
 }
 
-function request(args: Record<string, unknown>, root: string): { req: ScanRequest; mode: Mode } {
-  const range = args.range as string | undefined;
+function request(args: Args, root: string): { req: ScanRequest; mode: Mode } {
+  const range = args.range;
   if (range !== undefined && !range.includes("..")) throw new UsageError("--range requires A..B", P);
   const mode: Mode = args.paths ? "paths" : args.staged ? "staged" : range ? "range" : "tracked";
-  const positionals = args._ as string[];
+  const positionals = args._;
   if (mode !== "paths" && positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}' (paths need --paths)`, P);
   if (mode === "paths" && positionals.length === 0) throw new UsageError("--paths needs at least one path", P);
-  return { mode, req: { mode, root, range, messageRange: args["commit-messages"] as string | undefined, paths: positionals } };
+  return { mode, req: { mode, root, range, messageRange: args["commit-messages"], paths: positionals } };
 }
 
-export default defineMoguiCommand({
+export default defineCommand({
   meta: {
     name: P,
     description: [
@@ -114,29 +148,14 @@ export default defineMoguiCommand({
     "               [--report-format text|json|sarif] [--report-path <file>] [--baseline <report.json>]",
     "               [--max-findings <n>] [--max-decode-depth <n>]",
   ],
-  args: {
-    dir: { type: "string", alias: "C", valueHint: "dir", description: "Scan the repository (or base directory) at <dir> instead of the current one" },
-    staged: { type: "boolean", description: "Scan the files staged for commit (added, copied, modified, renamed)" },
-    range: { type: "string", valueHint: "A..B", description: "Scan the files changed in A..B and the commit messages of A..B" },
-    paths: { type: "boolean", description: "Scan the given files and directories (no git needed)" },
-    "commit-messages": { type: "string", valueHint: "range", description: "Also scan the commit messages of <range> (any mode)" },
-    config: { type: "string", valueHint: "toml", description: "Rules file (default $GITLEAKS_CONFIG, else <repo>/config/gitleaks.toml, else the built-in copy)" },
-    allowlist: { type: "string", valueHint: "file", description: "Retired allowlist file that must stay empty (default $REDACTION_ALLOWLIST, else scripts/redaction-allowlist.txt)" },
-    "require-extra": { type: "boolean", description: "Fail (exit 2) when no organisation rule loaded (also REDACTION_REQUIRE_EXTRA=1)" },
-    engine: { type: "enum", options: ["mogui", "gitleaks"], valueHint: "engine", description: "Matching engine (default mogui; gitleaks must be on PATH)" },
-    verbose: { type: "boolean", alias: "v", description: "Print the scan parameters first" },
-    "report-format": { type: "enum", options: ["text", "json", "sarif"], valueHint: "format", description: "Report format: text (default), json (one document) or sarif (SARIF 2.1.0 for code scanning)" },
-    "report-path": { type: "string", valueHint: "file", description: "Write the report to <file> (default: json/sarif on stdout, text on stderr)" },
-    baseline: { type: "string", valueHint: "report.json", description: "Suppress findings whose fingerprint is in this earlier JSON report" },
-    "max-findings": { type: "string", valueHint: "n", description: "List at most n findings (default 1000); the rest are counted" },
-    "max-decode-depth": { type: "string", valueHint: "n", description: "How many times nested base64 is decoded and scanned (default 1; 0 = never)" },
-    "shard-list": { type: "string", valueHint: "file", hidden: true, description: "Internal: scan this JSON file list and print one JSON result (a share of a parallel scan)" },
-  },
+  args: SCAN_ARGS,
   rules: { exclusive: [["staged", "range", "paths"]], variadic: true },
+  exits: REDACTION_SCAN_EXITS,
   notes: [
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +
       "named by id only. Binary files are skipped; symlinks are scanned as their target string, never followed.\n" +
-      "Exempt a reviewed finding with its fingerprint `<file>:<rule>:<line>` in .gitleaksignore.",
+      "Exempt a reviewed finding with its fingerprint in .gitleaksignore: `<file>:<rule>:<line>`, or the content\n" +
+      "fingerprint `<file>:<rule>:<hash>:<n>` of the JSON report, which survives line moves (--baseline matches it).",
     "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes, and base64 runs of 20+\n" +
       "characters (--max-decode-depth). Binary files are counted and listed as blind spots.\n" +
       "Reports: --report-format json (findings sorted by file, line, rule; each with a fingerprint) or sarif, on\n" +
@@ -149,15 +168,13 @@ export default defineMoguiCommand({
     "mogui redaction-scan --report-format sarif --report-path redaction.sarif",
     "mogui redaction-scan --baseline redaction-baseline.json",
   ],
-  async run(ctx, args) {
-    if (args["shard-list"]) return shardChild(ctx, args);
-    const base = resolve(ctx.cwd, (args.dir as string | undefined) ?? ".");
+  async run({ ctx, args }) {
+    if (args["shard-list"]) return shardChild(ctx, args, args["shard-list"]);
+    const base = resolve(ctx.cwd, args.dir ?? ".");
     const gitRoot = await repoRoot(ctx, base);
     const { mode, req } = request(args, gitRoot ?? base);
     if (mode === "paths") req.root = base;
-    const engine = (args.engine as string | undefined) ?? "mogui";
-    whole(args, "max-findings", DEFAULT_MAX_FINDINGS, 1, 10_000_000);
-    whole(args, "max-decode-depth", 1, 0, 4);
+    const engine = args.engine ?? "mogui";
     try {
       if (!gitRoot && mode !== "paths") throw new ScanFail(`not a git repository: ${base}`);
       let engineName = `mogui ${VERSION}`;
@@ -166,10 +183,17 @@ export default defineMoguiCommand({
         if (v === null) throw new ScanFail("gitleaks is not on PATH; install it (brew install gitleaks) or see https://gitleaks.io");
         engineName = `gitleaks ${v}`;
       }
-      const requireExtra = Boolean(args["require-extra"]) || ctx.env.REDACTION_REQUIRE_EXTRA === "1";
+      const requireExtra = args["require-extra"] || ctx.env.REDACTION_REQUIRE_EXTRA === "1";
       const warn = (m: string) => ctx.io.stderr(`${P}: WARNING — ${m}\n`);
-      const rules = loadRules(ctx, gitRoot ?? base, { config: args.config as string | undefined, allowlist: args.allowlist as string | undefined, requireExtra }, warn);
+      const rules = loadRules(ctx, gitRoot ?? base, { config: args.config, allowlist: args.allowlist, requireExtra }, warn);
       const opts = scanOptions(args, req.root, ctx.cwd);
+      const format: ReportFormat = args["report-format"] ?? "text";
+      const path = args["report-path"];
+      // json/sarif without a path are the data on stdout; the verdict stays one line on stderr.
+      const docOnStdout = path === undefined && format !== "text";
+      // The text lines stream as files are scanned (the native engine); the verdict follows them.
+      const stream = !docOnStdout && engine === "mogui";
+      if (stream) opts.onFinding = (f) => ctx.io.stderr(`${ctx.io.stderrIsTTY ? "\r\x1b[2K" : ""}${findingLine(f)}\n`);
       const run = engine === "gitleaks" ? runGitleaksScan : runNativeScan;
       const report = await run(ctx, rules, req, opts, progress(ctx));
       const messages = report.commitMessages === null ? "not-scanned" : String(report.commitMessages);
@@ -177,12 +201,8 @@ export default defineMoguiCommand({
       if (args.verbose) {
         ctx.io.stdout(`${P}: mode=${mode} range=${req.range ?? "none"} files=${report.files} commit-messages=${messages} org-rules=${org} config=${rules.configName} engine=${engineName}\n`);
       }
-      const format = ((args["report-format"] as string | undefined) ?? "text") as ReportFormat;
       const meta = { version: VERSION, mode, rules: rules.set.rules.map((r) => ({ id: r.id, description: r.description })), maxFindings: opts.budget };
-      const path = args["report-path"] as string | undefined;
       if (path !== undefined) writeReport(resolve(ctx.cwd, path), renderReport(format, report, meta));
-      // json/sarif without a path are the data on stdout; the verdict stays one line on stderr.
-      const docOnStdout = path === undefined && format !== "text";
       if (docOnStdout) ctx.io.stdout(renderReport(format, report, meta));
       const blind = blindSpotLine(report);
       if (blind) ctx.io.stderr(`${blind}\n`);
@@ -191,14 +211,15 @@ export default defineMoguiCommand({
       const summary = `(mode=${mode}, files=${report.files}, commit-messages=${messages}, org-rules=${org})`;
       if (total) {
         ctx.io.stderr(`${P}: FAIL — ${total} finding(s) (fail-closed)\n`);
-        if (!docOnStdout) ctx.io.stderr(`${textLines(report, meta).join("\n")}\n`);
+        const lines = docOnStdout ? [] : textLines(report, meta).slice(stream ? report.findings.length : 0);
+        if (lines.length) ctx.io.stderr(`${lines.join("\n")}\n`);
         ctx.io.stderr(`${P}: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n`);
-        return 1;
+        return "findings";
       }
       const ok = `${P}: OK — 0 findings ${summary}\n`;
       if (docOnStdout) ctx.io.stderr(ok);
       else ctx.io.stdout(ok);
-      return 0;
+      return "ok";
     } catch (e) {
       return failure(ctx, e);
     }

@@ -2,6 +2,7 @@
 import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { main } from "../../commands/index.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 
@@ -17,6 +18,42 @@ test("progress: files scanned / total on stderr once the scan runs longer than a
   const progress = r.stderr.split("\n").filter((l) => l.startsWith("redaction-scan: scanned "));
   expect(progress).toEqual(["redaction-scan: scanned 64/200 files", "redaction-scan: scanned 128/200 files", "redaction-scan: scanned 192/200 files", "redaction-scan: scanned 200/200 files"]);
   expect(r.stdout).toBe("redaction-scan: OK — 0 findings (mode=paths, files=200, commit-messages=not-scanned, org-rules=0)\n");
+});
+
+test("progress on a TTY: one updating line, replaced by the total at the end", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "d"));
+  for (let i = 0; i < 200; i++) writeFileSync(join(dir, "d", `f${i}.txt`), `line ${i}\n`);
+  let t = 0;
+  let stderr = "";
+  const io = { stdout: () => {}, stderr: (s: string) => void (stderr += s), stdoutIsTTY: false, stderrIsTTY: true };
+  const code = await main(["redaction-scan", "-C", dir, "--paths", "d"], { env: env(), now: () => (t += 1100), io });
+  expect(code).toBe(0);
+  expect(stderr.slice(stderr.indexOf("\r"))).toBe("\r\x1b[2Kredaction-scan: 64/200 files\r\x1b[2Kredaction-scan: 128/200 files\r\x1b[2Kredaction-scan: 192/200 files\r\x1b[2Kredaction-scan: scanned 200/200 files\n");
+});
+
+test("text findings stream as files are scanned (before later progress), at most --max-findings, then the verdict", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "d"));
+  for (let i = 0; i < 200; i++) writeFileSync(join(dir, "d", `f${i}.txt`), `line ${i}\n`);
+  const key = `${"AK" + "IA"}${"QZXW".repeat(4)}`;
+  writeFileSync(join(dir, "d", "f0.txt"), `k ${key}\n`);
+  writeFileSync(join(dir, "d", "f99.txt"), `k ${key}\n`);
+  let t = 0;
+  const r = await runMain(["redaction-scan", "-C", dir, "--paths", "d", "--max-findings", "1"], { env: env(), now: () => (t += 1100) });
+  expect(r.code).toBe(1);
+  const lines = r.stderr.split("\n").filter((l) => !l.includes("WARNING"));
+  expect(lines).toEqual([
+    "  d/f0.txt:1  [aws_access_key] AWS access key id  :: k AKIA****************",
+    "redaction-scan: scanned 64/200 files",
+    "redaction-scan: scanned 128/200 files",
+    "redaction-scan: scanned 192/200 files",
+    "redaction-scan: scanned 200/200 files",
+    "redaction-scan: FAIL — 2 finding(s) (fail-closed)",
+    "redaction-scan: ... and 1 more finding(s) not listed (--max-findings 1)",
+    "redaction-scan: fix, or exempt with a .gitleaksignore fingerprint, then re-run.",
+    "",
+  ]);
 });
 
 test("no progress for a scan under a second", async () => {

@@ -16,7 +16,7 @@ const SEED = Number(process.env.REDACTION_CORPUS_SEED ?? Math.floor(Math.random(
 interface JsonReport {
   verdict: string;
   findings_total: number;
-  findings: Array<{ rule: string; file: string; line: number; column: number; match: string; fingerprint: string; decoded?: string }>;
+  findings: Array<{ rule: string; file: string; line: number; column: number; match: string; fingerprint: string; line_fingerprint: string; decoded?: string }>;
   blind_spots: { binary_files: number; binary_files_listed: string[] };
 }
 
@@ -83,7 +83,8 @@ describe("reports", () => {
     const sorted = [...keys].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0)));
     expect(keys).toEqual(sorted);
     for (const f of doc.findings) {
-      expect(f.fingerprint).toBe(`${f.file}:${f.rule}:${f.line}`);
+      expect(f.fingerprint).toMatch(new RegExp(`^${f.file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:${f.rule}:[0-9a-f]{16}:[1-9][0-9]*$`));
+      expect(f.line_fingerprint).toBe(`${f.file}:${f.rule}:${f.line}`);
       expect(f.column).toBeGreaterThanOrEqual(1);
       expect(typeof f.match).toBe("string");
     }
@@ -115,7 +116,7 @@ describe("reports", () => {
       expect(loc.artifactLocation.uri).toMatch(/^secrets\//);
       expect(loc.region.startLine).toBeGreaterThanOrEqual(1);
       expect(loc.region.startColumn).toBeGreaterThanOrEqual(1);
-      expect(Object.keys(res.partialFingerprints)).toEqual(["moguiFingerprint/v1"]);
+      expect(Object.keys(res.partialFingerprints)).toEqual(["moguiFingerprint/v1", "moguiFingerprint/v2"]);
     }
     expect(r.stderr).toMatch(/redaction-scan: FAIL — \d+ finding\(s\) \(fail-closed\)\n/);
     expect(r.stderr).not.toContain("  secrets/");

@@ -75,12 +75,12 @@ describe("redaction-scan modes", () => {
     expect(r.stdout).toMatch(/^redaction-scan: mode=tracked range=none files=3 commit-messages=not-scanned org-rules=0 config=built-in gitleaks\.toml engine=mogui \d+\.\d+\.\d+\n$/);
     expect(r.stderr).toBe(
       NO_ORG +
-        "redaction-scan: note — 1 binary file(s) not scanned (blind spots): blob.bin\n" +
-        "redaction-scan: FAIL — 4 finding(s) (fail-closed)\n" +
         "  a.txt:2  [aws_access_key] AWS access key id  :: key = AKIA****************\n" +
         "  a.txt:3  [aws_access_key] AWS access key id  :: again AKIA**************** and xox?-********\n" +
         "  a.txt:3  [slack_token] Slack token  :: again AKIA**************** and xox?-********\n" +
         "  b.txt:1  [github_token] GitHub token  :: token gh?_********\n" +
+        "redaction-scan: note — 1 binary file(s) not scanned (blind spots): blob.bin\n" +
+        "redaction-scan: FAIL — 4 finding(s) (fail-closed)\n" +
         "redaction-scan: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n",
     );
   });
@@ -89,6 +89,23 @@ describe("redaction-scan modes", () => {
     const dir = repo({ "a.txt": `k ${AWS}\n`, "b.txt": `t ${GH}\n` });
     writeFileSync(join(dir, ".gitleaksignore"), `# reviewed\na.txt:aws_access_key:1\n${"0".repeat(40)}:b.txt:github_token:1\n`);
     expect((await scan(["-C", dir])).code).toBe(0);
+  });
+
+  test("--baseline: a content fingerprint survives a moved line; an older report's <file>:<rule>:<line> still counts", async () => {
+    const dir = repo({ "a.txt": `k ${AWS}\n`, "b.txt": `t ${GH}\n` });
+    const report = join(dir, "base.json");
+    expect((await scan(["-C", dir, "--report-format", "json", "--report-path", report])).code).toBe(1);
+    writeFileSync(join(dir, "a.txt"), `new line above\nand another\nk ${AWS}\n`);
+    const moved = await scan(["-C", dir, "--paths", "a.txt", "b.txt", "--baseline", report]);
+    expect(moved.code).toBe(0);
+    expect(moved.stderr).toContain("redaction-scan: 2 finding(s) suppressed by the baseline or .gitleaksignore\n");
+    const old = join(dir, "old.json");
+    writeFileSync(old, JSON.stringify({ findings: [{ fingerprint: "a.txt:aws_access_key:3" }, { fingerprint: "b.txt:github_token:1" }] }));
+    expect((await scan(["-C", dir, "--paths", "a.txt", "b.txt", "--baseline", old])).code).toBe(0);
+    writeFileSync(join(dir, "a.txt"), `k ${AWS}\nk ${AWS}\n`);
+    const again = await scan(["-C", dir, "--paths", "a.txt", "--baseline", report]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("  a.txt:2  [aws_access_key]");
   });
 
   test("--staged scans only staged files", async () => {
@@ -221,8 +238,8 @@ describe("organisation rules (REDACTION_EXTRA_PATTERNS)", () => {
     expect(r.stderr).toBe(
       "redaction-scan: WARNING — 1 of 2 organization rule lines are unusable and were skipped\n" +
         "redaction-scan: WARNING — organization rules contain no native script pattern; romanization only identifier rules miss native spellings\n" +
-        "redaction-scan: FAIL — 1 finding(s) (fail-closed)\n" +
         "  notes.md:1  [nightjar] Codename  :: the ******** launch\n" +
+        "redaction-scan: FAIL — 1 finding(s) (fail-closed)\n" +
         "redaction-scan: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n",
     );
     writeFileSync(rules, "kr|Hangul codename|야간[가-힣]+\n");

@@ -177,6 +177,6 @@ describe("--engine gitleaks merged config", () => {
 test("a rule with a path and no regex reports the file itself", () => {
   const set = loadConfigString("[[rules]]\nid = 'pem_file'\ndescription = 'Key file'\npath = '''\\.pem$'''\n", "t");
   const c = compileRules(set.rules, set.allowlists);
-  expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)" }]);
+  expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)", fingerprint: expect.stringMatching(/^keys\/server\.pem:pem_file:[0-9a-f]{16}:1$/) }]);
   expect(scanText(c, "keys/server.txt", "anything")).toEqual([]);
 });

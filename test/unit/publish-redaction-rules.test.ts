@@ -8,7 +8,7 @@ import { loadConfigFile } from "../../src/publishing/redaction/config.ts";
 import { base64Runs, decodeBase64Text, recoverUtf16Text, unescapeJson } from "../../src/publishing/redaction/decode.ts";
 import { compileRules, scanText, scanTextBounded } from "../../src/publishing/redaction/engine.ts";
 import { prefilterOf } from "../../src/publishing/redaction/literals.ts";
-import { Gen, rng } from "../helpers/redaction-corpus.ts";
+import { Gen, rng, secretMakers } from "../helpers/redaction-corpus.ts";
 import { ROOT } from "../helpers/paths.ts";
 
 const set = loadConfigFile(join(ROOT, "config", "gitleaks.toml"));
@@ -160,6 +160,41 @@ test("bounded: at most `budget` findings are rendered, the rest counted; skip dr
   expect(r.findings.map((f) => f.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   const s = scanTextBounded(c, "a", text, 100, (rule, line) => rule === "aws_access_key" && line <= 5);
   expect([s.findings.length, s.suppressed, s.findings[0]!.line]).toEqual([45, 5, 6]);
+});
+
+test("equivalence (property, seeded): the prefilters (lead gates, literal gates) change no finding", () => {
+  const seed = Number(process.env.REDACTION_EQUIV_SEED ?? Math.floor(Math.random() * 2 ** 31));
+  console.log(`prefilter equivalence seed ${seed} (REDACTION_EQUIV_SEED)`);
+  const q = new Gen(rng(seed));
+  // The reference: gitleaks' semantics with no prefilter at all (every regex over every text, keywords checked).
+  const plain = { ...c, leadGates: new Map(), gates: new Map() };
+  const makers = secretMakers(q);
+  const leads = c.direct.flatMap((r) => (r.regex!.source.replace(/^\\b/, "").match(/^[A-Za-z_/-]{1,6}/) ?? []).map(String));
+  const bits = () => q.one([() => makers[Math.floor(q.r() * makers.length)]!().value, () => q.one(leads) + q.mixed(40, "_-"), () => q.pick("xX_ -=:\"'\n", 2), () => q.one(leads), () => q.mixed(12)]);
+  let found = 0;
+  for (let n = 0; n < 400; n++) {
+    let text = "";
+    for (let k = 1 + Math.floor(q.r() * 8); k > 0; k--) text += bits()() + q.one([" ", "\n", "=", "_", "x", ": ", '"']);
+    const got = scanText(c, "f.txt", text);
+    expect(got).toEqual(scanText(plain, "f.txt", text));
+    found += got.length;
+  }
+  expect(found).toBeGreaterThan(200);
+});
+
+test("content fingerprints: a moved line keeps its fingerprint, repeats are numbered, the secret never appears", () => {
+  const a = `k ${"AK" + "IA"}${g.pick("ABCDEFGHJK", 16)}`;
+  const b = `k ${"AK" + "IA"}${g.pick("ABCDEFGHJK", 16)}`;
+  const before = scanText(c, "f", [a, "x", b, a].join("\n")).map((f) => f.fingerprint);
+  const after = scanText(c, "f", ["y", "y", b, "x", a, a].join("\n")).map((f) => f.fingerprint);
+  expect(before).toHaveLength(3);
+  expect(before[0]).toMatch(/^f:aws_access_key:[0-9a-f]{16}:1$/);
+  expect(before[2]).toBe(before[0]!.replace(/:1$/, ":2"));
+  expect(new Set(after)).toEqual(new Set(before));
+  for (const fp of before) expect(fp.includes(a.slice(2, 10))).toBe(false);
+  // A skip sees the content fingerprint (and the rule and line of the older form).
+  const s = scanTextBounded(c, "f", ["y", b, a].join("\n"), 100, (_rule, _line, content) => content === before[1]);
+  expect([s.findings.length, s.suppressed]).toEqual([1, 1]);
 });
 
 test("base64Runs (probing every 20th character) equals a plain regex walk (property, seeded)", () => {

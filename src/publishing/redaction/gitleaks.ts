@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as v from "valibot";
 import type { Ctx } from "../../lib/context.ts";
 import { ok } from "../../lib/runner.ts";
-import type { Finding } from "./engine.ts";
+import { contentFingerprint, type Finding } from "./engine.ts";
 import { maskLine, maskSecret } from "./mask.ts";
 import { embeddedConfigText, ScanFail, type LoadedRules } from "./rules.ts";
 import { finish, validateRanges, type Progress, type ScanOptions, type ScanReport, type ScanRequest } from "./scan.ts";
@@ -66,10 +66,15 @@ function toFindings(reportPath: string, shown: string): Finding[] {
   }
   const parsed = v.safeParse(ReportSchema, raw);
   if (!parsed.success) throw new ScanFail(`gitleaks wrote a report mogui cannot read for ${shown} (engine error, not a finding)`);
-  return parsed.output.map((f) => {
+  const seen = new Map<string, number>();
+  const sorted = [...parsed.output].sort((a, b) => (a.StartLine ?? 0) - (b.StartLine ?? 0));
+  return sorted.map((f) => {
     const line = f.Line ?? f.Match ?? "";
     const secret = f.Secret ?? f.Match ?? "";
     const at = secret ? line.indexOf(secret) : -1;
+    const key = `${f.RuleID}\0${secret}`;
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
     const spans = at >= 0 ? [{ start: at, end: at + secret.length, rule: f.RuleID }] : [{ start: 0, end: line.length, rule: f.RuleID }];
     return {
       file: shown,
@@ -79,6 +84,7 @@ function toFindings(reportPath: string, shown: string): Finding[] {
       description: f.Description ?? f.RuleID,
       match: maskSecret(secret),
       snippet: maskLine(line, spans),
+      fingerprint: contentFingerprint(shown, f.RuleID, secret, n),
     };
   });
 }

@@ -1,10 +1,11 @@
 /**
  * Reports of a redaction scan (issue 14): text (the stderr lines), JSON (one document, findings sorted by file, line
  * and rule) and SARIF 2.1.0 (what GitHub code scanning reads). Every format carries findings only as the engine
- * rendered them: masked. A fingerprint is `<file>:<rule>:<line>` (scan.ts), the key `--baseline` matches on.
+ * rendered them: masked. A fingerprint is `<file>:<rule>:<hash>:<n>` (engine.ts), the key `--baseline` matches on; the line
+ * fingerprint `<file>:<rule>:<line>` (scan.ts) is listed beside it for .gitleaksignore.
  */
 import type { Finding } from "./engine.ts";
-import { findingLine, fingerprint, type ScanReport } from "./scan.ts";
+import { findingLine, lineFingerprint, type ScanReport } from "./scan.ts";
 
 export type ReportFormat = "text" | "json" | "sarif";
 
@@ -49,7 +50,8 @@ function jsonFinding(f: Finding): Record<string, unknown> {
     column: f.column,
     match: f.match,
     snippet: f.snippet,
-    fingerprint: fingerprint(f),
+    fingerprint: f.fingerprint,
+    line_fingerprint: lineFingerprint(f),
     ...(f.decoded ? { decoded: f.decoded } : {}),
   };
 }
@@ -67,7 +69,8 @@ export function jsonReport(report: ScanReport, meta: ReportMeta): string {
     findings_listed: report.findings.length,
     findings_not_listed: report.more,
     suppressed: report.suppressed,
-    fingerprint_format: "<file>:<rule>:<line>",
+    fingerprint_format: "<file>:<rule>:<hash>:<n>",
+    line_fingerprint_format: "<file>:<rule>:<line>",
     blind_spots: { binary_files: report.binary, binary_files_listed: report.binaryFiles },
     findings: report.findings.map(jsonFinding),
   };
@@ -104,7 +107,7 @@ export function sarifReport(report: ScanReport, meta: ReportMeta): string {
         },
       },
     ],
-    partialFingerprints: { "moguiFingerprint/v1": fingerprint(f) },
+    partialFingerprints: { "moguiFingerprint/v1": lineFingerprint(f), "moguiFingerprint/v2": f.fingerprint },
   }));
   const doc = {
     $schema: SARIF_SCHEMA,

@@ -47,13 +47,21 @@ export interface ScanOptions {
   decodeDepth: number;
   /** What a share's child process needs to scan as this one does (--max-findings, --baseline, ...). */
   childArgs: string[];
+  /**
+   * Called with each listed finding once its file (or commit message) is scanned: commit messages first, then files
+   * in path order, at most `budget` in all. The report's own list stays sorted by file, line and rule.
+   */
+  onFinding?: (f: Finding) => void;
 }
 
 export const DEFAULT_MAX_FINDINGS = 1000;
 
 export type Progress = (done: number, total: number) => void;
 
-/** `.gitleaksignore`: `[<commit>:]<file>:<rule>:<line>` per line; matched on file, rule and line. */
+/**
+ * `.gitleaksignore`: `[<commit>:]<file>:<rule>:<line>` (matched on file, rule and line) or a content fingerprint
+ * `<file>:<rule>:<hash>:<n>` per line.
+ */
 export function readIgnore(root: string): Set<string> {
   let text: string;
   try {
@@ -71,11 +79,17 @@ export function readIgnore(root: string): Set<string> {
 }
 
 /**
- * A finding's fingerprint: `<file>:<rule>:<line>`, the form .gitleaksignore takes (without gitleaks' commit prefix).
- * It names where a finding is and which rule made it, never the secret.
+ * A finding's line fingerprint: `<file>:<rule>:<line>`, the form .gitleaksignore takes (without gitleaks' commit
+ * prefix) and the one older reports carry. It names where a finding is and which rule made it, never the secret.
+ * The content fingerprint (`Finding.fingerprint`, engine.ts) survives line moves; both are honoured when reading.
  */
-export function fingerprint(f: Pick<Finding, "file" | "rule" | "line">): string {
+export function lineFingerprint(f: Pick<Finding, "file" | "rule" | "line">): string {
   return `${f.file}:${f.rule}:${f.line}`;
+}
+
+/** Whether `ignore` names a finding by either of its fingerprints. */
+export function ignored(ignore: ReadonlySet<string>, f: Pick<Finding, "file" | "rule" | "line" | "fingerprint">): boolean {
+  return ignore.has(f.fingerprint) || ignore.has(lineFingerprint(f));
 }
 
 export function findingLine(f: Finding): string {
@@ -88,7 +102,10 @@ const BaselineSchema = v.union([
   v.array(v.looseObject({ Fingerprint: v.string() })),
 ]);
 
-/** The fingerprints of a previous `--report-format json` report (or a gitleaks JSON report). */
+/**
+ * The fingerprints of a previous `--report-format json` report (content fingerprints, or line fingerprints in a
+ * report of an older mogui) or of a gitleaks JSON report (line fingerprints).
+ */
 export function readBaseline(path: string): Set<string> {
   let raw: unknown;
   try {
@@ -124,8 +141,12 @@ export async function scanMessages(ctx: Ctx, c: Compiled, root: string, range: s
   return { count: msgs.length, res };
 }
 
-export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanRequest, opts: ScanOptions, progress?: Progress): Promise<ScanReport> {
+export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanRequest, given: ScanOptions, progress?: Progress): Promise<ScanReport> {
   await validateRanges(ctx, req);
+  // Messages and files each keep up to `budget` findings; what streams is the first `budget` of both in scan order.
+  let streamed = 0;
+  const emit = given.onFinding;
+  const opts: ScanOptions = emit ? { ...given, onFinding: (f) => void (streamed++ < given.budget && emit(f)) } : given;
   const c = compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth });
   let commitCount: number | null = null;
   let messages = empty();
@@ -197,7 +218,7 @@ export function finish(findings: Finding[], ignore: ReadonlySet<string>, budget 
   const seen = new Map<string, Finding>();
   let suppressed = 0;
   for (const f of findings) {
-    if (ignore.has(fingerprint(f))) {
+    if (ignored(ignore, f)) {
       suppressed++;
       continue;
     }

@@ -53,9 +53,11 @@ export const BLIND_LISTED = 100;
 
 export interface ShardOptions {
   budget: number;
-  /** Fingerprints (`<file>:<rule>:<line>`) not to report. */
+  /** Fingerprints (content `<file>:<rule>:<hash>:<n>`, or line `<file>:<rule>:<line>`) not to report. */
   ignore: ReadonlySet<string>;
   progress?: (done: number) => void;
+  /** Called with each listed finding as soon as its file is scanned (in file order): the text output streams. */
+  onFinding?: (f: Finding) => void;
 }
 
 /** Scans `files` in this process. */
@@ -78,19 +80,24 @@ export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOpt
 }
 
 /** Scans one text into `out`, within the budget left. */
-export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore">): void {
-  const skip = opts.ignore.size ? (rule: string, line: number) => opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
+export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore" | "onFinding">): void {
+  const skip = opts.ignore.size ? (rule: string, line: number, content: string) => opts.ignore.has(content) || opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
   const r = scanTextBounded(c, shown, text, Math.max(0, opts.budget - out.findings.length), skip);
-  for (const f of r.findings) out.findings.push(f);
+  for (const f of r.findings) {
+    out.findings.push(f);
+    opts.onFinding?.(f);
+  }
   out.more += r.more;
   out.suppressed += r.suppressed;
 }
 
 /** Appends `next` (a later share, in file order) to `out`, keeping the first `budget` findings. */
-export function mergeShard(out: ShardResult, next: ShardResult, budget: number): void {
+export function mergeShard(out: ShardResult, next: ShardResult, budget: number, onFinding?: (f: Finding) => void): void {
   for (const f of next.findings) {
-    if (out.findings.length < budget) out.findings.push(f);
-    else out.more++;
+    if (out.findings.length < budget) {
+      out.findings.push(f);
+      onFinding?.(f);
+    } else out.more++;
   }
   out.more += next.more;
   out.suppressed += next.suppressed;
@@ -109,6 +116,7 @@ const FindingSchema = v.object({
   match: v.string(),
   snippet: v.string(),
   decoded: v.optional(v.literal("base64")),
+  fingerprint: v.string(),
 });
 const ResultSchema = v.object({
   findings: v.array(FindingSchema),
@@ -158,7 +166,7 @@ export async function scanSharded(
         const why = r.stderr.split("\n").find((l) => l.startsWith("redaction-scan: FAIL")) ?? "a scan process failed (engine error, not a finding)";
         throw new ScanFail(why.replace(/^redaction-scan: FAIL — /, ""));
       }
-      mergeShard(out, parsed.output, opts.budget);
+      mergeShard(out, parsed.output, opts.budget, opts.onFinding);
     }
     return out;
   } finally {

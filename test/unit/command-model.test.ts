@@ -62,7 +62,6 @@ describe("import graph", () => {
  * - `exitCode = <digits>` anywhere but src/cli.ts;
  * - `return <digits>;` in commands/ (a command's run returns an exit name; a number there is an exit code).
  * src/lib/exits.ts and src/lib/exit-codes.ts declare the codes and are exempt.
- * NOT_YET_CONVERTED lists the files that still have them; the conversion helpers shrink it to zero.
  */
 const BARE = [/new ExitError\(\s*\d/g, /exitCode\s*=\s*\d/g];
 const BARE_IN_COMMANDS = /\breturn\s+\d+\s*;/g;
@@ -76,18 +75,12 @@ function bareCount(f: string): number {
   return n;
 }
 
-// biome-ignore format: one file a line, so a conversion's diff is one deleted line
-const NOT_YET_CONVERTED = new Set([
-]);
-
 describe("exit codes are declared names", () => {
-  test("no bare numeric exit code outside the not-yet-converted files (count printed)", () => {
+  test("no bare numeric exit code in commands/ or src/ (count printed)", () => {
     const hits = SOURCES.filter((f) => !EXEMPT.has(rel(f))).map((f) => [rel(f), bareCount(f)] as const).filter(([, n]) => n > 0);
     const total = hits.reduce((a, [, n]) => a + n, 0);
-    console.log(`bare exit literals: ${total} in ${hits.length} not-yet-converted files`);
-    expect(hits.map(([f]) => f).filter((f) => !NOT_YET_CONVERTED.has(f))).toEqual([]);
-    // A converted file leaves the list: the list never names a clean file.
-    expect([...NOT_YET_CONVERTED].filter((f) => !hits.some(([h]) => h === f))).toEqual([]);
+    console.log(`bare exit literals: ${total} in ${hits.length} files`);
+    expect(hits).toEqual([]);
   });
 
   test("converted commands (defineCommand) read typed args: no casts (casts left elsewhere printed)", () => {

@@ -229,6 +229,7 @@ const NOT_APPENDERS: Record<string, string> = {
   hook: "the group dispatcher: its subcommands are listed below",
   worker: "the group dispatcher: its subcommands have their own cases",
   "worker reps": "the group dispatcher: its subcommands have their own cases",
+  "acceptance-loop": "the group dispatcher: its subcommands have their own cases",
   fleet: "the group dispatcher: its subcommands have their own cases",
   spend: "the group dispatcher: its subcommands have their own cases",
   "fleet scan": "reads the jobs and dispatch ledgers only (reaches the append through the shared reap modules)",

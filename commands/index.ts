@@ -14,13 +14,9 @@ import * as workers from "./workers/index.ts";
 import type { CommandEntry, FamilyRow, FamilyTitle } from "./entry.ts";
 import { main as runMain } from "../src/main.ts";
 import type { Ctx } from "../src/lib/context.ts";
-import type { ExitCodeRow } from "../src/lib/exit-codes.ts";
 import type { Registry } from "../src/lib/registry.ts";
 
 export type { CommandEntry } from "./entry.ts";
-
-/** The families, in help order. */
-export const FAMILIES = { dispatch, workers, fleet, succession, evidence, publishing, opsRepo, hooks, developer } as const;
 
 /** A family's rows, each given the family's title as its help group. */
 function rows<T extends Record<string, FamilyRow>>(family: { title: FamilyTitle; commands: T }): { [K in keyof T]: T[K] & { group: FamilyTitle } } {
@@ -45,11 +41,8 @@ export function commandEntry(name: string): CommandEntry | undefined {
   return (COMMANDS as Record<string, CommandEntry>)[name];
 }
 
-/** Exit-code rows of the commands not yet converted to declared `exits` (docs/contributing.md). */
-export const EXIT_CODES: Record<string, readonly ExitCodeRow[]> = Object.assign({}, ...Object.values(FAMILIES).map((f) => f.exitCodes));
-
 /** The command tree src/main.ts runs on: injected here, so src/ never imports commands/. */
-export const REGISTRY: Registry = { commands: COMMANDS, exitCodes: EXIT_CODES };
+export const REGISTRY: Registry = { commands: COMMANDS };
 
 /** main(argv) bound to mogui's command tree: what src/cli.ts, the demo and the in-process tests call. */
 export function main(argv: readonly string[], ctx?: Partial<Ctx>): Promise<number> {

@@ -4,7 +4,7 @@
  * never imports commands/.
  */
 import { parseArgv, type MoguiArgsDef } from "./lib/args.ts";
-import type { Command, Group, Loaded } from "./lib/command.ts";
+import type { AnyCommand, Command } from "./lib/command.ts";
 import { processCtx, type ColorMode, type Ctx } from "./lib/context.ts";
 import { withDefaults } from "./lib/runner.ts";
 import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
@@ -34,24 +34,24 @@ function topNames(reg: Registry): string[] {
   return [...new Set([...Object.keys(reg.commands).map((k) => k.split(" ")[0]!), ...BUILTINS])];
 }
 
-async function loadEntry(reg: Registry, path: string): Promise<Loaded | undefined> {
+async function loadEntry(reg: Registry, path: string): Promise<AnyCommand | undefined> {
   const e = reg.commands[path];
   return e ? (await e.load()).default : undefined;
 }
 
 /** A group's subcommands: its defineGroup's lazy subCommands when it has one, else the registry's paths. */
-async function subsOf(reg: Registry, path: string): Promise<{ head?: Loaded; names: string[] }> {
+async function subsOf(reg: Registry, path: string): Promise<{ head?: AnyCommand; names: string[] }> {
   const head = await loadEntry(reg, path);
   if (head?.kind === "group") return { head, names: Object.keys(head.subCommands) };
   return { head, names: subcommandsOf(reg, path) };
 }
 
-async function loadSub(reg: Registry, group: Loaded | undefined, path: string, sub: string): Promise<Loaded | undefined> {
+async function loadSub(reg: Registry, group: AnyCommand | undefined, path: string, sub: string): Promise<AnyCommand | undefined> {
   if (group?.kind === "group") return group.subCommands[sub]?.();
   return loadEntry(reg, `${path} ${sub}`);
 }
 
-async function groupHelpRows(reg: Registry, path: string, head: Loaded | undefined, names: string[]): Promise<[string, string][]> {
+async function groupHelpRows(reg: Registry, path: string, head: AnyCommand | undefined, names: string[]): Promise<[string, string][]> {
   const rows: [string, string][] = [];
   for (const n of names) {
     const e = reg.commands[`${path} ${n}`];
@@ -64,7 +64,7 @@ async function groupHelpRows(reg: Registry, path: string, head: Loaded | undefin
 
 interface Resolved {
   path: string;
-  cmd: Loaded;
+  cmd: AnyCommand;
   rest: string[];
   /** Flags given before a subcommand, per group: checked as the subcommand's flags, reported against the group. */
   leading: [string, string[]][];
@@ -80,7 +80,7 @@ async function resolve(ctx: Ctx, reg: Registry, argv: string[]): Promise<Resolve
   let rest = argv.slice(1);
   const leading: [string, string[]][] = [];
   if (!reg.commands[path] && !isGroup(reg, path)) throw new UsageError(`unknown command '${path}'${didYouMean(path, topNames(reg))}`);
-  let cmd: Loaded | undefined;
+  let cmd: AnyCommand | undefined;
   for (;;) {
     const { head, names } = await subsOf(reg, path);
     if (names.length === 0) {
@@ -169,14 +169,13 @@ async function dispatch(ctx: Ctx, reg: Registry, argv: string[]): Promise<number
   if (typeof r === "number") return r;
   const { path, cmd, rest, leading } = r;
   if (cmd.kind === "group") throw new UsageError(`'mogui ${path}' needs a subcommand`, path);
-  if (cmd.passthrough) return cmd.kind === "command" ? runCommand(ctx, path, cmd, rest) : cmd.run(ctx, { _: rest });
+  if (cmd.passthrough) return runCommand(ctx, path, cmd, rest);
   if (wantsHelp(rest)) {
     ctx.io.stdout(renderCommandHelp(path, cmd));
     return GLOBAL_EXIT.OK;
   }
   for (const [group, tokens] of leading) parseArgv(group, tokens, flagsOnly(cmd.args));
-  if (cmd.kind === "command") return runCommand(ctx, path, cmd, rest);
-  return cmd.run(ctx, parseArgv(path, rest, cmd.args, cmd.rules));
+  return runCommand(ctx, path, cmd, rest);
 }
 
 /** The longest registry path argv starts with (to know whether it is a passthrough command). */

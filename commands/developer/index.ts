@@ -1,5 +1,4 @@
-/** The Developer family (help group "Developer"): its rows of the loader map and of the exit-code table. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
+/** The Developer family (help group "Developer"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Developer";
@@ -30,4 +29,3 @@ export const commands = {
 } satisfies Record<string, FamilyRow>;
 
 // Every command of the family declares its own `exits` beside its definition.
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -1,5 +1,4 @@
-/** The Dispatch family (help group "Dispatch"): its rows of the loader map and of the exit-code table. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
+/** The Dispatch family (help group "Dispatch"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Dispatch";
@@ -48,4 +47,3 @@ export const commands = {
 } satisfies Record<string, FamilyRow>;
 
 /** Every Dispatch command declares its exits beside its definition (D35): no rows left here. */
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

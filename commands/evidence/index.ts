@@ -1,5 +1,4 @@
 /** The Evidence family (help group "Evidence"): its rows of the loader map (every command declares its own exits). */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Evidence";
@@ -66,4 +65,3 @@ export const commands = {
 } satisfies Record<string, FamilyRow>;
 
 // Every command of this family declares its own exits (D35); the table stays for the registry's shape.
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

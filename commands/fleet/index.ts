@@ -1,5 +1,4 @@
 /** The Fleet family (help group "Fleet"): its rows of the loader map (each command declares its own exits). */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
 import type { FamilyRow } from "../entry.ts";
 
 
@@ -14,5 +13,3 @@ export const commands = {
   "spend watch": { summary: "Exit 3 once a job's measured tokens pass --max-tokens (for a hook or a loop)", load: () => import("./spend/watch.ts") },
   spend: { summary: "Token spend from the workers' transcripts (group)", hidden: true, load: () => import("./spend/index.ts") },
 } satisfies Record<string, FamilyRow>;
-
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -1,5 +1,4 @@
 /** The Hooks family (help group "Hooks"): its rows of the loader map. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Hooks";
@@ -61,4 +60,3 @@ export const commands = {
 } satisfies Record<string, FamilyRow>;
 
 /** Every command of the family declares its exits beside its definition (docs/contributing.md). */
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -1,5 +1,4 @@
-/** The Ops repository family (help group "Ops repository"): its rows of the loader map and of the exit-code table. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
+/** The Ops repository family (help group "Ops repository"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Ops repository";
@@ -31,5 +30,3 @@ export const commands = {
     load: () => import("./harness-selfcheck.ts"),
   },
 } satisfies Record<string, FamilyRow>;
-
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -1,5 +1,4 @@
-/** The Publishing family (help group "Publishing"): its rows of the loader map and of the exit-code table. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
+/** The Publishing family (help group "Publishing"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Publishing";
@@ -42,5 +41,3 @@ export const commands = {
     load: () => import("./conversation-redaction-scan.ts"),
   },
 } satisfies Record<string, FamilyRow>;
-
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

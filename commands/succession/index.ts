@@ -1,5 +1,4 @@
-/** The Succession family (help group "Succession"): its rows of the loader map and of the exit-code table. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
+/** The Succession family (help group "Succession"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
 export const title = "Succession";
@@ -26,4 +25,3 @@ export const commands = {
 } satisfies Record<string, FamilyRow>;
 
 // Every command of this family declares its own exits (D35); the table stays for the registry's shape.
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -1,5 +1,4 @@
-/** The Workers family (help group "Workers"): its rows of the loader map and of the exit-code table. */
-import type { ExitCodeRow } from "../../src/lib/exit-codes.ts";
+/** The Workers family (help group "Workers"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
 
@@ -26,4 +25,3 @@ export const commands = {
 } satisfies Record<string, FamilyRow>;
 
 // Every command of the family declares its own `exits` beside its definition.
-export const exitCodes: Record<string, readonly ExitCodeRow[]> = {};

@@ -5,7 +5,7 @@
  * `subCommands`. docs/contributing.md is the guide.
  */
 import { defineCommand as cittyDefine, type ArgDef, type ArgsDef, type CommandDef } from "citty";
-import type { ArgValues, MoguiArgsDef, ParseRules, Parsed } from "./args.ts";
+import type { ArgValues, MoguiArgsDef, ParseRules } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
 
@@ -36,7 +36,7 @@ export interface CommandSpec<A extends MoguiArgsDef, X extends Exits> {
   run(rc: RunContext<A, X>): Promise<ExitName<X> | Forwarded>;
 }
 
-/** A mogui command: the citty definition, tagged so main knows the new shape from the old one. */
+/** A mogui command: the citty definition, tagged so main knows a command from a group. */
 export type Command<A extends MoguiArgsDef = MoguiArgsDef, X extends Exits = Exits> = CommandSpec<A, X> & {
   kind: "command";
   citty: CommandDef;
@@ -45,7 +45,7 @@ export type Command<A extends MoguiArgsDef = MoguiArgsDef, X extends Exits = Exi
 export interface GroupSpec {
   meta: { name: string; description: string };
   /** Lazy: loading a group never loads its subcommands' modules until one is run (or help lists them). */
-  subCommands: Record<string, () => Promise<AnyCommand | OldCommand>>;
+  subCommands: Record<string, () => Promise<AnyCommand>>;
   /** Synopsis lines when `<group> <a|b|c> [flags]` is not enough. */
   usage?: readonly string[];
   notes?: readonly string[];
@@ -73,10 +73,7 @@ export function defineCommand<const A extends MoguiArgsDef, const X extends Exit
 
 export function defineGroup(spec: GroupSpec): Group {
   const subCommands = Object.fromEntries(
-    Object.entries(spec.subCommands).map(([k, load]) => [k, async () => {
-      const c = await load();
-      return c.citty ?? cittyDefine({ meta: c.meta });
-    }]),
+    Object.entries(spec.subCommands).map(([k, load]) => [k, async () => (await load()).citty]),
   );
   return { ...spec, kind: "group", citty: cittyDefine({ meta: spec.meta, subCommands }) };
 }
@@ -88,31 +85,3 @@ export function failWith<X extends Exits>(exits: X, name: ExitName<X>, message: 
 
 // biome-ignore lint: the erased shape main dispatches on
 export type AnyCommand = Command<any, any> | Group;
-
-/**
- * The pre-D35 shape, still run by main until every command is converted (docs/contributing.md: converting).
- * @deprecated use defineCommand
- */
-export interface OldCommand {
-  kind?: undefined;
-  citty?: undefined;
-  meta: { name: string; description: string };
-  usage: readonly string[];
-  args: MoguiArgsDef;
-  rules?: ParseRules;
-  examples?: readonly string[];
-  notes?: readonly string[];
-  /** Key into the family's exitCodes table; defaults to the command path. */
-  exitCodes?: string;
-  passthrough?: boolean;
-  run(ctx: Ctx, args: Parsed): Promise<number>;
-}
-/** @deprecated alias kept for unconverted commands */
-export type MoguiCommand = OldCommand;
-
-/** @deprecated use defineCommand */
-export function defineMoguiCommand(cmd: OldCommand): OldCommand {
-  return cmd;
-}
-
-export type Loaded = AnyCommand | OldCommand;

@@ -1,6 +1,6 @@
 /**
- * Exit-code rows. Converted commands declare theirs beside their definition (`exits`, src/lib/exits.ts); the rest
- * still keep rows in commands/families/*.ts until converted. `mogui help exit-codes` renders both.
+ * The exit codes every command shares, and the row shape help renders. Each command declares its own rows beside
+ * its definition (`exits`, src/lib/exits.ts); `mogui help exit-codes` renders EVERY_COMMAND, then each command's.
  */
 export const GLOBAL_EXIT = {
   OK: 0, // the command did what was asked

@@ -1,11 +1,11 @@
 /** gh-style help text, rendered from the command definitions and their declared exits (the registry is injected). */
 import { VERSION } from "../version.ts";
 import { aliasesOf, type MoguiArgsDef } from "./args.ts";
-import type { Group, Loaded } from "./command.ts";
+import type { AnyCommand } from "./command.ts";
 import { EVERY_COMMAND, type ExitCodeRow } from "./exit-codes.ts";
 import type { Registry } from "./registry.ts";
 
-let current: Registry = { commands: {}, exitCodes: {} };
+let current: Registry = { commands: {} };
 
 /** main installs the registry it runs on, so help rendered from inside a command sees the same tree. */
 export function useRegistry(reg: Registry): void {
@@ -21,11 +21,9 @@ export function exitRows(rows: readonly ExitCodeRow[]): string[] {
   return pad(rows.map((r) => [String(r.code), r.meaning]));
 }
 
-/** A command's exit rows: its declared `exits`, else its family table row (unconverted commands). */
-export function exitRowsFor(path: string, cmd: Loaded | Group, reg: Registry = current): readonly ExitCodeRow[] | undefined {
-  if (cmd.kind === "command") return Object.values(cmd.exits);
-  if (cmd.kind === "group") return cmd.exits ? Object.values(cmd.exits) : reg.exitCodes[path];
-  return reg.exitCodes[cmd.exitCodes ?? path];
+/** A command's exit rows: its declared `exits` (a group's own rows, if it declares any). */
+export function exitRowsFor(cmd: AnyCommand): readonly ExitCodeRow[] | undefined {
+  return cmd.exits ? Object.values(cmd.exits) : undefined;
 }
 
 const ORDER = ["Dispatch", "Workers", "Fleet", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
@@ -74,8 +72,8 @@ function flagRows(args: MoguiArgsDef): [string, string][] {
   return rows;
 }
 
-export function renderCommandHelp(path: string, cmd: Loaded, reg: Registry = current): string {
-  if (cmd.kind === "group") return renderGroupHelp(path, cmd, [], reg);
+export function renderCommandHelp(path: string, cmd: AnyCommand): string {
+  if (cmd.kind === "group") return renderGroupHelp(path, cmd, []);
   // A usage line that starts with white space continues the synopsis above it.
   const out = [cmd.meta.description, "", "USAGE", ...cmd.usage.map((u) => (/^\s/.test(u) ? `        ${u.trimStart()}` : `  mogui ${u}`)), ""];
   const args: MoguiArgsDef = cmd.args;
@@ -84,14 +82,14 @@ export function renderCommandHelp(path: string, cmd: Loaded, reg: Registry = cur
   if (!cmd.passthrough) out.push("FLAGS", ...pad(flagRows(args)), "");
   for (const n of cmd.notes ?? []) out.push(...n.split("\n"), "");
   if (cmd.examples?.length) out.push("EXAMPLES", ...cmd.examples.map((e) => `  $ ${e}`), "");
-  const codes = exitRowsFor(path, cmd, reg);
+  const codes = exitRowsFor(cmd);
   if (codes) out.push("EXIT CODES", ...exitRows(codes), "");
   out.push("LEARN MORE", "  Use 'mogui help exit-codes' for every command's exit codes.");
   return `${out.join("\n")}\n`;
 }
 
 /** A group's help: its description, synopsis, and every subcommand with its description (exit 0 with --help). */
-export function renderGroupHelp(path: string, head: Loaded | undefined, subs: readonly [string, string][], reg: Registry = current): string {
+export function renderGroupHelp(path: string, head: AnyCommand | undefined, subs: readonly [string, string][]): string {
   const names = subs.map(([n]) => n);
   const description = head?.meta.description ?? `The ${path} commands.`;
   const usage = head?.usage?.length ? head.usage : [`${path} <${names.join("|")}> [flags]`];
@@ -100,7 +98,7 @@ export function renderGroupHelp(path: string, head: Loaded | undefined, subs: re
   out.push(`Flags may also come before the subcommand: 'mogui ${path} <flags> <command>' is 'mogui ${path} <command> <flags>'.`, "");
   for (const n of head?.notes ?? []) out.push(...n.split("\n"), "");
   if (head?.examples?.length) out.push("EXAMPLES", ...head.examples.map((e) => `  $ ${e}`), "");
-  const codes = head ? exitRowsFor(path, head, reg) : undefined;
+  const codes = head ? exitRowsFor(head) : undefined;
   if (codes) out.push("EXIT CODES", ...exitRows(codes), "");
   out.push("LEARN MORE", `  Use 'mogui ${path} <command> --help' for more information about a command.`);
   return `${out.join("\n")}\n`;
@@ -109,7 +107,7 @@ export function renderGroupHelp(path: string, head: Loaded | undefined, subs: re
 export async function renderExitCodes(reg: Registry = current): Promise<string> {
   const out = ["EXIT CODES", "", "Every command", ...exitRows(EVERY_COMMAND), ""];
   for (const [name, e] of Object.entries(reg.commands)) {
-    const rows = reg.exitCodes[name] ?? exitRowsFor(name, (await e.load()).default, reg);
+    const rows = exitRowsFor((await e.load()).default);
     if (rows) out.push(`mogui ${name}`, ...exitRows(rows), "");
   }
   return `${out.join("\n").trimEnd()}\n`;

@@ -4,7 +4,7 @@ import { useColor } from "./context.ts";
 
 /**
  * THE data-document rule: keys sorted at every level; with --json one compact document on stdout, without it the
- * same document indented. Every converted command prints its document through this.
+ * same document indented. Every command prints its document through this.
  */
 export function printDoc(ctx: Ctx, value: unknown, json: boolean): void {
   printJson(ctx, sortKeys(value), json);

@@ -3,20 +3,17 @@
  * by the command path typed after `mogui`; a group is the first word of multi-word paths, optionally with its own
  * row that loads a `defineGroup` (lazy subCommands) module.
  */
-import type { Loaded } from "./command.ts";
-import type { ExitCodeRow } from "./exit-codes.ts";
+import type { AnyCommand } from "./command.ts";
 
 export interface RegistryEntry {
   summary: string;
   group: string;
   hidden?: boolean;
-  load: () => Promise<{ default: Loaded }>;
+  load: () => Promise<{ default: AnyCommand }>;
 }
 
 export interface Registry {
   commands: Record<string, RegistryEntry>;
-  /** Exit-code rows of commands not yet converted to declared `exits` (keyed like commands). */
-  exitCodes: Record<string, readonly ExitCodeRow[]>;
 }
 
 /** The subcommand names of a group, in registry order. */

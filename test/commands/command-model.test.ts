@@ -7,7 +7,7 @@ import { subcommandsOf } from "../../src/lib/registry.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 
-const REG = { commands: COMMANDS, exitCodes: {} };
+const REG = { commands: COMMANDS };
 const GROUPS = [...new Set(Object.keys(COMMANDS).filter((k) => k.includes(" ")).map((k) => k.split(" ")[0]!))];
 
 describe("groups", () => {

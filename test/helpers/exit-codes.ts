@@ -5,7 +5,7 @@
  * row `N` admits any code) fails the test that observed it. Global invocations (`--help`, `--version`, `help`,
  * unknown commands) answer from the "(every command)" rows and are not checked here.
  */
-import { commandEntry, REGISTRY } from "../../commands/index.ts";
+import { commandEntry } from "../../commands/index.ts";
 import { exitRowsFor } from "../../src/lib/help.ts";
 
 /** The command path argv names (longest match first, `--debug` ignored), as src/main.ts resolves it. */
@@ -22,10 +22,10 @@ export function commandOf(argv: readonly string[]): string | undefined {
 export async function unlistedExit(argv: readonly string[], code: number): Promise<string | null> {
   const cmd = commandOf(argv);
   if (cmd === undefined) return null;
-  // The command's declared exits (converted commands), else its family table row.
-  const rows = exitRowsFor(cmd, (await commandEntry(cmd)!.load()).default, REGISTRY);
-  if (!rows) return `mogui ${cmd} has no EXIT CODES (its exits declaration, or commands/families/*.ts exitCodes)`;
+  // The command's declared exits: the one source of its EXIT CODES.
+  const rows = exitRowsFor((await commandEntry(cmd)!.load()).default);
+  if (!rows) return `mogui ${cmd} has no EXIT CODES (it declares no exits)`;
   if (rows.some((r) => r.code === "N" || r.code === code)) return null;
   const listed = rows.map((r) => r.code).join(", ");
-  return `mogui ${cmd} exited ${code}, which its EXIT CODES (${listed}) do not list: declare it beside the command (or in commands/families/*.ts while unconverted) (argv: ${argv.join(" ")})`;
+  return `mogui ${cmd} exited ${code}, which its EXIT CODES (${listed}) do not list: declare it in the command's exits (argv: ${argv.join(" ")})`;
 }

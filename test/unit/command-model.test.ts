@@ -88,8 +88,7 @@ describe("exit codes are declared names", () => {
     const cmds = SOURCES.filter((f) => rel(f).startsWith("commands/"));
     const converted = cmds.filter((f) => /\bdefineCommand\(/.test(text.get(f)!));
     const casts = cmds.reduce((a, f) => a + (text.get(f)!.match(cast)?.length ?? 0), 0);
-    const old = cmds.filter((f) => /\bdefineMoguiCommand\(/.test(text.get(f)!)).length;
-    console.log(`converted commands: ${converted.length}; not yet converted: ${old}; arg casts left: ${casts}`);
+    console.log(`commands (defineCommand): ${converted.length}; arg casts left: ${casts}`);
     expect(converted.filter((f) => cast.test(text.get(f)!)).map(rel)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /** Arg fragments, exit rows and small helpers the `mogui worker ...` commands share. */
 import { existsSync } from "node:fs";
-import { ARGS, type MoguiArgsDef, type Parsed } from "../../lib/args.ts";
+import { ARGS } from "../../lib/args.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { COMMON_EXITS, NamedExit, SHARED_EXITS, type Exits } from "../../lib/exits.ts";
 import { HerdrError } from "../../lib/herdr/client.ts";
@@ -34,21 +34,6 @@ export const WORKER_EXITS = {
 /** A usage-class failure raised below a command (the policy unreadable): exit 2, one line, no help line. */
 function workerUsage(message: string): NamedExit {
   return new NamedExit("usage", COMMON_EXITS.usage.code, message);
-}
-
-/** @deprecated for the unconverted `spend` commands only; converted commands use WORKER_ARGS.json. */
-export const JSON_ARG: MoguiArgsDef = { json: { type: "boolean", description: "Print one compact JSON document" } };
-
-/** @deprecated for the unconverted `spend` commands only (typed args need no lookup). */
-export function str(args: Parsed, name: string): string | undefined {
-  const v = args[name];
-  return typeof v === "string" ? v : undefined;
-}
-
-/** @deprecated for the unconverted `spend` commands only (typed args need no lookup). */
-export function list(args: Parsed, name: string): string[] {
-  const v = args[name];
-  return Array.isArray(v) ? v : typeof v === "string" ? [v] : [];
 }
 
 export function paths(ctx: Ctx, flags: { ledger?: string; inboxRoot?: string }) {

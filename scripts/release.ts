@@ -4,7 +4,7 @@
 // one SHA256SUMS over everything written (`sha256sum -c` format). Bun fetches each foreign target's runtime from the
 // npm registry on first use; a target whose build fails is named with Bun's reason, the others are still built,
 // and the exit code is 1.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./archive.ts";
@@ -49,7 +49,12 @@ function buildOne(target: string, out: string, commit: string, date: string): { 
   const exe = target.startsWith("windows") ? ".exe" : "";
   const stem = `mogui-${pkg.version}-${target}`;
   const bin = join(out, `${stem}${exe}`);
-  const p = Bun.spawnSync([process.execPath, ...buildArgs(bin, { commit, target, date }, `bun-${target}`)], {
+  // Built in a folder of its own: with --splitting, --sourcemap writes one map per chunk beside the binary.
+  const work = join(out, `.build-${target}`);
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const built = join(work, `${stem}${exe}`);
+  const p = Bun.spawnSync([process.execPath, ...buildArgs(built, { commit, target, date }, `bun-${target}`)], {
     cwd: ROOT,
     stdout: "pipe",
     stderr: "pipe",
@@ -57,14 +62,17 @@ function buildOne(target: string, out: string, commit: string, date: string): { 
   });
   if (p.exitCode !== 0) {
     const why = p.signalCode ? `killed by ${p.signalCode} (timeout ${BUILD_TIMEOUT_MS / 60_000} min?)` : reason(p.stderr.toString(), p.stdout.toString());
-    rmSync(bin, { force: true });
+    rmSync(work, { recursive: true, force: true });
     return { error: `${why} (Bun fetches the bun-${target} runtime from the npm registry on first use; check the registry is reachable)` };
   }
-  // --sourcemap writes <bin>.map beside the binary: kept for reading crash stacks, but out of the published set.
-  if (existsSync(`${bin}.map`)) {
-    mkdirSync(join(out, "sourcemaps"), { recursive: true });
-    renameSync(`${bin}.map`, join(out, "sourcemaps", `${stem}${exe}.map`));
+  // The source maps are kept for reading crash stacks, but out of the published set: sourcemaps/<target>/.
+  renameSync(built, bin);
+  const maps = readdirSync(work).filter((f) => f.endsWith(".map"));
+  if (maps.length) {
+    mkdirSync(join(out, "sourcemaps", target), { recursive: true });
+    for (const m of maps) renameSync(join(work, m), join(out, "sourcemaps", target, m));
   }
+  rmSync(work, { recursive: true, force: true });
   const data = new Uint8Array(readFileSync(bin));
   const mtime = Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
   const archive = exe ? `${stem}.zip` : `${stem}.tar.gz`;

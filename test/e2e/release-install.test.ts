@@ -38,7 +38,11 @@ function install(args: string[], env: Record<string, string> = {}) {
 describe.skipIf(!supported)(`release of the host target (${target})`, () => {
   test("binary, archive, install.sh, SHA256SUMS (and the source map aside); each checksum line matches its file", () => {
     expect(readdirSync(out).sort()).toEqual(["SHA256SUMS", "install.sh", "sourcemaps", stem, `${stem}.tar.gz`].sort());
-    expect(readdirSync(join(out, "sourcemaps"))).toEqual([`${stem}.map`]);
+    // One folder per target: the binary's map and, the build being split, one map per lazily loaded chunk.
+    expect(readdirSync(join(out, "sourcemaps"))).toEqual([target]);
+    const maps = readdirSync(join(out, "sourcemaps", target));
+    expect(maps).toContain(`${stem}.map`);
+    expect(maps.every((m) => m.endsWith(".map"))).toBe(true);
     const lines = readFileSync(join(out, "SHA256SUMS"), "utf8").trimEnd().split("\n");
     expect(lines).toHaveLength(3);
     for (const f of ["install.sh", stem, `${stem}.tar.gz`]) expect(lines).toContain(`${sha256(join(out, f))}  ${f}`);

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import * as v from "valibot";
 import { resolveStatePath, type Ctx } from "../context.ts";
 import type { InstanceRuntimeSchema as Schema } from "./instance-schema.ts";
 import { dropUnderscoreKeys, issueLine } from "./issues.ts";
@@ -82,6 +81,8 @@ export function parseInstanceConfig(text: string, path: string): ParsedFields {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InstanceConfigError(`instance runtime config root must be a JSON object: ${path}`);
   const fast = fastParse(raw as Record<string, unknown>);
   if (fast) return fast;
+  // valibot only on this slow path: a hook that reads a valid config never loads it.
+  const v = require("valibot") as typeof import("valibot");
   const parsed = v.safeParse(instanceRuntimeSchema(), dropUnderscoreKeys(raw as Record<string, unknown>));
   if (!parsed.success) throw new InstanceConfigError(issueLine(parsed.issues[0]));
   const obj = parsed.output;

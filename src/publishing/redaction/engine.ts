@@ -54,10 +54,11 @@ export interface Compiled {
    */
   leadGates: Map<Rule, RegExp>;
   /**
-   * Lead gates searched together first (leadGroupsOf): a text with none of a group's literals fails every gate of
-   * the group after one search instead of one per gate. Absent for a gate in no group.
+   * Lead gates and the first checks of gates (Gate.first) searched together first (leadGroupsOf): a text with none
+   * of a group's literals fails every gate of the group after one search instead of one per gate. Absent for a gate
+   * in no group.
    */
-  leadGroups: Map<RegExp, RegExp>;
+  leadGroups: Map<RegExp | Gate, RegExp>;
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
   /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
@@ -129,7 +130,7 @@ export function leadingLiterals(re: RegExp): string[] | null {
 
 const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
-function leadGatesOf(direct: Rule[]): { gates: Map<Rule, RegExp>; groups: Map<RegExp, RegExp> } {
+function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp> } {
   const byFirst = new Map<string, Array<[Rule, string[]]>>();
   for (const r of direct) {
     const lits = leadingLiterals(r.regex!);
@@ -139,7 +140,7 @@ function leadGatesOf(direct: Rule[]): { gates: Map<Rule, RegExp>; groups: Map<Re
     byFirst.set(lits[0]![0]!, list);
   }
   const out = new Map<Rule, RegExp>();
-  const parts = new Map<RegExp, string[]>();
+  const parts = new Map<RegExp | Gate, string[]>();
   for (const list of byFirst.values()) {
     const lits = [...new Set(list.flatMap(([, l]) => l))];
     // A single literal is searched from its rarest character on (`pm_` for `npm_`): a text containing the literal
@@ -152,6 +153,7 @@ function leadGatesOf(direct: Rule[]): { gates: Map<Rule, RegExp>; groups: Map<Re
     parts.set(gate, searched);
     for (const [r] of list) out.set(r, gate);
   }
+  for (const g of new Set(gates.values())) if (g.first) parts.set(g, g.first);
   return { gates: out, groups: leadGroupsOf(parts) };
 }
 
@@ -166,22 +168,22 @@ const GROUP_MAX = 6;
  * literals are grouped, at most GROUP_MAX gates a group. The answer never changes: a gate is still asked when its
  * group's search finds something.
  */
-function leadGroupsOf(parts: Map<RegExp, string[]>): Map<RegExp, RegExp> {
+function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): Map<RegExp | Gate, RegExp> {
   const rareAt = (lits: string[]) => {
     const m = Math.min(...lits.map((l) => l.length));
     for (let j = 0; j < m; j++) if (lits.every((l) => RARE_CHAR.test(l[j]!))) return true;
     return false;
   };
-  const groups: Array<{ gates: RegExp[]; lits: string[] }> = [];
+  const groups: Array<{ gates: Array<RegExp | Gate>; lits: string[] }> = [];
   for (const [gate, lits] of parts) {
     const g = groups.find((x) => x.gates.length < GROUP_MAX && rareAt([...x.lits, ...lits]));
     if (g) g.gates.push(gate), g.lits.push(...lits);
     else groups.push({ gates: [gate], lits: [...lits] });
   }
-  const out = new Map<RegExp, RegExp>();
+  const out = new Map<RegExp | Gate, RegExp>();
   for (const g of groups) {
     if (g.gates.length < 2) continue;
-    const pre = new RegExp(g.lits.map(escapeLit).join("|"));
+    const pre = new RegExp([...new Set(g.lits)].map(escapeLit).join("|"));
     for (const gate of g.gates) out.set(gate, pre);
   }
   return out;
@@ -205,7 +207,8 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   const exempt = allowlists.filter((a) => a.condition === "OR").flatMap((a) => a.paths);
   // Joined only when every part has the same flags; otherwise each is asked in turn (same answer).
   const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
-  const { gates: leadGates, groups: leadGroups } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)));
+  const gates = new Map([...gated, ...unled].map((r) => [r, gateOf(r)]));
+  const { gates: leadGates, groups: leadGroups } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)), gates);
   const leads = { leadGates, leadGroups };
   let exemptPaths: RegExp | null = null;
   try {
@@ -213,7 +216,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   } catch {
     exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
   }
-  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, ...leads, gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
+  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, ...leads, gates, decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 function gateOf(r: Rule): Gate {
@@ -395,24 +398,27 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
   const outer = col.inlineAllow;
   col.inlineAllow = undefined;
   const leads = new Map<RegExp, boolean>();
+  // False when the group `g` belongs to has none of its literals in the text (searched once per text and group).
+  const grouped = (g: RegExp | Gate): boolean => {
+    const group = c.leadGroups.get(g);
+    if (!group) return true;
+    let any = leads.get(group);
+    if (any === undefined) leads.set(group, (any = group.test(text)));
+    return any;
+  };
   for (const rule of c.direct) {
     const lead = c.leadGates.get(rule);
     if (lead) {
       let present = leads.get(lead);
-      if (present === undefined) {
-        const group = c.leadGroups.get(lead);
-        let any = group && leads.get(group);
-        if (group && any === undefined) leads.set(group, (any = group.test(text)));
-        leads.set(lead, (present = any !== false && lead.test(text)));
-      }
+      if (present === undefined) leads.set(lead, (present = grouped(lead) && lead.test(text)));
       if (!present) continue;
     }
     const gate = c.gates.get(rule);
-    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, col, () => kw.any(rule));
+    if (!gate || (grouped(gate) && gate.passes(text, kw.lower))) matchRule(c, rule, path, text, col, () => kw.any(rule));
   }
   for (const rule of c.gated) {
     const gate = c.gates.get(rule);
-    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
+    if (gate ? grouped(gate) && gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
   }
   if (depth > 0) collectDecoded(c, path, text, col, depth);
   col.inlineAllow = outer;

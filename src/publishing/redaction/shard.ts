@@ -133,10 +133,13 @@ export function readShardList(path: string): FileRef[] {
   return parsed.output;
 }
 
-/** Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). */
+/**
+ * Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). `compile`
+ * is called once the child processes are started, so compiling the rules here overlaps their start-up.
+ */
 export async function scanSharded(
   ctx: Ctx,
-  c: Compiled,
+  compile: () => Compiled,
   files: readonly FileRef[],
   jobs: number,
   childArgs: string[],
@@ -153,7 +156,7 @@ export async function scanSharded(
       return ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT });
     });
     // The child processes run while this one scans its own share (synchronously).
-    const out = scanShard(c, shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
+    const out = scanShard(compile(), shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
     for (const r of await Promise.all(children)) {
       let parsed: v.SafeParseResult<typeof ResultSchema> | null = null;
       try {

@@ -134,6 +134,21 @@ export function readShardList(path: string): FileRef[] {
 }
 
 /**
+ * A child process starts late (its own start-up, rule loading and compiling, ~40 ms, while this process already
+ * scans): this process's share is larger by up to CHILD_HEAD_START files (a tenth of a share at most), taken evenly
+ * from the children's, so that all finish about together. Contiguous slices in order, as before.
+ */
+export const CHILD_HEAD_START = 400;
+
+export function splitShares<T>(files: readonly T[], jobs: number): T[][] {
+  const even = files.length / jobs;
+  const lead = Math.min(CHILD_HEAD_START, Math.floor(even / 10));
+  const first = Math.min(files.length, Math.ceil(even) + lead);
+  const size = Math.ceil((files.length - first) / Math.max(1, jobs - 1));
+  return [files.slice(0, first), ...Array.from({ length: jobs - 1 }, (_, k) => files.slice(first + k * size, first + (k + 1) * size))];
+}
+
+/**
  * Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). `compile`
  * is called once the child processes are started, so compiling the rules here overlaps their start-up.
  */
@@ -146,8 +161,7 @@ export async function scanSharded(
   opts: ShardOptions,
   progress?: (done: number, total: number) => void,
 ): Promise<ShardResult> {
-  const size = Math.ceil(files.length / jobs);
-  const shares = Array.from({ length: jobs }, (_, k) => files.slice(k * size, (k + 1) * size));
+  const shares = splitShares(files, jobs);
   const dir = mkdtempSync(join(tmpdir(), "mogui-scan-"));
   try {
     const children = shares.slice(1).map((share, k) => {

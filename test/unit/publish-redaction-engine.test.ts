@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError } from "../../src/publishing/redaction/config.ts";
 import { compileRules, literalLed, scanText } from "../../src/publishing/redaction/engine.ts";
 import { maskLine, maskSecret } from "../../src/publishing/redaction/mask.ts";
+import { CHILD_HEAD_START, splitShares } from "../../src/publishing/redaction/shard.ts";
 import { compileRe2, Re2Error, translateRe2 } from "../../src/publishing/redaction/re2.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -179,4 +180,16 @@ test("a rule with a path and no regex reports the file itself", () => {
   const c = compileRules(set.rules, set.allowlists);
   expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)", fingerprint: expect.stringMatching(/^keys\/server\.pem:pem_file:[0-9a-f]{16}:1$/) }]);
   expect(scanText(c, "keys/server.txt", "anything")).toEqual([]);
+});
+
+test("shares: contiguous slices in order covering every file once; this process's share leads by at most a tenth", () => {
+  for (const [n, jobs] of [[2000, 2], [20000, 2], [20001, 3], [4999, 8], [10, 4]] as const) {
+    const files = Array.from({ length: n }, (_, i) => i);
+    const shares = splitShares(files, jobs);
+    expect(shares).toHaveLength(jobs);
+    expect(shares.flat()).toEqual(files);
+    const even = n / jobs;
+    expect(shares[0]!.length).toBeGreaterThanOrEqual(Math.floor(even));
+    expect(shares[0]!.length).toBeLessThanOrEqual(Math.ceil(even) + Math.min(CHILD_HEAD_START, even / 10));
+  }
 });

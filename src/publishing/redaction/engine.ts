@@ -53,6 +53,12 @@ export interface Compiled {
    * bare literal several times faster than `\bnpm_[A-Za-z0-9]{36}\b`).
    */
   leadGates: Map<Rule, RegExp>;
+  /**
+   * Lead gates and the first checks of gates (Gate.first) searched together first (leadGroupsOf): a text with none
+   * of a group's literals fails every gate of the group after one search instead of one per gate. Absent for a gate
+   * in no group.
+   */
+  leadGroups: Map<RegExp | Gate, RegExp>;
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
   /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
@@ -122,7 +128,9 @@ export function leadingLiterals(re: RegExp): string[] | null {
   return leads;
 }
 
-function leadGatesOf(direct: Rule[]): Map<Rule, RegExp> {
+const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+
+function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp> } {
   const byFirst = new Map<string, Array<[Rule, string[]]>>();
   for (const r of direct) {
     const lits = leadingLiterals(r.regex!);
@@ -132,16 +140,51 @@ function leadGatesOf(direct: Rule[]): Map<Rule, RegExp> {
     byFirst.set(lits[0]![0]!, list);
   }
   const out = new Map<Rule, RegExp>();
+  const parts = new Map<RegExp | Gate, string[]>();
   for (const list of byFirst.values()) {
     const lits = [...new Set(list.flatMap(([, l]) => l))];
     // A single literal is searched from its rarest character on (`pm_` for `npm_`): a text containing the literal
     // contains that part of it, and the search stops at far fewer candidate positions.
-    const parts = lits.length === 1 ? [rareTail(lits[0]!)] : lits;
+    const searched = lits.length === 1 ? [rareTail(lits[0]!)] : lits;
     // One rule alone is gated only when that helps: its regex begins with `\b` (the regex engine finds a bare
     // literal much faster) or its literal has a rarer tail.
-    if (list.length < 2 && !list[0]![0].regex!.source.startsWith("\\b") && parts[0] === lits[0]) continue;
-    const gate = new RegExp(parts.map((l) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")).join("|"));
+    if (list.length < 2 && !list[0]![0].regex!.source.startsWith("\\b") && searched[0] === lits[0]) continue;
+    const gate = new RegExp(searched.map(escapeLit).join("|"));
+    parts.set(gate, searched);
     for (const [r] of list) out.set(r, gate);
+  }
+  for (const g of new Set(gates.values())) if (g.first) parts.set(g, g.first);
+  return { gates: out, groups: leadGroupsOf(parts) };
+}
+
+/** Characters rare in text: capitals and punctuation other than `_`, `.`, `,`, quotes and blanks. */
+const RARE_CHAR = /[A-Z!#$%&()*+/:;<=>?@[\\\]^`{|}~-]/;
+const GROUP_MAX = 6;
+
+/**
+ * Groups of lead gates searched as one alternation first. JavaScriptCore searches an alternation of literals as fast
+ * as one literal when, at some offset within the shortest literal, every literal has a rare character there (it
+ * skips ahead testing that position); otherwise a joined search is slower than separate ones, so only such
+ * literals are grouped, at most GROUP_MAX gates a group. The answer never changes: a gate is still asked when its
+ * group's search finds something.
+ */
+function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): Map<RegExp | Gate, RegExp> {
+  const rareAt = (lits: string[]) => {
+    const m = Math.min(...lits.map((l) => l.length));
+    for (let j = 0; j < m; j++) if (lits.every((l) => RARE_CHAR.test(l[j]!))) return true;
+    return false;
+  };
+  const groups: Array<{ gates: Array<RegExp | Gate>; lits: string[] }> = [];
+  for (const [gate, lits] of parts) {
+    const g = groups.find((x) => x.gates.length < GROUP_MAX && rareAt([...x.lits, ...lits]));
+    if (g) g.gates.push(gate), g.lits.push(...lits);
+    else groups.push({ gates: [gate], lits: [...lits] });
+  }
+  const out = new Map<RegExp | Gate, RegExp>();
+  for (const g of groups) {
+    if (g.gates.length < 2) continue;
+    const pre = new RegExp([...new Set(g.lits)].map(escapeLit).join("|"));
+    for (const gate of g.gates) out.set(gate, pre);
   }
   return out;
 }
@@ -164,13 +207,16 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   const exempt = allowlists.filter((a) => a.condition === "OR").flatMap((a) => a.paths);
   // Joined only when every part has the same flags; otherwise each is asked in turn (same answer).
   const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
+  const gates = new Map([...gated, ...unled].map((r) => [r, gateOf(r)]));
+  const { gates: leadGates, groups: leadGroups } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)), gates);
+  const leads = { leadGates, leadGroups };
   let exemptPaths: RegExp | null = null;
   try {
     if (exempt.length && sameFlags) exemptPaths = new RegExp(exempt.map((r) => `(?:${r.source})`).join("|"), exempt[0]!.flags.replace("g", ""));
   } catch {
     exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
   }
-  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, leadGates: leadGatesOf(direct.filter((r) => literalLed(r.regex!))), gates: new Map([...gated, ...unled].map((r) => [r, gateOf(r)])), decodeDepth: opts.decodeDepth ?? 1 };
+  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, ...leads, gates, decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 function gateOf(r: Rule): Gate {
@@ -298,7 +344,10 @@ interface Collect {
   /** Distinct (line, rule) pairs past RAW_CAP. */
   overflow: number;
   paths: PathCheck;
-  /** Whether the text has a `gitleaks:allow` anywhere (most do not: no per-match search). */
+  /**
+   * Whether the text has a `gitleaks:allow` anywhere (most do not: no per-match search); undefined until a match
+   * first asks (inlineAllowed), so a text without matches is never searched for it.
+   */
   inlineAllow?: boolean;
   /** The last (line, rule) counted past RAW_CAP: matches of one rule come in order, so repeats are adjacent. */
   lastOver?: { line: number; rule: Rule };
@@ -347,21 +396,29 @@ export function scanTextBounded(c: Compiled, path: string, raw: string, budget: 
 function collect(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
   const kw = new Keywords(text);
   const outer = col.inlineAllow;
-  col.inlineAllow = text.includes("gitleaks:allow");
+  col.inlineAllow = undefined;
   const leads = new Map<RegExp, boolean>();
+  // False when the group `g` belongs to has none of its literals in the text (searched once per text and group).
+  const grouped = (g: RegExp | Gate): boolean => {
+    const group = c.leadGroups.get(g);
+    if (!group) return true;
+    let any = leads.get(group);
+    if (any === undefined) leads.set(group, (any = group.test(text)));
+    return any;
+  };
   for (const rule of c.direct) {
     const lead = c.leadGates.get(rule);
     if (lead) {
       let present = leads.get(lead);
-      if (present === undefined) leads.set(lead, (present = lead.test(text)));
+      if (present === undefined) leads.set(lead, (present = grouped(lead) && lead.test(text)));
       if (!present) continue;
     }
     const gate = c.gates.get(rule);
-    if (!gate || gate.passes(text, kw.lower)) matchRule(c, rule, path, text, col, () => kw.any(rule));
+    if (!gate || (grouped(gate) && gate.passes(text, kw.lower))) matchRule(c, rule, path, text, col, () => kw.any(rule));
   }
   for (const rule of c.gated) {
     const gate = c.gates.get(rule);
-    if (gate ? gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
+    if (gate ? grouped(gate) && gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
   }
   if (depth > 0) collectDecoded(c, path, text, col, depth);
   col.inlineAllow = outer;
@@ -383,7 +440,7 @@ function collectDecoded(c: Compiled, path: string, text: string, col: Collect, d
     for (let i = text.indexOf("\n", scanned); i >= 0 && i < run.start; i = text.indexOf("\n", i + 1)) lineNo++;
     scanned = run.start;
     const lineStart = text.lastIndexOf("\n", run.start - 1) + 1;
-    if (col.inlineAllow) {
+    if (inlineAllowed(col, text)) {
       const lineEnd = text.indexOf("\n", run.start);
       if (text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).includes("gitleaks:allow")) continue;
     }
@@ -391,6 +448,10 @@ function collectDecoded(c: Compiled, path: string, text: string, col: Collect, d
       push(col, { line: lineNo, rule, start: run.start, end: run.end, lineStart, matchStart: run.start, matchEnd: run.end, decoded: true });
     }
   }
+}
+
+function inlineAllowed(col: Collect, text: string): boolean {
+  return (col.inlineAllow ??= text.includes("gitleaks:allow"));
 }
 
 /** Keeps a match while under RAW_CAP; past it, counts each new (line, rule) pair once. */
@@ -429,7 +490,7 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
-    if (col.inlineAllow && text.slice(lineStart, lineEnd).includes("gitleaks:allow")) continue;
+    if (inlineAllowed(col, text) && text.slice(lineStart, lineEnd).includes("gitleaks:allow")) continue;
     const hit: Hit = { match: m[0], secret, line: () => text.slice(lineStart, lineEnd) };
     if (rule.allowlists.length && rule.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     if (c.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;

@@ -270,11 +270,20 @@ function keywordCheck(keywords: string[]): Check {
 export class Gate {
   private readonly fast: Check[];
   private readonly slow: Check[];
+  /**
+   * The strings the first check looks for, case-sensitively (null when there is no such check): a text with none
+   * of them fails the gate, so several gates' first checks can be searched as one (engine.ts, leadGroups).
+   */
+  readonly first: string[] | null = null;
   constructor(keywords: string[], pf: Prefilter) {
     // Fewest strings first: a single `includes` costs one pass over the text.
     // Under `i` without `u`, ASCII characters other than letters match only themselves: such factors need no `i`.
     const caseless = (f: string[]) => !pf.flags.includes("i") || (!pf.flags.includes("u") && f.every((x) => /^[\x00-\x40\x5b-\x60\x7b-\x7f]*$/.test(x)));
-    const fast = pf.factors.filter(caseless).sort((a, b) => a.length - b.length).map((f) => factorCheck(f, pf.flags.replace("i", "")));
+    const fastFactors = pf.factors.filter(caseless).sort((a, b) => a.length - b.length);
+    const fast = fastFactors.map((f) => factorCheck(f, pf.flags.replace("i", "")));
+    const f0 = fastFactors[0];
+    // What the first check searches, case-sensitively (a single literal from its rarest part, as factorCheck does).
+    if (f0 && !pf.flags.includes("u")) this.first = f0.length === 1 && rareTail(f0[0]!).length >= 2 ? [rareTail(f0[0]!)] : f0;
     const slow = [...(keywords.length ? [keywordCheck(keywords)] : []), ...pf.factors.filter((f) => !caseless(f)).map((f) => factorCheck(f, pf.flags))];
     this.fast = fast;
     this.slow = slow;

@@ -147,25 +147,27 @@ export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanReque
   let streamed = 0;
   const emit = given.onFinding;
   const opts: ScanOptions = emit ? { ...given, onFinding: (f) => void (streamed++ < given.budget && emit(f)) } : given;
-  const c = compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth });
+  // Compiled when first needed: a sharded scan starts its child processes first, so they load while this one compiles.
+  let compiled: Compiled | null = null;
+  const compile = (): Compiled => (compiled ??= compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth }));
   let commitCount: number | null = null;
   let messages = empty();
   const messageRange = req.messageRange ?? (req.mode === "range" ? req.range : undefined);
   if (messageRange) {
-    const m = await scanMessages(ctx, c, req.root, messageRange, opts);
+    const m = await scanMessages(ctx, compile(), req.root, messageRange, opts);
     commitCount = m.count;
     messages = m.res;
   }
   let files: number;
   let res: ShardResult;
   if (req.mode === "staged" || req.mode === "range") {
-    ({ files, res } = await scanCommitted(ctx, c, req, opts, progress));
+    ({ files, res } = await scanCommitted(ctx, compile(), req, opts, progress));
   } else {
     // Sorted by the path shown, so shares in order are findings in file order.
     const list = (await listFiles(ctx, req)).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
     const jobs = jobCount(ctx, list.length);
     const childArgs = ["-C", req.root, ...(rules.configPath ? ["--config", rules.configPath] : []), ...opts.childArgs];
-    res = jobs > 1 ? await scanSharded(ctx, c, list, jobs, childArgs, opts, progress) : scanShard(c, list, { ...opts, progress: (i) => progress?.(i, list.length) });
+    res = jobs > 1 ? await scanSharded(ctx, compile, list, jobs, childArgs, opts, progress) : scanShard(compile(), list, { ...opts, progress: (i) => progress?.(i, list.length) });
     progress?.(list.length, list.length);
     files = list.length;
   }

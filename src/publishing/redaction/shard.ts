@@ -133,18 +133,35 @@ export function readShardList(path: string): FileRef[] {
   return parsed.output;
 }
 
-/** Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). */
+/**
+ * A child process starts late (its own start-up, rule loading and compiling, ~40 ms, while this process already
+ * scans): this process's share is larger by up to CHILD_HEAD_START files (a tenth of a share at most), taken evenly
+ * from the children's, so that all finish about together. Contiguous slices in order, as before.
+ */
+export const CHILD_HEAD_START = 400;
+
+export function splitShares<T>(files: readonly T[], jobs: number): T[][] {
+  const even = files.length / jobs;
+  const lead = Math.min(CHILD_HEAD_START, Math.floor(even / 10));
+  const first = Math.min(files.length, Math.ceil(even) + lead);
+  const size = Math.ceil((files.length - first) / Math.max(1, jobs - 1));
+  return [files.slice(0, first), ...Array.from({ length: jobs - 1 }, (_, k) => files.slice(first + k * size, first + (k + 1) * size))];
+}
+
+/**
+ * Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). `compile`
+ * is called once the child processes are started, so compiling the rules here overlaps their start-up.
+ */
 export async function scanSharded(
   ctx: Ctx,
-  c: Compiled,
+  compile: () => Compiled,
   files: readonly FileRef[],
   jobs: number,
   childArgs: string[],
   opts: ShardOptions,
   progress?: (done: number, total: number) => void,
 ): Promise<ShardResult> {
-  const size = Math.ceil(files.length / jobs);
-  const shares = Array.from({ length: jobs }, (_, k) => files.slice(k * size, (k + 1) * size));
+  const shares = splitShares(files, jobs);
   const dir = mkdtempSync(join(tmpdir(), "mogui-scan-"));
   try {
     const children = shares.slice(1).map((share, k) => {
@@ -153,7 +170,7 @@ export async function scanSharded(
       return ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT });
     });
     // The child processes run while this one scans its own share (synchronously).
-    const out = scanShard(c, shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
+    const out = scanShard(compile(), shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
     for (const r of await Promise.all(children)) {
       let parsed: v.SafeParseResult<typeof ResultSchema> | null = null;
       try {

@@ -31,15 +31,19 @@ export function isGroup(reg: Registry, path: string): boolean {
   return subcommandsOf(reg, path).length > 0;
 }
 
-/** Levenshtein distance, for "did you mean". */
+/** Edit distance for "did you mean": insertions, deletions, substitutions and swaps of two neighbours (`lsit`). */
 export function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 0; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
   }
-  return prev[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 /** The closest candidate within a third of the word's length (at least 1, at most 3 edits), or none. */

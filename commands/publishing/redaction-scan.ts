@@ -61,7 +61,7 @@ const SCAN_ARGS = {
   baseline: { type: "string", valueHint: "report.json", description: "Suppress findings whose fingerprint is in this earlier JSON report" },
   "max-findings": { type: "int", min: 1, max: 10_000_000, default: DEFAULT_MAX_FINDINGS, valueHint: "n", description: "List at most n findings (default 1000); the rest are counted" },
   "max-decode-depth": { type: "int", min: 0, max: 4, default: 1, valueHint: "n", description: "How many times nested base64 is decoded and scanned (default 1; 0 = never)" },
-  "shard-list": { type: "string", valueHint: "file", hidden: true, description: "Internal: scan this JSON file list and print one JSON result (a share of a parallel scan)" },
+  "shard-list": { type: "string", valueHint: "file", hidden: true, description: "Internal: scan this file list (NUL-separated) and print one JSON result (a share of a parallel scan)" },
 } as const;
 
 type Args = ArgValues<typeof SCAN_ARGS>;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError } from "../../src/publishing/redaction/config.ts";
 import { compileRules, literalLed, scanText } from "../../src/publishing/redaction/engine.ts";
 import { maskLine, maskSecret } from "../../src/publishing/redaction/mask.ts";
-import { CHILD_HEAD_START, splitShares } from "../../src/publishing/redaction/shard.ts";
+import { CHILD_HEAD_START, readShardList, splitShares, writeShardList } from "../../src/publishing/redaction/shard.ts";
 import { compileRe2, Re2Error, translateRe2 } from "../../src/publishing/redaction/re2.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -180,6 +180,30 @@ test("a rule with a path and no regex reports the file itself", () => {
   const c = compileRules(set.rules, set.allowlists);
   expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)", fingerprint: expect.stringMatching(/^keys\/server\.pem:pem_file:[0-9a-f]{16}:1$/) }]);
   expect(scanText(c, "keys/server.txt", "anything")).toEqual([]);
+});
+
+test("a share's file list reads back exactly (odd names: blanks, line breaks, tabs, non-ASCII); a damaged one is refused", async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(join(tmpdir(), "mogui-share-"));
+  try {
+    const files = [
+      { abs: "/r/a b.txt", shown: "a b.txt", regular: true as const },
+      { abs: "/r/line\nbreak\tand tab", shown: "line\nbreak\tand tab" },
+      { abs: "/r/é/ü.md", shown: "é/ü.md", regular: true as const },
+    ];
+    const list = join(dir, "share.list");
+    writeShardList(list, files);
+    expect(readShardList(list)).toEqual(files);
+    writeShardList(list, []);
+    expect(readShardList(list)).toEqual([]);
+    writeFileSync(list, "/r/a\0a\0");
+    expect(() => readShardList(list)).toThrow("shard list is malformed");
+    writeFileSync(list, "/r/a\0a\0x\0");
+    expect(() => readShardList(list)).toThrow("shard list is malformed");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("shares: contiguous slices in order covering every file once; this process's share leads by at most a tenth", () => {

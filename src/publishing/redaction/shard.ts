@@ -106,7 +106,6 @@ export function mergeShard(out: ShardResult, next: ShardResult, budget: number, 
   for (const b of next.binaryFiles) if (out.binaryFiles.length < BLIND_LISTED) out.binaryFiles.push(b);
 }
 
-const ListSchema = v.array(v.object({ abs: v.string(), shown: v.string(), regular: v.optional(v.literal(true)) }));
 const FindingSchema = v.object({
   file: v.string(),
   line: v.number(),
@@ -127,10 +126,27 @@ const ResultSchema = v.object({
   binaryFiles: v.array(v.string()),
 });
 
+/**
+ * A share's file list on disk: per file its absolute path, shown path and `r` for a regular file (else nothing), each
+ * ended by a NUL (no path holds one). Split in a few milliseconds where JSON plus a schema check took several more.
+ */
+export function writeShardList(path: string, files: readonly FileRef[]): void {
+  let s = "";
+  for (const f of files) s += `${f.abs}\0${f.shown}\0${f.regular ? "r" : ""}\0`;
+  writeFileSync(path, s, { mode: 0o600 });
+}
+
 export function readShardList(path: string): FileRef[] {
-  const parsed = v.safeParse(ListSchema, JSON.parse(readFileSync(path, "utf8")));
-  if (!parsed.success) throw new ScanFail("shard list is malformed");
-  return parsed.output;
+  const parts = readFileSync(path, "utf8").split("\0");
+  const n = parts.length - 1;
+  if (n % 3 !== 0 || parts[n] !== "") throw new ScanFail("shard list is malformed");
+  const out: FileRef[] = new Array(n / 3);
+  for (let i = 0; i < n; i += 3) {
+    const flag = parts[i + 2];
+    if (flag !== "" && flag !== "r") throw new ScanFail("shard list is malformed");
+    out[i / 3] = flag ? { abs: parts[i]!, shown: parts[i + 1]!, regular: true } : { abs: parts[i]!, shown: parts[i + 1]! };
+  }
+  return out;
 }
 
 /**
@@ -165,8 +181,8 @@ export async function scanSharded(
   const dir = mkdtempSync(join(tmpdir(), "mogui-scan-"));
   try {
     const children = shares.slice(1).map((share, k) => {
-      const list = join(dir, `share-${k + 1}.json`);
-      writeFileSync(list, JSON.stringify(share), { mode: 0o600 });
+      const list = join(dir, `share-${k + 1}.list`);
+      writeShardList(list, share);
       return ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT });
     });
     // The child processes run while this one scans its own share (synchronously).

@@ -85,7 +85,8 @@ export function expandPathRefs(base: string, paths: readonly string[]): PathRef[
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       if (e.name === ".git") continue;
-      const p = join(abs, e.name);
+      // `abs` is normalised (resolve) and a directory entry's name holds no separator: plain concatenation is join.
+      const p = abs === sep ? abs + e.name : abs + sep + e.name;
       if (e.isDirectory()) walk(p);
       else if (e.isFile()) out.push({ abs: p, regular: true });
       else if (e.isSymbolicLink()) out.push({ abs: p });

@@ -7,7 +7,7 @@ import { boundedWarnings, checkLedger, type LedgerWarning } from "../../src/lib/
 import { printJson, printLines } from "../../src/lib/output.ts";
 import { resolve } from "node:path";
 import { unreapedSettled } from "../../src/workers/reap/observability.ts";
-import { reap, type ReapRequest } from "../../src/workers/reap/worker-reap.ts";
+import { REAP_EXITS, reap, type ReapRequest } from "../../src/workers/reap/worker-reap.ts";
 import { DEFAULT_PRECIOUS_IGNORED } from "../../src/workers/reap/worktree-safety.ts";
 import { loadPreciousIgnored, PolicyError } from "../../src/workers/worker/policy.ts";
 
@@ -77,14 +77,14 @@ export default defineCommand({
   },
   exits: {
     ok: { code: 0, meaning: "reaped (or planned with --dry-run); --unreaped listed the ledger" },
-    failed: { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
+    failed: REAP_EXITS.failed,
     ledgerUnavailable: {
       ...SHARED_EXITS.ledgerUnavailable,
       meaning:
         "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt (a line before the last) or locked, checked before anything is closed; the surface policy unreadable or its reap.precious_ignored malformed",
     },
-    notSettled: { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
-    unparseable: { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
+    notSettled: REAP_EXITS.notSettled,
+    unparseable: REAP_EXITS.unparseable,
     orca: { code: "N", meaning: "orca's own non-zero exit code when an orca call itself fails (dispatch-show, task-list, terminal close)" },
   },
   rules: {

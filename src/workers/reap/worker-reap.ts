@@ -5,11 +5,21 @@
  */
 import type { Ctx } from "../../lib/context.ts";
 import { ExitError } from "../../lib/errors.ts";
-import { WORKER_REAP_EXIT } from "../../lib/exit-codes.ts";
+import type { Exits } from "../../lib/exits.ts";
 import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
 import { normalStatus, OrcaClient, OrcaError, type Dispatch } from "../../lib/orca/client.ts";
 import { real, worktreeSafety } from "./worktree-safety.ts";
+
+/**
+ * The reaper's own outcomes, declared once: `mogui worker-reap` spreads these rows into its `exits`, and the reaper
+ * throws their codes.
+ */
+export const REAP_EXITS = {
+  failed: { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
+  notSettled: { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
+  unparseable: { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
+} as const satisfies Exits;
 
 /** DECISIONS D7 (case-insensitive). */
 export const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
@@ -59,11 +69,11 @@ function oneLine(s: string): string {
 function orcaExit(e: OrcaError, what: string): ExitError {
   switch (e.failure) {
     case "parse":
-      return new ExitError(WORKER_REAP_EXIT.UNPARSEABLE, `Could not parse dispatch JSON: ${e.message}`);
+      return new ExitError(REAP_EXITS.unparseable.code, `Could not parse dispatch JSON: ${e.message}`);
     case "exit":
-      return new ExitError(e.exitCode ?? WORKER_REAP_EXIT.FAILED, `${what}: ${e.message}`);
+      return new ExitError(e.exitCode ?? REAP_EXITS.failed.code, `${what}: ${e.message}`);
     default:
-      return new ExitError(WORKER_REAP_EXIT.FAILED, `${what}: ${e.message}`);
+      return new ExitError(REAP_EXITS.failed.code, `${what}: ${e.message}`);
   }
 }
 
@@ -71,7 +81,7 @@ async function resolveTaskId(orca: OrcaClient, dispatchId: string): Promise<stri
   // Real Orca's dispatch-show takes only --task: find the task that owns this dispatch through task-list.
   const tasks = await orca.taskList();
   const hit = tasks.find((t) => t.dispatch_id === dispatchId);
-  if (!hit) throw new ExitError(WORKER_REAP_EXIT.FAILED, `Dispatch ${dispatchId} not found: no task in 'orca orchestration task-list' carries it`);
+  if (!hit) throw new ExitError(REAP_EXITS.failed.code, `Dispatch ${dispatchId} not found: no task in 'orca orchestration task-list' carries it`);
   return hit.id;
 }
 
@@ -80,10 +90,10 @@ async function fetchDispatch(orca: OrcaClient, req: ReapRequest): Promise<Dispat
   try {
     if (!taskId) taskId = await resolveTaskId(orca, req.dispatchId!);
     const d = await orca.dispatchShow(taskId);
-    if (!d) throw new ExitError(WORKER_REAP_EXIT.FAILED, `No dispatch found for task ${taskId}`);
+    if (!d) throw new ExitError(REAP_EXITS.failed.code, `No dispatch found for task ${taskId}`);
     if (req.dispatchId && d.id !== req.dispatchId) {
       // Re-dispatched between task-list and dispatch-show: Orca no longer shows the attempt asked for.
-      throw new ExitError(WORKER_REAP_EXIT.FAILED, `Dispatch ${req.dispatchId} is no longer the latest dispatch of task ${taskId} (latest: ${d.id}); reap with --task-id`);
+      throw new ExitError(REAP_EXITS.failed.code, `Dispatch ${req.dispatchId} is no longer the latest dispatch of task ${taskId} (latest: ${d.id}); reap with --task-id`);
     }
     return d;
   } catch (e) {
@@ -116,12 +126,12 @@ async function closeTerminal(orca: OrcaClient, handle: string): Promise<string> 
   try {
     const { ptyKilled } = await orca.terminalClose(handle);
     // Real Orca reports a surviving PTY as an error; an ok reply that still says ptyKilled:false is no close either.
-    if (ptyKilled === false) throw new ExitError(WORKER_REAP_EXIT.FAILED, `Failed to close terminal ${handle}: orca reports the PTY still alive (ptyKilled:false)`);
+    if (ptyKilled === false) throw new ExitError(REAP_EXITS.failed.code, `Failed to close terminal ${handle}: orca reports the PTY still alive (ptyKilled:false)`);
     return `terminal_closed:${handle}`;
   } catch (e) {
     if (!(e instanceof OrcaError)) throw e;
     if (e.orcaCode && TERMINAL_GONE.has(e.orcaCode)) return `terminal_already_closed:${handle}`;
-    throw new ExitError(e.failure === "exit" ? (e.exitCode ?? WORKER_REAP_EXIT.FAILED) : WORKER_REAP_EXIT.FAILED, `Failed to close terminal ${handle}: ${e.message}`);
+    throw new ExitError(e.failure === "exit" ? (e.exitCode ?? REAP_EXITS.failed.code) : REAP_EXITS.failed.code, `Failed to close terminal ${handle}: ${e.message}`);
   }
 }
 
@@ -132,7 +142,7 @@ async function reapWorktree(ctx: Ctx, path: string, req: ReapRequest): Promise<s
     // Run from the repository that owns the worktree, never from whatever the caller's CWD is; name the worktree
     // as the owner lists it (git refuses a path that reaches it through a symlink).
     const rm = await git(ctx, verdict.owner, ["worktree", "remove", real(path)], req.gitTimeoutMs);
-    if (!rm.ok) throw new ExitError(WORKER_REAP_EXIT.FAILED, `Failed to remove worktree ${path}: ${rm.why}`);
+    if (!rm.ok) throw new ExitError(REAP_EXITS.failed.code, `Failed to remove worktree ${path}: ${rm.why}`);
   }
   return `worktree_removed:${path}`;
 }
@@ -147,7 +157,7 @@ export async function reap(ctx: Ctx, req: ReapRequest): Promise<ReapOutcome> {
   const orca = new OrcaClient(ctx, { timeoutMs: req.orcaTimeoutMs });
   const d = await fetchDispatch(orca, req);
   if (!isSettled(d.status)) {
-    throw new ExitError(WORKER_REAP_EXIT.NOT_SETTLED, `Dispatch ${d.id} is not settled (status: ${d.status}); refusing to reap open dispatch`);
+    throw new ExitError(REAP_EXITS.notSettled.code, `Dispatch ${d.id} is not settled (status: ${d.status}); refusing to reap open dispatch`);
   }
   const worktree = req.worktree ?? (await lookupWorktree(orca, d));
   const actions: string[] = [];

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ArgValues } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
@@ -62,6 +62,7 @@ const SCAN_ARGS = {
   "max-findings": { type: "int", min: 1, max: 10_000_000, default: DEFAULT_MAX_FINDINGS, valueHint: "n", description: "List at most n findings (default 1000); the rest are counted" },
   "max-decode-depth": { type: "int", min: 0, max: 4, default: 1, valueHint: "n", description: "How many times nested base64 is decoded and scanned (default 1; 0 = never)" },
   "shard-list": { type: "string", valueHint: "file", hidden: true, description: "Internal: scan this file list (NUL-separated) and print one JSON result (a share of a parallel scan)" },
+  "shard-wait": { type: "boolean", hidden: true, description: "Internal: with --shard-list, load the rules, then wait for the end of standard input before reading the list" },
 } as const;
 
 type Args = ArgValues<typeof SCAN_ARGS>;
@@ -92,6 +93,8 @@ function shardChild(ctx: Ctx, args: Args, list: string): Outcome {
     const rules = loadRules(ctx, root, { config: args.config, requireExtra: false, skipLegacyCheck: true }, () => {});
     const opts = scanOptions(args, root, ctx.cwd);
     const c = compileRules(rules.set.rules, rules.set.allowlists, { decodeDepth: opts.decodeDepth });
+    // Started before its list was written (shard.ts, ShardPool): the parent closes our input once it is.
+    if (args["shard-wait"]) readFileSync(0);
     printJson(ctx, scanShard(c, readShardList(list), opts), true);
     return "ok";
   } catch (e) {

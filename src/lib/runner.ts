@@ -11,7 +11,11 @@ export interface RunOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
-  stdin?: string;
+  /**
+   * The process's standard input; a promise keeps it open until the text is known (the process starts at once):
+   * keep such a text small, it is written when the promise settles, and the input is closed after it.
+   */
+  stdin?: string | Promise<string>;
 }
 
 export interface RunResult {
@@ -84,13 +88,25 @@ export const realRunner: Runner = async (argv, opts = {}) => {
     proc = Bun.spawn([resolved, ...argv.slice(1)], {
       cwd: opts.cwd,
       env,
-      stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+      stdin: opts.stdin === undefined ? "ignore" : typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : "pipe",
       stdout: "pipe",
       stderr: "pipe",
       detached: true,
     });
   } catch {
     return missingResult(argv);
+  }
+  if (opts.stdin !== undefined && typeof opts.stdin !== "string") {
+    const sink = proc.stdin as import("bun").FileSink;
+    const close = (text: string) => {
+      try {
+        if (text) sink.write(text);
+        void sink.end();
+      } catch {
+        /* the process is gone */
+      }
+    };
+    opts.stdin.then(close, () => close(""));
   }
   let timedOut = false;
   let release!: () => void;

@@ -1,6 +1,6 @@
 /** redaction-scan through the compiled binary on real temp repos: every mode, exit code and message of §21/D28. */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eEnv, runBinary, type BinResult } from "../helpers/binary.ts";
 import { sh } from "../helpers/git.ts";
@@ -305,6 +305,21 @@ test("a large scan is split across processes with the same findings as one proce
   expect(three.stderr).toContain("  many/f0007.txt:1  [aws_access_key]");
   expect(three.stderr).toContain("  many/f2007.txt:1  [aws_access_key]");
   expect(three.stderr).toContain("redaction-scan: FAIL — 3 finding(s) (fail-closed)\n");
+});
+
+test("a walk that counts 2000 files starts the child processes early; with fewer distinct files they get none (one process after all)", async () => {
+  const dir = tempDir();
+  const tmp = tempDir();
+  mkdirSync(join(dir, "many"));
+  for (let i = 0; i < 1200; i++) writeFileSync(join(dir, "many", `f${String(i).padStart(4, "0")}.txt`), i % 1000 === 7 ? `leak ${AWS}\n` : `plain ${i}\n`);
+  // The directory given twice: the walk sees 2400 entries, 1200 distinct files.
+  const twice = await scan(["-C", dir, "--paths", "many", "many"], { MOGUI_SCAN_JOBS: "3", TMPDIR: tmp });
+  const once = await scan(["-C", dir, "--paths", "many"], { MOGUI_SCAN_JOBS: "1", TMPDIR: tmp });
+  expect(twice.code).toBe(1);
+  expect(twice).toEqual(once);
+  expect(twice.stderr).toContain("redaction-scan: FAIL — 2 finding(s) (fail-closed)\n");
+  // The children's lists are gone, and so are the children.
+  expect(readdirSync(tmp)).toEqual([]);
 });
 
 test("--engine gitleaks with --staged pipes the staged content to gitleaks stdin", async () => {

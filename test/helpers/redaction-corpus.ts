@@ -3,6 +3,7 @@
  * never holds a literal secret. Each planted secret and each look-alike gets its own file; `body` is the part of a
  * secret that must never be printed (the random part, without its public prefix).
  */
+import type { Compiled } from "../../src/publishing/redaction/engine.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -228,4 +229,13 @@ export function leaks(body: string, out: string): string[] {
     if (out.includes(w)) found.push(w);
   }
   return found;
+}
+
+/**
+ * The reference engine for equivalence tests: the same rules with no prefilter at all (no lead gates, no presence
+ * tests, no literal gates), so every regex runs over every text and keywords are checked: gitleaks' semantics.
+ */
+export function noPrefilter(c: Compiled): Compiled {
+  const steps = c.steps.map((s) => ({ ...s, lead: -1, leadOwn: false, leadGroup: -1, gate: null, gateGroup: -1 }));
+  return { ...c, leadGates: new Map(), leadGroups: new Map(), gates: new Map(), presence: [], leadList: [], steps };
 }

@@ -3,7 +3,7 @@
  * executable, timeout with the whole process group killed, death by a signal), plus the stub runner.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, describeFailure, isRealRunner, ok, realRunner, withDefaults } from "../../src/lib/runner.ts";
 import { stubRunner } from "../../src/lib/stub-runner.ts";
@@ -58,6 +58,24 @@ describe("realRunner", () => {
     expect([r.code, r.stdout]).toEqual([0, "héllo\n한국어\n"]);
     const none = await realRunner(["cat"], { env: ENV });
     expect([none.code, none.stdout]).toEqual([0, ""]);
+  });
+
+  test("a promised stdin: the process starts at once and reads the text once it is known, then the end", async () => {
+    let give!: (text: string) => void;
+    const input = new Promise<string>((resolve) => (give = resolve));
+    const dir = tempDir();
+    const run = realRunner(["sh", "-c", "touch started; cat"], { env: ENV, cwd: dir, stdin: input });
+    for (let i = 0; i < 100 && !existsSync(join(dir, "started")); i++) await Bun.sleep(20);
+    // Running, and still waiting for its input.
+    expect(existsSync(join(dir, "started"))).toBe(true);
+    give("later\n");
+    const r = await run;
+    expect([r.code, r.stdout]).toEqual([0, "later\n"]);
+  });
+
+  test("a promised stdin that fails closes the input (the process sees its end)", async () => {
+    const r = await realRunner(["cat"], { env: ENV, stdin: Promise.reject(new Error("no list")) });
+    expect([r.code, r.stdout]).toEqual([0, ""]);
   });
 
   test("a missing executable is missing:true, never a throw", async () => {

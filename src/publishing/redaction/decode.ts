@@ -3,6 +3,7 @@
  * base64 runs. Each step keeps line numbers: an unescaped `\n` becomes a space, never a line break, and a finding in
  * decoded base64 is reported at the line of the run.
  */
+import { keepOutOfFTL } from "./tier.ts";
 
 /** The text of a file's bytes: UTF-16 (LE or BE) when it starts with a byte-order mark, else UTF-8. */
 export function utf16Encoding(buf: Uint8Array): "utf-16le" | "utf-16be" | null {
@@ -52,7 +53,7 @@ for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 export const MIN_BASE64_RUN = 20;
 /** Longer runs (embedded images, bundles) are not decoded: a secret is short. */
-const MAX_BASE64_RUN = 64 * 1024;
+export const MAX_BASE64_RUN = 64 * 1024;
 
 export interface Run {
   start: number;
@@ -66,20 +67,34 @@ export interface Run {
  * checked usually fails and the next probe goes 20 past it). A text without long runs is read about a sixth.
  */
 export function base64Runs(text: string): Run[] {
+  return probeRuns((i) => text.charCodeAt(i), 0, text.length);
+}
+
+/**
+ * base64Runs over the bytes `start`..`end` of `buf` (offsets relative to `start`): the same runs as base64Runs of
+ * the decoded text whenever that text has exactly one character per byte (every byte ASCII, or an invalid byte
+ * decoded to one U+FFFD), since a run's characters are ASCII and every other byte breaks a run in both. The
+ * fallback where WebAssembly SIMD is missing (simd.ts finds a batch's runs otherwise).
+ */
+export function base64RunsBytes(buf: Uint8Array, start: number, end: number): Run[] {
+  return probeRuns((i) => buf[i]!, start, end);
+}
+
+/** The probing of base64Runs over the code units `code(start)` .. `code(end - 1)`; runs relative to `start`. */
+function probeRuns(code: (i: number) => number, start: number, n: number): Run[] {
   const out: Run[] = [];
-  const n = text.length;
   const L = MIN_BASE64_RUN;
-  for (let p = L - 1; p < n; ) {
-    if (B64[text.charCodeAt(p)] === 0) {
+  for (let p = start + L - 1; p < n; ) {
+    if (B64[code(p)] === 0) {
       p += L;
       continue;
     }
     let s = p;
-    while (s > 0 && B64[text.charCodeAt(s - 1)] === 1) s--;
+    while (s > start && B64[code(s - 1)] === 1) s--;
     if (s + L > n) break;
     let gap = -1;
     for (let k = s + L - 1; k > p; k--) {
-      if (B64[text.charCodeAt(k)] === 0) {
+      if (B64[code(k)] === 0) {
         gap = k;
         break;
       }
@@ -90,10 +105,10 @@ export function base64Runs(text: string): Run[] {
       continue;
     }
     let e = s + L;
-    while (e < n && B64[text.charCodeAt(e)] === 1) e++;
+    while (e < n && B64[code(e)] === 1) e++;
     let end = e;
-    while (end < n && end - e < 2 && text.charCodeAt(end) === 61) end++;
-    if (e - s <= MAX_BASE64_RUN) out.push({ start: s, end });
+    while (end < n && end - e < 2 && code(end) === 61) end++;
+    if (e - s <= MAX_BASE64_RUN) out.push({ start: s - start, end: end - start });
     p = e + L;
   }
   return out;
@@ -122,3 +137,6 @@ export function decodeBase64Text(run: string): string | null {
   const buf = Buffer.from(body, url ? "base64url" : "base64");
   return looksLikeText(buf) ? buf.toString("utf8") : null;
 }
+
+// The per-text path (tier.ts).
+keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText);

@@ -6,11 +6,11 @@
  * (or the match) unless a user's config says `regexTarget = "line"`. Before matching, JSON string escapes are
  * decoded in place; base64 runs are decoded and scanned once (decode.ts).
  */
-import { createHash } from "node:crypto";
 import type { Allowlist, Rule } from "./config.ts";
-import { base64Runs, decodeBase64Text, unescapeJson } from "./decode.ts";
+import { base64Runs, decodeBase64Text, unescapeJson, type Run } from "./decode.ts";
 import { Gate, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
+import { keepOutOfFTL } from "./tier.ts";
 
 export interface Finding {
   file: string;
@@ -35,7 +35,8 @@ export interface Finding {
  * with that same secret in the file, from 1, in line order. A line moved by an edit keeps its fingerprint.
  */
 export function contentFingerprint(file: string, rule: string, secret: string, occurrence: number): string {
-  const hash = createHash("sha256").update(`${rule}\0${secret}`).digest("hex").slice(0, 16);
+  // Bun's native hasher: loading node:crypto would cost every scan process ~10 ms of start-up.
+  const hash = new Bun.CryptoHasher("sha256").update(`${rule}\0${secret}`).digest("hex").slice(0, 16);
   return `${file}:${rule}:${hash}:${occurrence}`;
 }
 
@@ -54,11 +55,21 @@ export interface Compiled {
    */
   leadGates: Map<Rule, RegExp>;
   /**
-   * Lead gates and the first checks of gates (Gate.first) searched together first (leadGroupsOf): a text with none
-   * of a group's literals fails every gate of the group after one search instead of one per gate. Absent for a gate
-   * in no group.
+   * The presence test each lead gate and each gate's first check (Gate.first) asks before anything else: the
+   * literals of its group (leadGroupsOf), searched together so that a text with none of them fails every gate of
+   * the group after one search; a gate in no group has its own. Absent for a gate without a first check.
    */
   leadGroups: Map<RegExp | Gate, RegExp>;
+  /**
+   * The distinct presence tests (the values of leadGroups), in a fixed order, each with the literals it looks for
+   * when they are all ASCII (else null): those a batch answers for all its files at once (batch.ts); TextHint
+   * carries the answers.
+   */
+  presence: Array<{ test: RegExp; literals: string[] | null }>;
+  /** The rules with a regex in matching order (direct, then gated) and what is asked before each (Step). */
+  steps: Step[];
+  /** The distinct lead gates, indexed by Step.lead. */
+  leadList: RegExp[];
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
   /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
@@ -70,6 +81,22 @@ export interface Compiled {
   gates: Map<Rule, Gate>;
   /** How many times nested base64 is decoded (0: never). */
   decodeDepth: number;
+}
+
+/**
+ * One rule of the matching order with its gates, as indexes (a text's answers are kept in one small array): its
+ * lead gate (into Compiled.leadList, -1 none) and whether that is its own presence test, the presence tests
+ * (Compiled.presence, -1 none) of its lead gate and of its gate, and its gate.
+ */
+export interface Step {
+  rule: Rule;
+  /** A direct rule: its keywords are checked once its regex matches (gated rules: before). */
+  direct: boolean;
+  lead: number;
+  leadOwn: boolean;
+  leadGroup: number;
+  gate: Gate | null;
+  gateGroup: number;
 }
 
 /**
@@ -130,7 +157,7 @@ export function leadingLiterals(re: RegExp): string[] | null {
 
 const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
-function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp> } {
+function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]> } {
   const byFirst = new Map<string, Array<[Rule, string[]]>>();
   for (const r of direct) {
     const lits = leadingLiterals(r.regex!);
@@ -146,15 +173,14 @@ function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule,
     // A single literal is searched from its rarest character on (`pm_` for `npm_`): a text containing the literal
     // contains that part of it, and the search stops at far fewer candidate positions.
     const searched = lits.length === 1 ? [rareTail(lits[0]!)] : lits;
-    // One rule alone is gated only when that helps: its regex begins with `\b` (the regex engine finds a bare
-    // literal much faster) or its literal has a rarer tail.
-    if (list.length < 2 && !list[0]![0].regex!.source.startsWith("\\b") && searched[0] === lits[0]) continue;
+    // Every such rule is gated, alone too: the gate is one presence test, which a batch answers for many files in
+    // one search (batch.ts), and the rule's regex then runs only where its literal occurs.
     const gate = new RegExp(searched.map(escapeLit).join("|"));
     parts.set(gate, searched);
     for (const [r] of list) out.set(r, gate);
   }
   for (const g of new Set(gates.values())) if (g.first) parts.set(g, g.first);
-  return { gates: out, groups: leadGroupsOf(parts) };
+  return { gates: out, ...leadGroupsOf(parts) };
 }
 
 /** Characters rare in text: capitals and punctuation other than `_`, `.`, `,`, quotes and blanks. */
@@ -168,7 +194,7 @@ const GROUP_MAX = 6;
  * literals are grouped, at most GROUP_MAX gates a group. The answer never changes: a gate is still asked when its
  * group's search finds something.
  */
-function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): Map<RegExp | Gate, RegExp> {
+function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): { groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]> } {
   const rareAt = (lits: string[]) => {
     const m = Math.min(...lits.map((l) => l.length));
     for (let j = 0; j < m; j++) if (lits.every((l) => RARE_CHAR.test(l[j]!))) return true;
@@ -181,12 +207,20 @@ function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): Map<RegExp | Gate, R
     else groups.push({ gates: [gate], lits: [...lits] });
   }
   const out = new Map<RegExp | Gate, RegExp>();
+  const literals = new Map<RegExp, string[]>();
+  // Gates whose first checks look for the very same literals (`.` for several rules) share one test.
+  const bySource = new Map<string, RegExp>();
   for (const g of groups) {
-    if (g.gates.length < 2) continue;
-    const pre = new RegExp([...new Set(g.lits)].map(escapeLit).join("|"));
+    // A lead gate alone is its own presence test; a gate's first check alone becomes one.
+    const only = g.gates.length === 1 ? g.gates[0]! : null;
+    const lits = [...new Set(g.lits)];
+    const source = lits.map(escapeLit).join("|");
+    const pre = only instanceof RegExp ? only : (bySource.get(source) ?? new RegExp(source));
+    if (!(only instanceof RegExp)) bySource.set(source, pre);
     for (const gate of g.gates) out.set(gate, pre);
+    literals.set(pre, lits);
   }
-  return out;
+  return { groups: out, literals };
 }
 
 export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { decodeDepth?: number } = {}): Compiled {
@@ -208,7 +242,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   // Joined only when every part has the same flags; otherwise each is asked in turn (same answer).
   const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
   const gates = new Map([...gated, ...unled].map((r) => [r, gateOf(r)]));
-  const { gates: leadGates, groups: leadGroups } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)), gates);
+  const { gates: leadGates, groups: leadGroups, literals } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)), gates);
   const leads = { leadGates, leadGroups };
   let exemptPaths: RegExp | null = null;
   try {
@@ -216,7 +250,36 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   } catch {
     exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
   }
-  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, ...leads, gates, decodeDepth: opts.decodeDepth ?? 1 };
+  const presence = [...new Set(leadGroups.values())].map((test) => {
+    const lits = literals.get(test)!;
+    return { test, literals: lits.every((l) => /^[\x01-\x7f]+$/.test(l)) ? lits : null };
+  });
+  const presenceIndex = new Map(presence.map((p, i) => [p.test, i]));
+  const leadList = [...new Set(leadGates.values())];
+  const groupOf = (g: RegExp | Gate | undefined) => {
+    const group = g && leadGroups.get(g);
+    return group ? presenceIndex.get(group)! : -1;
+  };
+  const steps: Step[] = [...direct.map((rule) => [rule, true] as const), ...gated.map((rule) => [rule, false] as const)].map(([rule, isDirect]) => {
+    const lead = leadGates.get(rule);
+    const gate = gates.get(rule) ?? null;
+    return { rule, direct: isDirect, lead: lead ? leadList.indexOf(lead) : -1, leadOwn: lead !== undefined && leadGroups.get(lead) === lead, leadGroup: groupOf(lead), gate, gateGroup: groupOf(gate ?? undefined) };
+  });
+  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, ...leads, presence, steps, leadList, gates, decodeDepth: opts.decodeDepth ?? 1 };
+}
+
+/**
+ * What a batch (batch.ts) already knows of a file's text: the answers of the presence tests (per test, at
+ * `base + index`: 0 not asked, 1 absent, 2 present) and its base64 runs, found on the bytes. It holds for the text
+ * as read: once JSON escapes change the text, it is not used.
+ */
+export interface TextHint {
+  answers: Uint8Array;
+  base: number;
+  /** The text's base64 runs, or null when they must be found on the text itself. */
+  runs: () => Run[] | null;
+  /** Whether the text has a backslash (JSON escapes may need decoding); false: it is scanned as it is. */
+  escapes: boolean;
 }
 
 function gateOf(r: Rule): Gate {
@@ -373,11 +436,11 @@ export function scanText(c: Compiled, path: string, text: string): Finding[] {
   return scanTextBounded(c, path, text, Infinity).findings;
 }
 
-/** scanText rendering at most `budget` findings; the rest are counted. */
-export function scanTextBounded(c: Compiled, path: string, raw: string, budget: number, skip?: Skip): TextResult {
-  const text = unescapeJson(raw);
+/** scanText rendering at most `budget` findings; the rest are counted. `hint`: what a batch knows of `raw`. */
+export function scanTextBounded(c: Compiled, path: string, raw: string, budget: number, skip?: Skip, hint?: TextHint): TextResult {
+  const text = hint && !hint.escapes ? raw : unescapeJson(raw);
   const col: Collect = { raws: [], overflow: 0, paths: pathCheck(path) };
-  collect(c, path, text, col, c.decodeDepth);
+  collect(c, path, text, col, c.decodeDepth, text === raw ? hint : undefined);
   const out = col.raws.length ? render(text, path, col.raws, budget, skip) : { findings: [], more: 0, suppressed: 0 };
   out.more += col.overflow;
   for (const rule of c.pathOnly) {
@@ -393,45 +456,47 @@ export function scanTextBounded(c: Compiled, path: string, raw: string, budget: 
   return out;
 }
 
-function collect(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
+function collect(c: Compiled, path: string, text: string, col: Collect, depth: number, hint?: TextHint): void {
   const kw = new Keywords(text);
   const outer = col.inlineAllow;
   col.inlineAllow = undefined;
-  const leads = new Map<RegExp, boolean>();
-  // False when the group `g` belongs to has none of its literals in the text (searched once per text and group).
-  const grouped = (g: RegExp | Gate): boolean => {
-    const group = c.leadGroups.get(g);
-    if (!group) return true;
-    let any = leads.get(group);
-    if (any === undefined) leads.set(group, (any = group.test(text)));
-    return any;
-  };
-  for (const rule of c.direct) {
-    const lead = c.leadGates.get(rule);
-    if (lead) {
-      let present = leads.get(lead);
-      if (present === undefined) leads.set(lead, (present = grouped(lead) && lead.test(text)));
-      if (!present) continue;
+  // Per presence test, then per lead gate: 0 not asked yet, 1 absent, 2 present (a batch's answers to start with).
+  const P = c.presence.length;
+  const seen = new Uint8Array(P + c.leadList.length);
+  if (hint) for (let i = 0; i < P; i++) seen[i] = hint.answers[hint.base + i]!;
+  for (const s of c.steps) {
+    if (s.lead >= 0) {
+      const at = P + s.lead;
+      let v = seen[at]!;
+      // A lead gate that is its own presence test is not searched twice.
+      if (v === 0) seen[at] = v = present(c, text, seen, s.leadGroup) && (s.leadOwn || c.leadList[s.lead]!.test(text)) ? 2 : 1;
+      if (v === 1) continue;
     }
-    const gate = c.gates.get(rule);
-    if (!gate || (grouped(gate) && gate.passes(text, kw.lower))) matchRule(c, rule, path, text, col, () => kw.any(rule));
+    if (s.gate) {
+      if (!present(c, text, seen, s.gateGroup) || !s.gate.passes(text, kw.lower)) continue;
+    } else if (!s.direct && !kw.any(s.rule)) continue;
+    matchRule(c, s.rule, path, text, col, s.direct ? kw : null);
   }
-  for (const rule of c.gated) {
-    const gate = c.gates.get(rule);
-    if (gate ? grouped(gate) && gate.passes(text, kw.lower) : kw.any(rule)) matchRule(c, rule, path, text, col, () => true);
-  }
-  if (depth > 0) collectDecoded(c, path, text, col, depth);
+  if (depth > 0) collectDecoded(c, path, text, col, depth, hint?.runs() ?? base64Runs(text));
   col.inlineAllow = outer;
+}
+
+/** Whether presence test `g` finds one of its literals in `text` (-1: no test): asked once per text, then kept. */
+function present(c: Compiled, text: string, seen: Uint8Array, g: number): boolean {
+  if (g < 0) return true;
+  let v = seen[g]!;
+  if (v === 0) seen[g] = v = c.presence[g]!.test.test(text) ? 2 : 1;
+  return v === 2;
 }
 
 /**
  * Base64 runs of 20+ characters that decode to text are scanned with every rule (nested runs while `depth` lasts);
  * each rule that matches inside gives one finding at the run, whose whole span is masked.
  */
-function collectDecoded(c: Compiled, path: string, text: string, col: Collect, depth: number): void {
+function collectDecoded(c: Compiled, path: string, text: string, col: Collect, depth: number, runs: Run[]): void {
   let lineNo = 1;
   let scanned = 0;
-  for (const run of base64Runs(text)) {
+  for (const run of runs) {
     const decoded = decodeBase64Text(text.slice(run.start, run.end));
     if (decoded === null) continue;
     const inner: Collect = { raws: [], overflow: 0, paths: col.paths };
@@ -465,8 +530,11 @@ function push(col: Collect, r: Raw): void {
   col.overflow++;
 }
 
-/** Line numbers are computed incrementally: matches come in order. */
-function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Collect, applies: () => boolean): void {
+/**
+ * Line numbers are computed incrementally: matches come in order. `kw`: a direct rule's keywords are checked when its
+ * regex first matches (null: the gate already did).
+ */
+function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Collect, kw: Keywords | null): void {
   if (rule.path && !rule.path.test(path)) return;
   const re = rule.regex!;
   re.lastIndex = 0;
@@ -476,7 +544,7 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (!checked) {
       checked = true;
-      if (!applies()) return;
+      if (kw && !kw.any(rule)) return;
     }
     if (m[0] === "") {
       re.lastIndex++;
@@ -574,3 +642,6 @@ function render(text: string, path: string, raws: Raw[], budget: number, skip?: 
   }
   return { findings, more, suppressed };
 }
+
+// The per-text path (tier.ts).
+keepOutOfFTL(scanTextBounded, collect, present, collectDecoded, matchRule, render, push, inlineAllowed, pathCheck, allowedBy, entropy, pathAllowed, secretOf, Keywords.prototype.any, contentFingerprint);

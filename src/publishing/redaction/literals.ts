@@ -4,6 +4,7 @@
  * some factor has no occurrence cannot match, so the (much slower) regex need not run over it at all. Findings are
  * unchanged by construction; anything this reader does not fully understand yields fewer factors, never wrong ones.
  */
+import { keepOutOfFTL } from "./tier.ts";
 
 export interface Prefilter {
   /** Strings every match contains one of, per factor; compared under the regex's own `i`/`u` flags. */
@@ -300,3 +301,6 @@ export class Gate {
     return true;
   }
 }
+
+// The per-text path (tier.ts).
+keepOutOfFTL(Gate.prototype.passes);

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import type { Ctx } from "../../lib/context.ts";
 import { recoverUtf16Text } from "./decode.ts";
 import { compileRules, pathAllowed, type Compiled, type Finding } from "./engine.ts";
-import { addText, BLIND_LISTED, jobCount, scanShard, scanSharded, type FileRef, type ShardResult } from "./shard.ts";
+import { addText, BLIND_LISTED, jobCount, jobsWanted, scanShard, scanSharded, SHARD_MIN_FILES, ShardPool, type FileRef, type ShardResult } from "./shard.ts";
 import type { LoadedRules } from "./rules.ts";
 import { ScanFail } from "./rules.ts";
 import { blobsAt, blobTexts, commitMessages, displayPath, expandPathRefs, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
@@ -119,8 +119,8 @@ export function readBaseline(path: string): Set<string> {
   return new Set(list);
 }
 
-async function listFiles(ctx: Ctx, req: ScanRequest): Promise<FileRef[]> {
-  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? []).map((r) => ({ ...r, shown: displayPath(req.root, r.abs) }));
+async function listFiles(ctx: Ctx, req: ScanRequest, found?: (count: number) => void): Promise<FileRef[]> {
+  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? [], found).map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
   const rels = req.mode === "tracked" ? await trackedFiles(ctx, req.root) : req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   return rels.map((rel) => ({ abs: join(req.root, rel), shown: rel }));
 }
@@ -163,11 +163,28 @@ export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanReque
   if (req.mode === "staged" || req.mode === "range") {
     ({ files, res } = await scanCommitted(ctx, compile(), req, opts, progress));
   } else {
-    // Sorted by the path shown, so shares in order are findings in file order.
-    const list = (await listFiles(ctx, req)).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
-    const jobs = jobCount(ctx, list.length);
     const childArgs = ["-C", req.root, ...(rules.configPath ? ["--config", rules.configPath] : []), ...opts.childArgs];
-    res = jobs > 1 ? await scanSharded(ctx, compile, list, jobs, childArgs, opts, progress) : scanShard(compile(), list, { ...opts, progress: (i) => progress?.(i, list.length) });
+    // A directory walk that reaches SHARD_MIN_FILES files will be a parallel scan: the child processes start then,
+    // and load while the walk goes on.
+    let pool: ShardPool | null = null;
+    const found = (count: number) => {
+      if (pool === null && count >= SHARD_MIN_FILES && jobsWanted(ctx) > 1) pool = new ShardPool(ctx, childArgs, jobsWanted(ctx) - 1);
+    };
+    let list: FileRef[];
+    try {
+      // Sorted by the path shown, so shares in order are findings in file order.
+      list = (await listFiles(ctx, req, found)).sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0));
+    } catch (e) {
+      await (pool as ShardPool | null)?.close();
+      throw e;
+    }
+    const jobs = jobCount(ctx, list.length);
+    if (jobs > 1) res = await scanSharded(ctx, compile, list, jobs, pool ?? new ShardPool(ctx, childArgs, jobs - 1, true), opts, progress);
+    else {
+      // Fewer files than the walk counted (a path given twice): one process after all.
+      await (pool as ShardPool | null)?.close();
+      res = scanShard(compile(), list, { ...opts, progress: (i) => progress?.(i, list.length) });
+    }
     progress?.(list.length, list.length);
     files = list.length;
   }

@@ -13,27 +13,33 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import type { Ctx } from "../../lib/context.ts";
-import { ok } from "../../lib/runner.ts";
-import { pathAllowed, scanTextBounded, type Compiled, type Finding } from "./engine.ts";
+import { ok, type RunResult } from "../../lib/runner.ts";
+import { Batch } from "./batch.ts";
+import { pathAllowed, scanTextBounded, type Compiled, type Finding, type TextHint } from "./engine.ts";
 import { ScanFail } from "./rules.ts";
 import { readText } from "./sources.ts";
+import { keepOutOfFTL } from "./tier.ts";
 
 export interface FileRef {
   abs: string;
   shown: string;
-  /** A directory walk saw a regular file (see readText). */
+  /** A directory walk saw a regular file (see batch.ts: read without an lstat first). */
   regular?: true;
 }
 
 export const SHARD_MIN_FILES = 2000;
 const CHILD_TIMEOUT = 30 * 60_000;
 
-/** How many processes: $MOGUI_SCAN_JOBS (1 turns sharding off), else the core count, at most 8. */
-export function jobCount(ctx: Pick<Ctx, "env">, files: number): number {
+/** How many processes a large scan may use: $MOGUI_SCAN_JOBS (1 turns sharding off), else the core count, at most 8. */
+export function jobsWanted(ctx: Pick<Ctx, "env">): number {
   const raw = ctx.env.MOGUI_SCAN_JOBS?.trim();
-  const wanted = raw && /^\d+$/.test(raw) ? Number(raw) : Math.min(8, availableParallelism());
+  return Math.max(1, raw && /^\d+$/.test(raw) ? Number(raw) : Math.min(8, availableParallelism()));
+}
+
+/** How many processes scan `files` files: one below SHARD_MIN_FILES, else one per 500 files up to jobsWanted. */
+export function jobCount(ctx: Pick<Ctx, "env">, files: number): number {
   if (files < SHARD_MIN_FILES) return 1;
-  return Math.max(1, Math.min(wanted, Math.floor(files / 500)));
+  return Math.max(1, Math.min(jobsWanted(ctx), Math.floor(files / 500)));
 }
 
 export interface ShardResult {
@@ -58,31 +64,63 @@ export interface ShardOptions {
   progress?: (done: number) => void;
   /** Called with each listed finding as soon as its file is scanned (in file order): the text output streams. */
   onFinding?: (f: Finding) => void;
+  /** False: base64 runs without WebAssembly SIMD (the fallback; tests compare both). */
+  simd?: boolean;
 }
 
-/** Scans `files` in this process. */
+/** Scans `files` in this process, in order: in batches (batch.ts), and one by one what a batch does not take. */
 export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOptions): ShardResult {
   const out: ShardResult = { findings: [], more: 0, suppressed: 0, bytes: 0, binary: 0, binaryFiles: [] };
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i]!;
-    if (opts.progress && (i & 63) === 0) opts.progress(i);
-    if (pathAllowed(c, f.shown)) continue;
-    const t = readText(f.abs, f.regular === true);
-    if (t === "binary") {
-      if (out.binary++ < BLIND_LISTED) out.binaryFiles.push(f.shown);
+  // Progress counts files scanned (a file in a batch when the batch is), every 64th.
+  let done = 0;
+  const finished = () => {
+    if ((++done & 63) === 0) opts.progress?.(done);
+  };
+  const binary = (f: FileRef) => {
+    if (out.binary++ < BLIND_LISTED) out.binaryFiles.push(f.shown);
+    finished();
+  };
+  const visitor = {
+    text: (f: FileRef, text: string, bytes: number, hint: TextHint) => {
+      out.bytes += bytes;
+      addText(c, out, f.shown, text, opts, hint);
+      finished();
+    },
+    binary,
+  };
+  const batch = new Batch(c, opts.simd !== false);
+  for (const f of files) {
+    if (pathAllowed(c, f.shown)) {
+      finished();
       continue;
     }
-    if (!t) continue;
-    out.bytes += t.bytes;
-    addText(c, out, f.shown, t.text, opts);
+    let added = batch.add(f);
+    if (added === "full") {
+      batch.flush(visitor);
+      added = batch.add(f);
+    }
+    if (added === "added") continue;
+    batch.flush(visitor);
+    // Every check of its own (lstat first): the batch did not take it, or it changed since it was listed.
+    const t = readText(f.abs);
+    if (t === "binary") {
+      binary(f);
+      continue;
+    }
+    if (t) {
+      out.bytes += t.bytes;
+      addText(c, out, f.shown, t.text, opts);
+    }
+    finished();
   }
+  batch.flush(visitor);
   return out;
 }
 
 /** Scans one text into `out`, within the budget left. */
-export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore" | "onFinding">): void {
+export function addText(c: Compiled, out: ShardResult, shown: string, text: string, opts: Pick<ShardOptions, "budget" | "ignore" | "onFinding">, hint?: TextHint): void {
   const skip = opts.ignore.size ? (rule: string, line: number, content: string) => opts.ignore.has(content) || opts.ignore.has(`${shown}:${rule}:${line}`) : undefined;
-  const r = scanTextBounded(c, shown, text, Math.max(0, opts.budget - out.findings.length), skip);
+  const r = scanTextBounded(c, shown, text, Math.max(0, opts.budget - out.findings.length), skip, hint);
   for (const f of r.findings) {
     out.findings.push(f);
     opts.onFinding?.(f);
@@ -150,44 +188,98 @@ export function readShardList(path: string): FileRef[] {
 }
 
 /**
- * A child process starts late (its own start-up, rule loading and compiling, ~40 ms, while this process already
- * scans): this process's share is larger by up to CHILD_HEAD_START files (a tenth of a share at most), taken evenly
- * from the children's, so that all finish about together. Contiguous slices in order, as before.
+ * A child process started once the file list was known starts late (its own start-up, rule loading and compiling,
+ * ~40 ms, while this process already scans): this process's share is then larger by up to CHILD_HEAD_START files (a
+ * tenth of a share at most), taken evenly from the children's, so that all finish about together. Children started
+ * during the directory walk (`late` false) are ready when this process is: even shares. Contiguous slices in order.
  */
-export const CHILD_HEAD_START = 400;
+export const CHILD_HEAD_START = 800;
 
-export function splitShares<T>(files: readonly T[], jobs: number): T[][] {
+export function splitShares<T>(files: readonly T[], jobs: number, late = true): T[][] {
   const even = files.length / jobs;
-  const lead = Math.min(CHILD_HEAD_START, Math.floor(even / 10));
+  const lead = late ? Math.min(CHILD_HEAD_START, Math.floor(even / 10)) : 0;
   const first = Math.min(files.length, Math.ceil(even) + lead);
   const size = Math.ceil((files.length - first) / Math.max(1, jobs - 1));
   return [files.slice(0, first), ...Array.from({ length: jobs - 1 }, (_, k) => files.slice(first + k * size, first + (k + 1) * size))];
 }
 
 /**
- * Splits `files` across `jobs` processes; returns every share's result (the first share is this process's). `compile`
- * is called once the child processes are started, so compiling the rules here overlaps their start-up.
+ * The child processes of a parallel scan, started before their shares are known: a child loads and compiles the
+ * rules (its start-up, ~40 ms) while this process is still listing files, then waits for the end of its standard
+ * input (`--shard-wait`) before it reads its file list. `feed` writes every list, then closes every child's input;
+ * a child given no files prints an empty result at once. `release` lets children go with empty lists (a failed or
+ * small scan).
+ */
+export class ShardPool {
+  private readonly dir = mkdtempSync(join(tmpdir(), "mogui-scan-"));
+  private readonly lists: string[] = [];
+  private readonly go: Array<() => void> = [];
+  private fed = false;
+  readonly results: Array<Promise<RunResult>> = [];
+
+  /** `late`: started once the file list was known (not during the walk), so the children start behind. */
+  constructor(ctx: Ctx, childArgs: string[], count: number, readonly late = false) {
+    for (let k = 1; k <= count; k++) {
+      const list = join(this.dir, `share-${k}.list`);
+      this.lists.push(list);
+      const input = new Promise<string>((resolve) => this.go.push(() => resolve("")));
+      const result = ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-wait", "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT, stdin: input });
+      // Awaited once the lists are written: a runner failing before that is not an unhandled rejection meanwhile.
+      result.catch(() => {});
+      this.results.push(result);
+    }
+  }
+
+  get size(): number {
+    return this.lists.length;
+  }
+
+  /** Writes the children's shares (a child past `shares` gets none) and lets every child start. */
+  feed(shares: readonly (readonly FileRef[])[]): void {
+    if (this.fed) return;
+    this.fed = true;
+    this.lists.forEach((list, k) => writeShardList(list, shares[k] ?? []));
+    for (const go of this.go) go();
+  }
+
+  release(): void {
+    this.feed([]);
+  }
+
+  /** Lets every child go with an empty list, waits for them, and removes the lists' directory. */
+  async close(): Promise<void> {
+    this.release();
+    await Promise.allSettled(this.results);
+    this.dispose();
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Splits `files` across this process and the pool's children (`jobs` processes in all, at most the pool's size + 1);
+ * returns every share's result merged in order (the first share is this process's). `compile` is called once the
+ * children have their lists, so compiling the rules here overlaps their start-up when the pool started late.
  */
 export async function scanSharded(
   ctx: Ctx,
   compile: () => Compiled,
   files: readonly FileRef[],
   jobs: number,
-  childArgs: string[],
+  pool: ShardPool,
   opts: ShardOptions,
   progress?: (done: number, total: number) => void,
 ): Promise<ShardResult> {
-  const shares = splitShares(files, jobs);
-  const dir = mkdtempSync(join(tmpdir(), "mogui-scan-"));
+  const shares = splitShares(files, Math.min(jobs, pool.size + 1), pool.late);
   try {
-    const children = shares.slice(1).map((share, k) => {
-      const list = join(dir, `share-${k + 1}.list`);
-      writeShardList(list, share);
-      return ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT });
-    });
+    pool.feed(shares.slice(1));
+    // One turn of the event loop: the children's inputs are closed (they start) before this process is busy.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     // The child processes run while this one scans its own share (synchronously).
     const out = scanShard(compile(), shares[0]!, { ...opts, progress: (i) => progress?.(Math.min(files.length - 1, i * jobs), files.length) });
-    for (const r of await Promise.all(children)) {
+    for (const r of await Promise.all(pool.results)) {
       let parsed: v.SafeParseResult<typeof ResultSchema> | null = null;
       try {
         parsed = ok(r) ? v.safeParse(ResultSchema, JSON.parse(r.stdout)) : null;
@@ -203,6 +295,10 @@ export async function scanSharded(
     }
     return out;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    pool.release();
+    pool.dispose();
   }
 }
+
+// The per-file path (tier.ts).
+keepOutOfFTL(scanShard, addText);

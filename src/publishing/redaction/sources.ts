@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { git, gitEnv } from "../../lib/git.ts";
 import { decodeUtf16, utf16Encoding } from "./decode.ts";
 import type { Ctx } from "../../lib/context.ts";
+import { keepOutOfFTL } from "./tier.ts";
 
 export type Mode = "tracked" | "staged" | "range" | "paths";
 
@@ -68,12 +69,12 @@ export function expandPaths(base: string, paths: readonly string[]): string[] {
 
 export interface PathRef {
   abs: string;
-  /** The walk saw a regular file here (readText need not lstat it again). */
+  /** The walk saw a regular file here (a batch reads it without an lstat first; batch.ts). */
   regular?: true;
 }
 
-/** expandPaths, keeping what the directory walk learnt about each entry. */
-export function expandPathRefs(base: string, paths: readonly string[]): PathRef[] {
+/** expandPaths, keeping what the directory walk learnt about each entry; `found` hears the count as it grows. */
+export function expandPathRefs(base: string, paths: readonly string[], found?: (count: number) => void): PathRef[] {
   const out: PathRef[] = [];
   const walk = (abs: string) => {
     let entries;
@@ -91,6 +92,7 @@ export function expandPathRefs(base: string, paths: readonly string[]): PathRef[
       else if (e.isFile()) out.push({ abs: p, regular: true });
       else if (e.isSymbolicLink()) out.push({ abs: p });
     }
+    found?.(out.length);
   };
   for (const p of paths) {
     const abs = resolve(base, p);
@@ -103,6 +105,8 @@ export function expandPathRefs(base: string, paths: readonly string[]): PathRef[
     if (st.isDirectory()) walk(abs);
     else out.push({ abs });
   }
+  // One walk lists a file once: only several paths can name one twice.
+  if (paths.length < 2) return out;
   const seen = new Set<string>();
   return out.filter((r) => !seen.has(r.abs) && Boolean(seen.add(r.abs)));
 }
@@ -131,19 +135,7 @@ export type ReadResult = { text: string; bytes: number } | "binary" | null;
  * scanned as its target string (what git stores), never followed: a tracked link must not make the scan read
  * outside the repository.
  */
-export function readText(abs: string, regular = false): ReadResult {
-  if (regular) {
-    // Known to be a regular file (a directory walk just saw it): read without an lstat first. Any doubt (an error,
-    // a NUL near the start, a UTF-16 byte-order mark) is settled by the full path below, so the answer is the same.
-    let text: string | null = null;
-    try {
-      text = readFileSync(abs, "utf8");
-    } catch {
-      text = null;
-    }
-    if (text === null || text.lastIndexOf("\0", BINARY_PROBE - 1) >= 0 || text.startsWith("\ufffd\ufffd")) return readText(abs);
-    return { text, bytes: Buffer.byteLength(text) };
-  }
+export function readText(abs: string): ReadResult {
   let st;
   try {
     st = lstatSync(abs);
@@ -256,3 +248,6 @@ export function rangeTip(range: string): string {
   const tip = range.slice(range.lastIndexOf("..") + 2).replace(/^\./, "");
   return tip === "" ? "HEAD" : tip;
 }
+
+// The per-file path (tier.ts).
+keepOutOfFTL(readText);

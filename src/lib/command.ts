@@ -4,7 +4,7 @@
  * `fail` that throws one of the command's declared exits; it returns an exit name. A group is a command with lazy
  * `subCommands`. docs/contributing.md is the guide.
  */
-import { defineCommand as cittyDefine, type ArgDef, type ArgsDef, type CommandDef } from "citty";
+import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import type { ArgValues, MoguiArgsDef, ParseRules } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
@@ -66,16 +66,37 @@ function cittyArgs(args: MoguiArgsDef): ArgsDef {
   return out;
 }
 
+/**
+ * citty's defineCommand, loaded on first use: citty imports node:util, whose loading would cost every command's
+ * start-up (every hook call included) about a millisecond; most runs never ask for the citty definition.
+ */
+function cittyDefine(def: CommandDef): CommandDef {
+  return (require("citty") as typeof import("citty")).defineCommand(def);
+}
+
 export function defineCommand<const A extends MoguiArgsDef, const X extends Exits>(spec: CommandSpec<A, X>): Command<A, X> {
-  const citty = cittyDefine({ meta: spec.meta, args: cittyArgs(spec.args) });
-  return { ...spec, kind: "command", citty };
+  let citty: CommandDef | undefined;
+  return {
+    ...spec,
+    kind: "command",
+    get citty() {
+      return (citty ??= cittyDefine({ meta: spec.meta, args: cittyArgs(spec.args) }));
+    },
+  };
 }
 
 export function defineGroup(spec: GroupSpec): Group {
   const subCommands = Object.fromEntries(
     Object.entries(spec.subCommands).map(([k, load]) => [k, async () => (await load()).citty]),
   );
-  return { ...spec, kind: "group", citty: cittyDefine({ meta: spec.meta, subCommands }) };
+  let citty: CommandDef | undefined;
+  return {
+    ...spec,
+    kind: "group",
+    get citty() {
+      return (citty ??= cittyDefine({ meta: spec.meta, subCommands }));
+    },
+  };
 }
 
 /** Throw a declared exit by name (for helpers outside run that have the command's exits). */

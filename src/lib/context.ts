@@ -4,6 +4,7 @@
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { COMMON_EXITS } from "./exits.ts";
 import { realRunner, type Runner } from "./runner.ts";
 
 export type Env = Record<string, string | undefined>;
@@ -31,13 +32,37 @@ export interface Ctx {
   color?: ColorMode;
 }
 
+/**
+ * The process's streams, each made on first use: Bun builds process.stdout and process.stderr lazily, and building
+ * one costs a few milliseconds of start-up, which a hook that prints nothing (most calls) should not pay.
+ */
 export function processIo(): Io {
   return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdout: (t) => void stream(process.stdout).write(t),
+    stderr: (t) => void stream(process.stderr).write(t),
+    get stdoutIsTTY() {
+      return Boolean(process.stdout.isTTY);
+    },
+    get stderrIsTTY() {
+      return Boolean(process.stderr.isTTY);
+    },
   };
+}
+
+const watched = new WeakSet<NodeJS.WriteStream>();
+
+/**
+ * A reader that goes away (`mogui demo | head -1`) is not an error of ours: later writes are dropped quietly, like
+ * any Unix filter's, and the command's own exit code stands. Any other write error fails the run.
+ */
+function stream(s: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!watched.has(s)) {
+    watched.add(s);
+    s.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code !== "EPIPE") process.exitCode = COMMON_EXITS.internal.code;
+    });
+  }
+  return s;
 }
 
 /** How to run this program again: compiled binaries live in /$bunfs/, source runs need the script path. */

@@ -5,10 +5,17 @@
  * No reader ever drops rows after a bad line.
  */
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync, appendFileSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, withLock } from "./lock.ts";
 import { sortedJson } from "./output.ts";
+
+/**
+ * node:fs/promises, loaded when a ledger is first read: loading it costs about half a millisecond, which every hook
+ * call (an appender that never reads) would otherwise pay at start-up.
+ */
+function openForReading(path: string) {
+  return (require("node:fs/promises") as typeof import("node:fs/promises")).open(path, "r");
+}
 
 export type LedgerRow = Record<string, unknown>;
 export type LedgerFault = "unreadable" | "unwritable" | "corrupt" | "lock";
@@ -174,7 +181,7 @@ export function checkWritable(path: string): void {
 
 async function openForRead(path: string) {
   try {
-    return await open(path, "r");
+    return await openForReading(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new LedgerError("unreadable", path, `cannot open: ${errno(e)}`);
@@ -236,7 +243,7 @@ export async function readAll(path: string, opts: ReadOptions = {}): Promise<Num
 
 /** The 1-based line number of the line that starts at byte `offset` (only computed on the error path). */
 async function lineNumberAt(path: string, offset: number): Promise<number> {
-  const fh = await open(path, "r");
+  const fh = await openForReading(path);
   try {
     const buf = Buffer.alloc(CHUNK);
     let line = 1;

@@ -83,10 +83,19 @@ function body(g: Gen, makers: Array<() => { value: string }>): string | Buffer {
     case 3:
       return lines(10, () => `blob ${Buffer.from(`token: ${secret()}`).toString(g.r() < 0.5 ? "base64" : "base64url")}`);
     case 4:
-      return lines(15, () => `é ünïcode ${secret()} 🙂`);
+      // Non-ASCII text (base64 runs counted in characters, not bytes), some runs right after a multi-byte character.
+      return lines(15, () => (g.r() < 0.5 ? `é ünïcode ${secret()} 🙂` : `ü€${Buffer.from(`token: ${secret()}`).toString("base64")} 🙂 x`));
     case 5:
-      // Invalid UTF-8 bytes around a secret.
-      return Buffer.concat([Buffer.from(`${words()}\n`), Buffer.from([0xff, 0xc3, 0x28, 0x80]), Buffer.from(` k=${secret()}\n${words()}`)]);
+      // Invalid UTF-8 bytes around a secret, and before and after a base64 run.
+      return Buffer.concat([
+        Buffer.from(`${words()}\n`),
+        Buffer.from([0xff, 0xc3, 0x28, 0x80]),
+        Buffer.from(` k=${secret()}\n${words()} `),
+        Buffer.from([0xe2, 0x82]),
+        Buffer.from(Buffer.from(`password = "${secret()}"`).toString("base64")),
+        Buffer.from([0xc3, 0x80, 0xf0, 0x9f]),
+        Buffer.from(`\n${words()}`),
+      ]);
     case 6:
       return Buffer.concat([Buffer.from(`${words()} ${secret()}\n`), Buffer.from([0]), Buffer.from(words())]);
     case 7:

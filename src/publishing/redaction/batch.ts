@@ -8,7 +8,8 @@
  *
  * The answers are exact: the literals are ASCII, which a file's bytes hold exactly where its UTF-8 text holds them,
  * and no literal holds a NUL, so no match spans two files; a test with a non-ASCII literal is left to each file. A
- * file's base64 runs are used only when its text has one character per byte (the offsets then agree). What readText
+ * file's base64 runs keep their byte offsets when its text has one character per byte, and are counted in characters
+ * otherwise (charRuns). What readText
  * would not read as plain UTF-8 (a symlink, a UTF-16 file, a file larger than a batch, one that cannot be read) is
  * read on its own, in order.
  */
@@ -161,7 +162,7 @@ export class Batch {
       }
       // Each file is its own string (a slice of one batch-wide string would keep the whole batch alive).
       const text = b.toString("utf8", e.start, e.end);
-      // Byte offsets are the text's offsets only when every byte is one character.
+      // Byte offsets are the text's offsets when every byte is one character; otherwise they are counted (charRuns).
       const oneToOne = text.length === e.end - e.start;
       let mine: Run[] | null = null;
       if (batchRuns) {
@@ -171,11 +172,35 @@ export class Batch {
           mine.push({ start: run.start - e.start, end: run.end - e.start });
         }
       }
-      const runs = () => (depth === 0 || !oneToOne ? null : (mine ?? base64RunsBytes(b, e.start, e.end)));
+      const runs = (): Run[] | null => {
+        if (depth === 0) return null;
+        if (oneToOne) return mine ?? base64RunsBytes(b, e.start, e.end);
+        return mine && charRuns(b, e.start, mine);
+      };
       v.text(e.ref, text, e.end - e.start, { answers, base: k * P, runs, escapes: escapes[k] === 1 });
       k++;
     }
   }
+}
+
+/**
+ * Runs found on a file's bytes (offsets relative to `start`) at their offsets in its text, for a text that is not one
+ * character per byte. A run is ASCII, one character per byte; the bytes between runs are decoded on their own to
+ * count their characters, which is exact because every cut falls next to an ASCII byte of a run: no UTF-8 sequence,
+ * valid or not, spans it, so each piece decodes to the characters it gives within the whole file.
+ */
+export function charRuns(b: Buffer, start: number, runs: readonly Run[]): Run[] {
+  const out: Run[] = [];
+  let byte = 0;
+  let char = 0;
+  for (const r of runs) {
+    char += b.toString("utf8", start + byte, start + r.start).length;
+    const length = r.end - r.start;
+    out.push({ start: char, end: char + length });
+    char += length;
+    byte = r.end;
+  }
+  return out;
 }
 
 // The per-file path (tier.ts).

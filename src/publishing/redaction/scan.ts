@@ -9,7 +9,7 @@ import * as v from "valibot";
 import type { Ctx } from "../../lib/context.ts";
 import { recoverUtf16Text } from "./decode.ts";
 import { compileRules, pathAllowed, type Compiled, type Finding } from "./engine.ts";
-import { addText, BLIND_LISTED, jobCount, jobsWanted, scanShard, scanSharded, SHARD_MIN_FILES, ShardPool, type FileRef, type ShardResult } from "./shard.ts";
+import { addText, BLIND_LISTED, jobCount, scanShard, scanSharded, ShardPool, type FileRef, type ShardResult } from "./shard.ts";
 import type { LoadedRules } from "./rules.ts";
 import { ScanFail } from "./rules.ts";
 import { blobsAt, blobTexts, commitMessages, displayPath, expandPathRefs, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
@@ -164,11 +164,14 @@ export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanReque
     ({ files, res } = await scanCommitted(ctx, compile(), req, opts, progress));
   } else {
     const childArgs = ["-C", req.root, ...(rules.configPath ? ["--config", rules.configPath] : []), ...opts.childArgs];
-    // A directory walk that reaches SHARD_MIN_FILES files will be a parallel scan: the child processes start then,
-    // and load while the walk goes on.
+    // A directory walk that reaches SHARD_MIN_FILES files will be a parallel scan: the child processes start then
+    // (as many as the files found so far call for, more as the walk goes on) and load while it lists the rest.
     let pool: ShardPool | null = null;
     const found = (count: number) => {
-      if (pool === null && count >= SHARD_MIN_FILES && jobsWanted(ctx) > 1) pool = new ShardPool(ctx, childArgs, jobsWanted(ctx) - 1);
+      const children = jobCount(ctx, count) - 1;
+      if (children < 1) return;
+      if (pool === null) pool = new ShardPool(ctx, childArgs, children);
+      else pool.grow(children);
     };
     let list: FileRef[];
     try {

@@ -31,7 +31,7 @@ export const SHARD_MIN_FILES = 2000;
 const CHILD_TIMEOUT = 30 * 60_000;
 
 /** How many processes a large scan may use: $MOGUI_SCAN_JOBS (1 turns sharding off), else the core count, at most 8. */
-export function jobsWanted(ctx: Pick<Ctx, "env">): number {
+function jobsWanted(ctx: Pick<Ctx, "env">): number {
   const raw = ctx.env.MOGUI_SCAN_JOBS?.trim();
   return Math.max(1, raw && /^\d+$/.test(raw) ? Number(raw) : Math.min(8, availableParallelism()));
 }
@@ -218,12 +218,23 @@ export class ShardPool {
   readonly results: Array<Promise<RunResult>> = [];
 
   /** `late`: started once the file list was known (not during the walk), so the children start behind. */
-  constructor(ctx: Ctx, childArgs: string[], count: number, readonly late = false) {
-    for (let k = 1; k <= count; k++) {
-      const list = join(this.dir, `share-${k}.list`);
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly childArgs: string[],
+    count: number,
+    readonly late = false,
+  ) {
+    this.grow(count);
+  }
+
+  /** Starts children until there are `count` (a walk that keeps finding files wants more of them). */
+  grow(count: number): void {
+    while (!this.fed && this.lists.length < count) {
+      const list = join(this.dir, `share-${this.lists.length + 1}.list`);
       this.lists.push(list);
       const input = new Promise<string>((resolve) => this.go.push(() => resolve("")));
-      const result = ctx.runner([...ctx.self, "redaction-scan", ...childArgs, "--shard-wait", "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT, stdin: input });
+      const { ctx } = this;
+      const result = ctx.runner([...ctx.self, "redaction-scan", ...this.childArgs, "--shard-wait", "--shard-list", list], { env: ctx.env, cwd: ctx.cwd, timeoutMs: CHILD_TIMEOUT, stdin: input });
       // Awaited once the lists are written: a runner failing before that is not an unhandled rejection meanwhile.
       result.catch(() => {});
       this.results.push(result);

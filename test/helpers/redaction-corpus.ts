@@ -237,5 +237,5 @@ export function leaks(body: string, out: string): string[] {
  */
 export function noPrefilter(c: Compiled): Compiled {
   const steps = c.steps.map((s) => ({ ...s, lead: -1, leadOwn: false, leadGroup: -1, gate: null, gateGroup: -1 }));
-  return { ...c, leadGates: new Map(), leadGroups: new Map(), gates: new Map(), presence: [], leadList: [], steps };
+  return { ...c, presence: [], leadList: [], steps };
 }

@@ -169,7 +169,7 @@ test("equivalence (property, seeded): the prefilters (lead gates, literal gates)
   // The reference: gitleaks' semantics with no prefilter at all (every regex over every text, keywords checked).
   const plain = noPrefilter(c);
   const makers = secretMakers(q);
-  const leads = c.direct.flatMap((r) => (r.regex!.source.replace(/^\\b/, "").match(/^[A-Za-z_/-]{1,6}/) ?? []).map(String));
+  const leads = c.steps.filter((s) => s.direct).flatMap(({ rule: r }) => (r.regex!.source.replace(/^\\b/, "").match(/^[A-Za-z_/-]{1,6}/) ?? []).map(String));
   const bits = () => q.one([() => makers[Math.floor(q.r() * makers.length)]!().value, () => q.one(leads) + q.mixed(40, "_-"), () => q.pick("xX_ -=:\"'\n", 2), () => q.one(leads), () => q.mixed(12)]);
   let found = 0;
   for (let n = 0; n < 400; n++) {

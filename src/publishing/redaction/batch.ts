@@ -9,9 +9,8 @@
  * The answers are exact: the literals are ASCII, which a file's bytes hold exactly where its UTF-8 text holds them,
  * and no literal holds a NUL, so no match spans two files; a test with a non-ASCII literal is left to each file. A
  * file's base64 runs keep their byte offsets when its text has one character per byte, and are counted in characters
- * otherwise (charRuns). What readText
- * would not read as plain UTF-8 (a symlink, a UTF-16 file, a file larger than a batch, one that cannot be read) is
- * read on its own, in order.
+ * otherwise (charRuns). What readText would not read as plain UTF-8 (a symlink, a UTF-16 file, a file larger than a
+ * batch, one that cannot be read) is read on its own, in order.
  */
 import { closeSync, constants, lstatSync, openSync, readSync } from "node:fs";
 import { base64RunsBytes, type Run } from "./decode.ts";
@@ -132,24 +131,11 @@ export class Batch {
       const test = this.tests[t];
       if (!test) continue;
       for (let k = 0; k < texts.length; k++) answers[k * P + t] = 1;
-      for (const lit of test) {
-        let k = 0;
-        for (let at = bytes.indexOf(lit, 0); at >= 0; ) {
-          while (texts[k]!.end < at) k++;
-          answers[k * P + t] = 2;
-          if (k + 1 >= texts.length) break;
-          at = bytes.indexOf(lit, texts[k + 1]!.start);
-        }
-      }
+      for (const lit of test) filesWith(bytes, texts, lit, (k) => (answers[k * P + t] = 2));
     }
     // Files with a backslash (JSON escapes to decode); the others are scanned as read.
     const escapes = new Uint8Array(texts.length);
-    for (let k = 0, at = bytes.indexOf(0x5c, 0); at >= 0; ) {
-      while (texts[k]!.end < at) k++;
-      escapes[k] = 1;
-      if (k + 1 >= texts.length) break;
-      at = bytes.indexOf(0x5c, texts[k + 1]!.start);
-    }
+    filesWith(bytes, texts, 0x5c, (k) => (escapes[k] = 1));
     const depth = this.c.decodeDepth;
     // The batch's base64 runs, in order (a NUL separator ends every run inside its file).
     const batchRuns = depth > 0 && this.simd ? this.simd.runs(end) : null;
@@ -184,6 +170,20 @@ export class Batch {
 }
 
 /**
+ * Calls `mark(k)` for each file `texts[k]` whose bytes hold `needle`: one native search over the batch, which goes on
+ * from the next file once a file has it (the NUL after each file keeps a match inside one file).
+ */
+function filesWith(bytes: Buffer, texts: readonly Entry[], needle: Buffer | number, mark: (k: number) => void): void {
+  let k = 0;
+  for (let at = bytes.indexOf(needle, 0); at >= 0; ) {
+    while (texts[k]!.end < at) k++;
+    mark(k);
+    if (k + 1 >= texts.length) break;
+    at = bytes.indexOf(needle, texts[k + 1]!.start);
+  }
+}
+
+/**
  * Runs found on a file's bytes (offsets relative to `start`) at their offsets in its text, for a text that is not one
  * character per byte. A run is ASCII, one character per byte; the bytes between runs are decoded on their own to
  * count their characters, which is exact because every cut falls next to an ASCII byte of a run: no UTF-8 sequence,
@@ -204,4 +204,4 @@ export function charRuns(b: Buffer, start: number, runs: readonly Run[]): Run[] 
 }
 
 // The per-file path (tier.ts).
-keepOutOfFTL(Batch.prototype.add, Batch.prototype.flush);
+keepOutOfFTL(Batch.prototype.add, Batch.prototype.flush, filesWith);

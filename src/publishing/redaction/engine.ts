@@ -43,60 +43,49 @@ export function contentFingerprint(file: string, rule: string, secret: string, o
 export interface Compiled {
   rules: Rule[];
   allowlists: Allowlist[];
-  /** Rules whose regex starts with a literal: run directly (fast), keywords checked only once one matches. */
-  direct: Rule[];
-  /** Other rules with keywords: run only when a keyword occurs. */
-  gated: Rule[];
-  /**
-   * Direct rules whose matches begin with literals sharing a first character (`gh`, `github_pat_`, `gl...`): one
-   * test of the group's literals per text stands for all of them (one pass instead of three when none occurs). A
-   * rule alone with its first character is gated too when its regex begins with `\b` (JavaScriptCore searches a
-   * bare literal several times faster than `\bnpm_[A-Za-z0-9]{36}\b`).
-   */
-  leadGates: Map<Rule, RegExp>;
-  /**
-   * The presence test each lead gate and each gate's first check (Gate.first) asks before anything else: the
-   * literals of its group (leadGroupsOf), searched together so that a text with none of them fails every gate of
-   * the group after one search; a gate in no group has its own. Absent for a gate without a first check.
-   */
-  leadGroups: Map<RegExp | Gate, RegExp>;
-  /**
-   * The distinct presence tests (the values of leadGroups), in a fixed order, each with the literals it looks for
-   * when they are all ASCII (else null): those a batch answers for all its files at once (batch.ts); TextHint
-   * carries the answers.
-   */
-  presence: Array<{ test: RegExp; literals: string[] | null }>;
   /** The rules with a regex in matching order (direct, then gated) and what is asked before each (Step). */
   steps: Step[];
+  /**
+   * The distinct presence tests (leadGroupsOf), in a fixed order, each with the literals it looks for when they are
+   * all ASCII (else null): those a batch answers for all its files at once (batch.ts); TextHint carries the answers.
+   */
+  presence: Array<{ test: RegExp; literals: string[] | null }>;
   /** The distinct lead gates, indexed by Step.lead. */
   leadList: RegExp[];
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
   pathOnly: Rule[];
   /** The path regexes of every OR allowlist as one RegExp (one test per file), or null when there are none. */
   exemptPaths: RegExp | null;
-  /**
-   * Per gated rule (and per direct rule without keywords or a leading literal): its keywords (one must occur, case-insensitively) and the literals every match of its regex
-   * contains (literals.ts). A text failing the gate is not searched: no finding can come from it.
-   */
-  gates: Map<Rule, Gate>;
   /** How many times nested base64 is decoded (0: never). */
   decodeDepth: number;
 }
 
 /**
- * One rule of the matching order with its gates, as indexes (a text's answers are kept in one small array): its
- * lead gate (into Compiled.leadList, -1 none) and whether that is its own presence test, the presence tests
- * (Compiled.presence, -1 none) of its lead gate and of its gate, and its gate.
+ * One rule of the matching order with its gates, as indexes (a text's answers are kept in one small array). A gate
+ * that fails means no finding can come from the text, so the rule's regex is not run over it.
  */
 export interface Step {
   rule: Rule;
-  /** A direct rule: its keywords are checked once its regex matches (gated rules: before). */
+  /**
+   * A direct rule's regex starts with a literal (or it has no keywords): its keywords are checked once it matches.
+   * Other rules run only when a keyword occurs (their gate checks that first).
+   */
   direct: boolean;
+  /**
+   * Its lead gate (into Compiled.leadList, -1 none): the literals a direct rule's matches begin with, shared by the
+   * rules whose literals share a first character (`gh`, `github_pat_`, `gl...`: one search instead of three).
+   */
   lead: number;
+  /** The lead gate is its own presence test (not searched twice). */
   leadOwn: boolean;
+  /** The presence tests (into Compiled.presence, -1 none) of its lead gate and of its gate. */
   leadGroup: number;
-  gate: Gate | null;
   gateGroup: number;
+  /**
+   * Its keywords (one must occur, case-insensitively) and the literals every match of its regex contains
+   * (literals.ts); null for a direct rule led by a literal.
+   */
+  gate: Gate | null;
 }
 
 /**
@@ -243,7 +232,6 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
   const gates = new Map([...gated, ...unled].map((r) => [r, gateOf(r)]));
   const { gates: leadGates, groups: leadGroups, literals } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)), gates);
-  const leads = { leadGates, leadGroups };
   let exemptPaths: RegExp | null = null;
   try {
     if (exempt.length && sameFlags) exemptPaths = new RegExp(exempt.map((r) => `(?:${r.source})`).join("|"), exempt[0]!.flags.replace("g", ""));
@@ -265,7 +253,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
     const gate = gates.get(rule) ?? null;
     return { rule, direct: isDirect, lead: lead ? leadList.indexOf(lead) : -1, leadOwn: lead !== undefined && leadGroups.get(lead) === lead, leadGroup: groupOf(lead), gate, gateGroup: groupOf(gate ?? undefined) };
   });
-  return { rules, allowlists, direct, gated, pathOnly, exemptPaths, ...leads, presence, steps, leadList, gates, decodeDepth: opts.decodeDepth ?? 1 };
+  return { rules, allowlists, steps, presence, leadList, pathOnly, exemptPaths, decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 /**

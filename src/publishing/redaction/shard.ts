@@ -17,14 +17,12 @@ import { ok, type RunResult } from "../../lib/runner.ts";
 import { Batch } from "./batch.ts";
 import { pathAllowed, scanTextBounded, type Compiled, type Finding, type TextHint } from "./engine.ts";
 import { ScanFail } from "./rules.ts";
-import { readText } from "./sources.ts";
+import { readText, type PathRef } from "./sources.ts";
 import { keepOutOfFTL } from "./tier.ts";
 
-export interface FileRef {
-  abs: string;
+/** A file to scan: where it is (and whether a walk saw a regular file there) and how findings name it. */
+export interface FileRef extends PathRef {
   shown: string;
-  /** A directory walk saw a regular file (see batch.ts: read without an lstat first). */
-  regular?: true;
 }
 
 export const SHARD_MIN_FILES = 2000;

@@ -24,6 +24,7 @@ export default defineCommand({
     "min-count": { type: "int", min: 1, max: 1_000_000, default: 1, valueHint: "n", description: "Report a token only when it occurs at least n times (default 1)" },
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "no uncovered candidates" },
     candidates: { code: 1, meaning: "uncovered candidates listed (the normal triage state)" },

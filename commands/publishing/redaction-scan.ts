@@ -153,6 +153,7 @@ export default defineCommand({
   ],
   args: SCAN_ARGS,
   rules: { exclusive: [["staged", "range", "paths"]], variadic: true },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: REDACTION_SCAN_EXITS,
   notes: [
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +

@@ -25,6 +25,7 @@ export default defineCommand({
   },
   notes: ["The settings file is written through a temp file and a rename; a symlinked settings file is refused."],
   examples: ["mogui hook install --host claude", "mogui hook install --host claude --settings ~/.claude/settings.json --dry-run"],
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "wiring merged (or printed with --dry-run); unchanged hooks are reported as such" },
     badSettings: { code: 2, meaning: "the settings file is not valid JSON, not an object, a symlink, or cannot be written (nothing changed)" },

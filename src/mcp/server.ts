@@ -1,0 +1,250 @@
+/**
+ * `mogui mcp`: the command set as MCP tools over stdio (D42), on the official TypeScript SDK's low-level `Server`
+ * (request handlers, raw JSON Schemas from the registry). A call runs the command in-process through main with a
+ * captured Ctx (its stdout becomes the result, never the process's stdout, which carries the protocol only); a
+ * destructive call returns its plan and a confirm token first; every call is one row of `$MOGUI_HOME/mcp-ledger.jsonl`.
+ * Loaded only by commands/developer/mcp.ts, so no other command's start-up pays for the SDK.
+ */
+import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { moguiHome, type Ctx } from "../lib/context.ts";
+import { appendRow, checkWritable } from "../lib/ledger.ts";
+import { realRunner, withSignal } from "../lib/runner.ts";
+import type { Registry } from "../lib/registry.ts";
+import { VERSION } from "../version.ts";
+import { canonicalArgs, Confirmations, planHash, REFUSALS, sha256 } from "./confirm.ts";
+import { acts, argvOf, CONFIRM_ARG, exitNameOf, loadTools, OUTPUT_SCHEMA, stdinProblem, ToolArgError, type Tool } from "./tools.ts";
+
+export type MainFn = (argv: readonly string[], ctx?: Partial<Ctx>) => Promise<number>;
+
+export interface ServeOptions {
+  registry: Registry;
+  main: MainFn;
+  readOnly: boolean;
+  ctx: Ctx;
+}
+
+/** Keys of a plan that change from run to run without the plan changing. */
+const VOLATILE = ["timestamp", "ts", "generated_at", "duration_ms", "elapsed_ms", "age_seconds", "age_s"];
+
+interface Ran {
+  code: number;
+  exit: string;
+  stdout: string;
+  stderr: string;
+  doc: unknown;
+  /** A usage error or an internal failure: the tool's result is isError. */
+  error: boolean;
+  cancelled: boolean;
+}
+
+function parseDoc(text: string): unknown {
+  const t = text.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return undefined;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return undefined;
+  }
+}
+
+function textResult(text: string, structured: Record<string, unknown>, isError = false): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: structured, ...(isError ? { isError: true } : {}) };
+}
+
+function structuredOf(r: Ran): Record<string, unknown> {
+  const base = r.doc && typeof r.doc === "object" && !Array.isArray(r.doc) ? { ...(r.doc as Record<string, unknown>) } : r.doc === undefined ? {} : { result: r.doc };
+  return { ...base, exit_code: r.code, exit: r.exit };
+}
+
+function summary(tool: Tool, r: Ran): string {
+  const head = `mogui ${tool.path}: exit ${r.code} (${r.exit})`;
+  const err = r.stderr.trim();
+  const out = r.stdout.trim();
+  return [head, ...(err ? [err] : []), ...(out ? [out] : [])].join("\n");
+}
+
+export async function serve(opts: ServeOptions): Promise<void> {
+  const { ctx, registry } = opts;
+  // Only protocol messages on stdout: the transport writes through the real stream; anything else that would write
+  // to process.stdout (a stray console.log in a dependency) goes to stderr.
+  const stdout = process.stdout;
+  const realWrite = stdout.write.bind(stdout);
+  const protocolOut = { write: (chunk: string) => realWrite(chunk), once: (ev: string, cb: () => void) => stdout.once(ev, cb) };
+  stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof stdout.write;
+  console.log = console.error;
+  console.info = console.error;
+
+  let toolsCache: Promise<Tool[]> | undefined;
+  const tools = () => (toolsCache ??= loadTools(registry));
+  const served = async () => (await tools()).filter((t) => !opts.readOnly || t.hints.readOnly);
+  const confirmations = new Confirmations(ctx.now);
+  const ledgerPath = join(moguiHome(ctx), "mcp-ledger.jsonl");
+  const diag = (line: string) => process.stderr.write(`mogui mcp: ${line}\n`);
+
+  function record(row: Record<string, unknown>): void {
+    try {
+      appendRow(ledgerPath, { event: "mcp_call", ts: Math.floor(ctx.now() / 1000), read_only_server: opts.readOnly, ...row });
+    } catch (e) {
+      diag(`the ledger row was not written: ${(e as Error).message}`);
+    }
+  }
+
+  async function run(tool: Tool, argv: string[], signal: AbortSignal, onProgress?: Ctx["onProgress"]): Promise<Ran> {
+    let out = "";
+    let err = "";
+    const runCtx: Partial<Ctx> = {
+      io: { stdout: (t) => void (out += t), stderr: (t) => void (err += t), stdoutIsTTY: false, stderrIsTTY: false },
+      env: ctx.env,
+      cwd: ctx.cwd,
+      runner: withSignal(realRunner, signal),
+      now: ctx.now,
+      self: ctx.self,
+      color: "never",
+      onProgress,
+    };
+    const aborted = new Promise<"cancelled">((res) => {
+      if (signal.aborted) res("cancelled");
+      signal.addEventListener("abort", () => res("cancelled"), { once: true });
+    });
+    const code = await Promise.race([opts.main(argv, runCtx), aborted]);
+    if (code === "cancelled") return { code: 130, exit: "cancelled", stdout: out, stderr: err, doc: undefined, error: true, cancelled: true };
+    const usage = code === 2 && /Run 'mogui [^']*--help' for usage\.\n?$/.test(err);
+    const internal = err.includes("mogui: internal error:");
+    const exit = usage ? "usage" : internal ? "internal" : exitNameOf(tool.cmd.exits, code);
+    return { code, exit, stdout: out, stderr: err, doc: tool.json ? parseDoc(out) : undefined, error: usage || internal, cancelled: false };
+  }
+
+  async function call(name: string, args: Record<string, unknown>, signal: AbortSignal, progress?: (p: number, total?: number, message?: string) => void): Promise<CallToolResult> {
+    const started = performance.now();
+    const all = await tools();
+    const tool = all.find((t) => t.name === name);
+    const argsHash = sha256(canonicalArgs(args));
+    const row = (exitCode: number, exit: string, confirm: string) =>
+      record({ tool: name, exit_code: exitCode, exit, confirm, args_sha256: argsHash, duration_ms: Math.round(performance.now() - started) });
+    if (!tool) {
+      row(2, "usage", "none");
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    }
+    if (opts.readOnly && !tool.hints.readOnly) {
+      row(2, "usage", "none");
+      return textResult(`${name} is not served: this server runs with --read-only`, { exit_code: 2, exit: "usage" }, true);
+    }
+    const usageError = (message: string, confirm = "none") => {
+      row(2, "usage", confirm);
+      return textResult(`mogui ${tool.path}: ${message}`, { exit_code: 2, exit: "usage" }, true);
+    };
+    let argv: string[];
+    try {
+      argv = argvOf(tool, args, { add: [] });
+    } catch (e) {
+      if (e instanceof ToolArgError) return usageError(e.message);
+      throw e;
+    }
+    const stdin = stdinProblem(tool, args);
+    if (stdin) return usageError(stdin);
+    const token = typeof args[CONFIRM_ARG] === "string" ? (args[CONFIRM_ARG] as string) : undefined;
+    let confirmState = "none";
+    progress?.(0, undefined, `mogui ${tool.path}: started`);
+    let last = 0;
+    const onProgress: Ctx["onProgress"] = (done, total, item) => {
+      const p = Math.max(done, last + 1e-3);
+      last = p;
+      progress?.(p, total, item);
+    };
+    if (acts(tool, args)) {
+      const w = tool.hints.confirmWith;
+      const planArgv = !w ? undefined : "add" in w ? argvOf(tool, args, { add: [w.add] }) : argvOf(tool, args, { remove: [w.remove] });
+      let plan: unknown;
+      if (planArgv) {
+        const p = await run(tool, planArgv, signal, onProgress);
+        if (p.cancelled || p.error || p.code !== 0) {
+          row(p.code, p.exit, "plan_failed");
+          const text = `${summary(tool, p)}\nThe plan (the dry run) failed; nothing was done.`;
+          return textResult(text, structuredOf(p), true);
+        }
+        plan = p.doc ?? p.stdout;
+      } else {
+        // No dry run: the plan is the validated call itself (the command's parser is the check).
+        plan = { tool: name, arguments: JSON.parse(canonicalArgs(args, [CONFIRM_ARG])), note: "this command has no dry run: the plan is the call" };
+      }
+      const canon = canonicalArgs(args, [CONFIRM_ARG]);
+      const hash = planHash(plan, [...VOLATILE, ...(tool.hints.volatile ?? [])]);
+      if (!token) {
+        const issued = confirmations.issue(name, canon, hash);
+        row(0, "ok", "issued");
+        const text = [
+          `mogui ${tool.path}: PLAN ONLY, nothing was done. This tool is destructive: call it again with the same`,
+          "arguments plus confirm (structuredContent.confirm) to act, while the plan is unchanged.",
+          JSON.stringify(plan, null, 2),
+        ].join("\n");
+        return textResult(text, { plan, confirm: issued, exit_code: 0, exit: "ok", confirm_required: true });
+      }
+      const refused = confirmations.redeem(token, name, canon, hash);
+      if (refused) {
+        row(2, "usage", `refused:${refused}`);
+        return textResult(`mogui ${tool.path}: confirm refused: ${REFUSALS[refused]}`, { exit_code: 2, exit: "usage", confirm_refused: refused }, true);
+      }
+      try {
+        checkWritable(ledgerPath);
+      } catch (e) {
+        row(2, "ledgerUnavailable", "refused:ledger");
+        return textResult(`mogui ${tool.path}: the MCP ledger is not writable, nothing was done: ${(e as Error).message}`, { exit_code: 2, exit: "ledgerUnavailable" }, true);
+      }
+      confirmState = "accepted";
+      argv = argvOf(tool, args, { add: tool.hints.actWith ?? [] });
+    }
+    const r = await run(tool, argv, signal, onProgress);
+    row(r.code, r.exit, confirmState);
+    progress?.(last + 1, undefined, `mogui ${tool.path}: exit ${r.code}`);
+    return textResult(summary(tool, r), structuredOf(r), r.error);
+  }
+
+  const server = new Server({ name: "mogui", version: VERSION }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: (await served()).map((t) => ({
+      name: t.name,
+      title: `mogui ${t.path}`,
+      description: t.cmd.meta.description,
+      inputSchema: t.inputSchema as { type: "object" },
+      outputSchema: OUTPUT_SCHEMA as { type: "object" },
+      annotations: {
+        title: `mogui ${t.path}`,
+        readOnlyHint: t.hints.readOnly,
+        destructiveHint: t.hints.destructive,
+        idempotentHint: t.hints.idempotent,
+        openWorldHint: t.hints.openWorld,
+      },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : (p: number, total?: number, message?: string) =>
+            void extra
+              .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
+              .catch(() => undefined);
+    try {
+      return await call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, extra.signal, progress);
+    } catch (e) {
+      if (e instanceof McpError) throw e;
+      diag(`internal error in ${req.params.name}: ${(e as Error).message}`);
+      return textResult(`mogui: internal error: ${(e as Error).message}`, { exit_code: 1, exit: "internal" }, true);
+    }
+  });
+  server.onerror = (e) => diag(e.message);
+
+  const transport = new StdioServerTransport(process.stdin, protocolOut as unknown as typeof process.stdout);
+  const closed = new Promise<void>((res) => {
+    process.stdin.once("end", () => res());
+    process.stdin.once("close", () => res());
+    transport.onclose = () => res();
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close().catch(() => undefined);
+}

@@ -20,6 +20,7 @@ export default defineCommand({
   },
   exits: {
     ok: { code: 0, meaning: "the client closed stdin; the server stopped" },
+    usage: { code: 2, meaning: "usage error: an unknown flag (tool-call errors are isError results, never an exit)" },
   },
   notes: ["stdout carries protocol messages only; diagnostics go to stderr. docs/mcp.md registers it with Claude Code, Codex and Cursor."],
   examples: ["mogui mcp", "mogui mcp --read-only"],

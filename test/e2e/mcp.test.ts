@@ -55,7 +55,20 @@ describe("mcp: the protocol", () => {
     const { env } = homeEnv();
     const version = JSON.parse((await Bun.$`${binaryPath()} --version --json`.env(env).quiet()).stdout.toString()).version;
     for (const v of ["2025-06-18", "2025-11-25"]) {
-      const r = await raw([init(v), { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "ping" }, { jsonrpc: "2.0", id: 3, method: "tools/list" }], env);
+      // Two calls whose commands print a lot on their stdout (a text file, a large JSON document): it all lands in
+      // the results, never on the protocol stream.
+      const calls = [
+        { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "config_example", arguments: { name: "pre-push" } } },
+        { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "config_schema", arguments: { name: "instance-runtime" } } },
+      ];
+      const r = await raw([init(v), { jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", id: 2, method: "ping" }, { jsonrpc: "2.0", id: 3, method: "tools/list" }, ...calls], env);
+      expect(r.messages.map((m) => m.id).sort()).toEqual([1, 2, 3, 4, 5]);
+      const hook = r.messages.find((m) => m.id === 4)!.result as Result;
+      expect(text(hook)).toContain("#!/bin/sh");
+      expect(hook.structuredContent).toMatchObject({ exit_code: 0, exit: "ok" });
+      const schema = r.messages.find((m) => m.id === 5)!.result as Result;
+      expect(schema.structuredContent).toMatchObject({ exit_code: 0 });
+      expect(Object.keys(schema.structuredContent!).length).toBeGreaterThan(2);
       expect(r.code).toBe(0);
       for (const m of r.messages) expect(m.jsonrpc).toBe("2.0");
       const first = r.messages.find((m) => m.id === 1)!.result as { protocolVersion: string; serverInfo: { name: string; version: string } };

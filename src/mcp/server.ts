@@ -203,7 +203,15 @@ export async function serve(opts: ServeOptions): Promise<void> {
   }
 
   const server = new Server({ name: "mogui", version: VERSION }, { capabilities: { tools: { listChanged: false } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  // Requests still being answered when stdin ends (a client that pipes its lines and closes) are answered first.
+  const inflight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p)).catch(() => undefined);
+    return p;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, () => track(listTools()));
+  const listTools = async () => ({
     tools: (await served()).map((t) => ({
       name: t.name,
       title: `mogui ${t.path}`,
@@ -218,8 +226,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
         openWorldHint: t.hints.openWorld,
       },
     })),
-  }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  });
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => track(callTool(req, extra)));
+  const callTool = async (req: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } }, extra: { signal: AbortSignal; sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void> }): Promise<CallToolResult> => {
     const token = req.params._meta?.progressToken;
     const progress =
       token === undefined
@@ -235,7 +244,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       diag(`internal error in ${req.params.name}: ${(e as Error).message}`);
       return textResult(`mogui: internal error: ${(e as Error).message}`, { exit_code: 1, exit: "internal" }, true);
     }
-  });
+  };
   server.onerror = (e) => diag(e.message);
 
   const transport = new StdioServerTransport(process.stdin, protocolOut as unknown as typeof process.stdout);
@@ -246,5 +255,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
   });
   await server.connect(transport);
   await closed;
+  while (inflight.size > 0) await Promise.allSettled([...inflight]);
+  // The answers are sent once their handlers' promises settle: let those sends run before closing.
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
   await server.close().catch(() => undefined);
 }

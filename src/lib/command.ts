@@ -53,6 +53,8 @@ export interface McpSpec {
    * destructive command, the plan is the validated call itself (nothing run) and the token call acts.
    */
   confirmWith?: { add: string } | { remove: string };
+  /** For a command without --json: the flag and value that make it print its JSON document (unless the call sets it). */
+  document?: readonly [string, string];
   /** Flags that make a call of a destructive command act on nothing (`worker-reap --unreaped` only lists). */
   safeWhen?: readonly string[];
   /** Keys of the plan document that change from run to run (a timestamp) and do not make a plan stale. */

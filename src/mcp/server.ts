@@ -198,7 +198,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
     const r = await run(tool, argv, signal, onProgress);
     row(r.code, r.exit, confirmState);
-    progress?.(last + 1, undefined, `mogui ${tool.path}: exit ${r.code}`);
+    progress?.(last + 1, last + 1, `mogui ${tool.path}: exit ${r.code}`);
     return textResult(summary(tool, r), structuredOf(r), r.error);
   }
 

@@ -16,6 +16,8 @@ const HOOK_TOOLS = new Set(["hook install"]);
 
 /** The argument that carries a destructive call's confirm token (no command declares a flag of that name). */
 export const CONFIRM_ARG = "confirm";
+/** A variadic command's further arguments (`redaction-scan --paths <path>...`), passed after `--`. */
+export const OPERANDS_ARG = "operands";
 
 export function excluded(path: string): boolean {
   if (EXCLUDED.has(path) || path.startsWith("sim ") || path === "sim") return true;
@@ -83,7 +85,7 @@ function propertySchema(def: MoguiArgDef): JsonSchema {
 }
 
 /** The tool's input schema: properties = long flag names (and positionals), required as declared. */
-export function inputSchemaOf(args: MoguiArgsDef, hints: McpSpec): JsonSchema {
+export function inputSchemaOf(args: MoguiArgsDef, hints: McpSpec, variadic = false): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, def] of Object.entries(args)) {
@@ -91,6 +93,7 @@ export function inputSchemaOf(args: MoguiArgsDef, hints: McpSpec): JsonSchema {
     properties[name] = propertySchema(def);
     if (def.required) required.push(name);
   }
+  if (variadic) properties[OPERANDS_ARG] = { type: "array", items: { type: "string", minLength: 1 }, description: "Further arguments, in order (passed after --)" };
   if (hints.destructive) {
     properties[CONFIRM_ARG] = {
       type: "string",
@@ -120,8 +123,8 @@ export function toolOf(path: string, cmd: Command): Tool {
     cmd,
     hints,
     declared: cmd.mcp !== undefined,
-    inputSchema: inputSchemaOf(cmd.args, hints),
-    json: "json" in cmd.args,
+    inputSchema: inputSchemaOf(cmd.args, hints, cmd.rules?.variadic === true),
+    json: "json" in cmd.args || hints.document !== undefined,
   };
 }
 
@@ -154,8 +157,14 @@ export function argvOf(tool: Tool, args: Record<string, unknown>, extra: { add?:
   const defs = tool.cmd.args;
   const flags: string[] = [];
   const positionals: string[] = [];
+  const operands: string[] = [];
   for (const [name, value] of Object.entries(args)) {
     if (name === CONFIRM_ARG && tool.hints.destructive) continue;
+    if (name === OPERANDS_ARG && tool.cmd.rules?.variadic) {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw new ToolArgError(`argument '${name}' must be an array of strings (got ${typeName(value)})`);
+      operands.push(...(value as string[]));
+      continue;
+    }
     const def = defs[name];
     if (!def || !exposed(name, def)) throw new ToolArgError(`unknown argument '${name}' for tool ${tool.name}`);
     if (value === undefined || value === null) continue;
@@ -178,9 +187,12 @@ export function argvOf(tool: Tool, args: Record<string, unknown>, extra: { add?:
     } else flags.push(`--${name}=${value}`);
   }
   for (const f of extra.add ?? []) if (!flags.includes(`--${f}`)) flags.push(`--${f}`);
-  if (tool.json) flags.push("--json");
-  const dash = positionals.some((p) => p.startsWith("-"));
-  return [...tool.path.split(" "), ...flags, ...(dash ? ["--"] : []), ...positionals];
+  const doc = tool.hints.document;
+  if (doc) {
+    if (args[doc[0]] === undefined) flags.push(`--${doc[0]}=${doc[1]}`);
+  } else if (tool.json) flags.push("--json");
+  const dash = positionals.some((p) => p.startsWith("-")) || operands.length > 0;
+  return [...tool.path.split(" "), ...flags, ...(dash ? ["--"] : []), ...positionals, ...operands];
 }
 
 /** The declared name of an exit code (the first row with it), for structuredContent.exit. */

@@ -281,6 +281,19 @@ describe("mcp: long tools", () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
   });
 
+  test("redaction_scan: its JSON report as the document, its verdict exit, progress per file batch", async () => {
+    const { env } = homeEnv();
+    const dir = tempDir("mogui-mcp-scan-");
+    writeFileSync(join(dir, "leak.txt"), "id = AKIAIOSFODNN7EXAMPLQ\n");
+    writeFileSync(join(dir, "clean.txt"), "nothing here\n");
+    const { client } = await connect(env);
+    const seen: Array<{ progress: number; message?: string }> = [];
+    const r = (await client.callTool({ name: "redaction_scan", arguments: { dir, paths: true, operands: ["leak.txt", "clean.txt"] } }, undefined, { onprogress: (p) => void seen.push(p) })) as Result;
+    expect(r.isError).toBeUndefined();
+    expect(r.structuredContent).toMatchObject({ exit_code: 1, exit: "findings", verdict: "findings", files: 2 });
+    expect(seen.some((p) => p.message === "files")).toBe(true);
+  });
+
   test("cancellation stops the call: the orca child is killed, the ledger says cancelled, the server keeps serving", async () => {
     const root = tempDir("mogui-mcp-cancel-");
     const state = join(root, "orca-state.json");

@@ -120,6 +120,14 @@ describe("the registry's tools", async () => {
     expect(acts(by("worker_collect"), { owner: "o" })).toBe(false);
   });
 
+  test("a variadic command's operands go after --; a command without --json gets its document flag", () => {
+    const scan = by("redaction_scan");
+    expect((scan.inputSchema.properties as Record<string, unknown>).operands).toMatchObject({ type: "array" });
+    expect(argvOf(scan, { paths: true, operands: ["a", "-b"] })).toEqual(["redaction-scan", "--paths", "--report-format=json", "--", "a", "-b"]);
+    expect(argvOf(scan, { staged: true, "report-format": "sarif" })).toEqual(["redaction-scan", "--staged", "--report-format=sarif"]);
+    expect(() => argvOf(by("tracks_list"), { operands: ["x"] })).toThrow(/unknown argument 'operands'/);
+  });
+
   test("calls that would read the protocol's stdin are refused", () => {
     expect(stdinProblem(by("lineage_append"), { ledger: "l", entry: "-" })).toContain("reads stdin");
     expect(stdinProblem(by("lineage_append"), { ledger: "l", entry: "e.json" })).toBeUndefined();

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner, type Runner } from "../../src/lib/runner.ts";
 import { captureCtx, runMain } from "../helpers/ctx.ts";
-import { main } from "../../commands/index.ts";
+import { main } from "../../commands/main.ts";
 import { addWorktree, gitEnv, makeRepo, mergeBranch, sh } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";
 

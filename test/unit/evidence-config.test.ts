@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InstanceConfigError, loadInstanceConfig, parseInstanceConfig, requireMasterHostRuntime, requireProductRepo, requireTranscriptGlob } from "../../src/lib/config/instance.ts";
 import { validateSchema } from "../../src/lib/config/json-schema-check.ts";
-import { CONFIG_KINDS, configNames, jsonSchemaFor } from "../../src/lib/config/registry.ts";
+import { CONFIG_KINDS, configNames, jsonSchemaFor } from "../../src/evidence/config/registry.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const CONFIG = join(ROOT, "config");

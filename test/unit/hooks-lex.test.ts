@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { parseShell } from "../../src/lib/shell-lex.ts";
 import { pollLoop, unfilteredLargeOutput } from "../../src/hooks/session/bash-warnings.ts";
-import { reportStatusKind, runtimeLaunchCommand } from "../../src/hooks/ops/spawn-test.ts";
-import { fingerprint } from "../../src/hooks/ops/orca-surface.ts";
-import { checkBody } from "../../src/hooks/ops/pr-body.ts";
+import { reportStatusKind, runtimeLaunchCommand } from "../../src/developer/spawn-test/spawn-test.ts";
+import { fingerprint } from "../../src/hooks/orca/orca-surface.ts";
+import { checkBody } from "../../src/publishing/github/pr-body.ts";
 
 const env = { vars: { HOME: "/home/u", P: "/src/prod" } as Record<string, string | undefined>, home: "/home/u" };
 const words = (src: string) => parseShell(src, env).pipelines.map((p) => p.map((c) => c.words));

@@ -4,7 +4,8 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ApplySetupError, planApply, substitute, writePlan } from "../../src/ops-repo/template/apply.ts";
-import { invalidRelPath, isInstanceOwned, unsafeDestination, within } from "../../src/ops-repo/template/paths.ts";
+import { invalidRelPath, isInstanceOwned, unsafeDestination } from "../../src/ops-repo/template/paths.ts";
+import { within } from "../../src/lib/paths.ts";
 import { diskTemplate, embeddedTemplate } from "../../src/ops-repo/template/source.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { writeTree } from "../helpers/files.ts";
@@ -135,7 +136,7 @@ describe("writePlan", () => {
   });
 
   test("atomicWrite without a mode gives a new file 0o666 minus the umask, and leaves no temp file", async () => {
-    const { atomicWrite } = await import("../../src/ops-repo/template/atomic.ts");
+    const { atomicWrite } = await import("../../src/lib/fs.ts");
     const dir = tempDir();
     const old = process.umask(0o027);
     try {

@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sortKeys } from "../../lib/output.ts";
-import { atomicWrite as replaceAtomically } from "../../ops-repo/template/atomic.ts";
+import { atomicWrite as replaceAtomically } from "../../lib/fs.ts";
 import { isVisibleSplit, type Split } from "./casebook.ts";
 
 export const CANDIDATE_FILENAME = "candidate.json";

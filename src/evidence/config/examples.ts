@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import briefTemplate from "../../../fixtures/worker/brief-template.md" with { type: "text" };
-import prePush from "../../../hooks/pre-push" with { type: "text" };
+import prePush from "../../../scripts/git-hooks/pre-push" with { type: "text" };
 import instanceRuntime from "../../../config/instance-runtime.example.json" with { type: "text" };
 import tierPolicy from "../../../config/model-tier-policy.example.json" with { type: "text" };
 import surfacePolicy from "../../../config/worker-surface-policy.example.json" with { type: "text" };

@@ -7,7 +7,7 @@
  */
 import type { Ctx } from "../../lib/context.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
-import { CHILD_STATUS } from "./status.ts";
+import { CHILD_STATUS } from "../measure/status.ts";
 
 export const DRAIN_LIMIT = 100;
 

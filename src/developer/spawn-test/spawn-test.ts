@@ -15,8 +15,8 @@ import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { readRows } from "../../lib/ledger.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
-import { fireLogPath } from "../session/firelog.ts";
-import { shellWord } from "../session/install.ts";
+import { fireLogPath } from "../../hooks/session/firelog.ts";
+import { shellWord } from "../../hooks/session/install.ts";
 
 export type Scenario = "happy-path" | "founding-guard";
 export const MUST_PASS = ["claude", "codex"];

@@ -4,7 +4,7 @@
  *   MOGUI_WORKER_TIME_SCALE  multiplies every sleep (0.01 makes a 30 s landing window take 0.3 s of real time)
  * The waits themselves are counted in unscaled time, so a scaled run makes exactly the same attempts.
  */
-import type { Ctx } from "../../lib/context.ts";
+import type { Ctx } from "./context.ts";
 
 export function workerNow(ctx: Pick<Ctx, "env" | "now">): number {
   const raw = ctx.env.MOGUI_WORKER_NOW;

@@ -7,12 +7,12 @@ import * as v from "valibot";
 import { WorkspaceDescriptorSchema } from "../../evidence/descriptor/schema.ts";
 import { descriptorPath, DESCRIPTOR_ENVS, parseDescriptor } from "../../evidence/descriptor/descriptor.ts";
 import { parseTierPolicy, TIER_POLICY_ENV, TierPolicyError } from "../../dispatch/gate/tier-policy.ts";
-import { resolveStatePath, type Ctx } from "../context.ts";
-import { INSTANCE_CONFIG_ENV, parseInstanceConfig } from "./instance.ts";
-import { InstanceRuntimeSchema } from "./instance-schema.ts";
-import { dropUnderscoreKeys, issueLine } from "./issues.ts";
-import { documentSchema, type JsonSchema } from "./json-schema.ts";
-import { ModelTierPolicySchema } from "./tier-policy-schema.ts";
+import { resolveStatePath, type Ctx } from "../../lib/context.ts";
+import { INSTANCE_CONFIG_ENV, parseInstanceConfig } from "../../lib/config/instance.ts";
+import { InstanceRuntimeSchema } from "../../lib/config/instance-schema.ts";
+import { dropUnderscoreKeys, issueLine } from "../../lib/config/issues.ts";
+import { documentSchema, type JsonSchema } from "../../lib/config/json-schema.ts";
+import { ModelTierPolicySchema } from "../../lib/config/tier-policy-schema.ts";
 
 export interface ConfigKind {
   name: string;

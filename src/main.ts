@@ -12,7 +12,7 @@ import { GLOBAL_EXIT } from "./lib/exit-codes.ts";
 import { exitCode, NamedExit, SHARED_ERRORS } from "./lib/exits.ts";
 import { renderCommandHelp, renderExitCodes, renderGroupHelp, renderRootHelp, useRegistry } from "./lib/help.ts";
 import { didYouMean, isGroup, subcommandsOf, type Registry } from "./lib/registry.ts";
-import { versionInfo, versionLine } from "./version.ts";
+import { versionInfo, versionLine } from "./lib/version.ts";
 
 const BUILTINS = ["help", "version", "completion"];
 

@@ -13,7 +13,7 @@ import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
 import { expandHome } from "../../lib/paths.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
-import { VERSION } from "../../version.ts";
+import { VERSION } from "../../lib/version.ts";
 
 export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
 

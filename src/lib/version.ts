@@ -3,8 +3,8 @@
  * are baked in by scripts/build.ts with `--define` (a run from source has none of them and says so), and the
  * template version is the embedded MANIFEST.json's. Kept import-light: `--version` is the start-up baseline.
  */
-import pkg from "../package.json" with { type: "json" };
-import manifest from "../master-ops/MANIFEST.json" with { type: "json" };
+import pkg from "../../package.json" with { type: "json" };
+import manifest from "../../master-ops/MANIFEST.json" with { type: "json" };
 
 // Replaced by string literals at build time (scripts/build.ts buildDefines); undeclared in a run from source.
 declare const __MOGUI_COMMIT__: string | undefined;

@@ -1,6 +1,6 @@
 /**
  * main(argv, ctx, registry) -> exit code. The ONE place that maps errors to exit codes; it never calls process.exit
- * (only src/cli.ts touches process.exitCode). The command tree is injected (commands/index.ts binds it), so src/
+ * (only src/cli.ts touches process.exitCode). The command tree is injected (commands/main.ts binds it), so src/
  * never imports commands/.
  */
 import { parseArgv, type MoguiArgsDef } from "./lib/args.ts";

@@ -255,7 +255,7 @@ describe("config init / example", () => {
   });
 
   test("example prints the carried file; --out writes it (the hook executable) and never over an existing file", async () => {
-    expect((await runMain(["config", "example", "pre-push"])).stdout).toBe(readFileSync(join(ROOT, "hooks", "pre-push"), "utf8"));
+    expect((await runMain(["config", "example", "pre-push"])).stdout).toBe(readFileSync(join(ROOT, "scripts", "git-hooks", "pre-push"), "utf8"));
     expect((await runMain(["config", "example", "brief-template"])).stdout).toBe(readFileSync(join(ROOT, "fixtures", "worker", "brief-template.md"), "utf8"));
     const dir = tempDir();
     const hook = join(dir, "pre-push");

@@ -1,4 +1,4 @@
-/** hooks/pre-push (§29): one range scan per pushed ref; a finding blocks the push; deletions skipped. */
+/** scripts/git-hooks/pre-push (§29): one range scan per pushed ref; a finding blocks the push; deletions skipped. */
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,7 +22,7 @@ function commit(repo: string, file: string, text: string, msg = `add ${file}`): 
 
 test("pre-push scans each pushed range and blocks a finding, never printing the secret", () => {
   const f = makeRepo();
-  sh(f.repo, "config", "core.hooksPath", join(ROOT, "hooks"));
+  sh(f.repo, "config", "core.hooksPath", join(ROOT, "scripts", "git-hooks"));
   commit(f.repo, "ok.txt", "fine\n");
   const clean = push(f.repo, "origin", "main");
   expect(clean.code).toBe(0);
@@ -38,7 +38,7 @@ test("pre-push scans each pushed range and blocks a finding, never printing the 
 
 test("a new branch is scanned from its merge-base with origin/main; a secret in a commit message blocks too", () => {
   const f = makeRepo();
-  sh(f.repo, "config", "core.hooksPath", join(ROOT, "hooks"));
+  sh(f.repo, "config", "core.hooksPath", join(ROOT, "scripts", "git-hooks"));
   sh(f.repo, "checkout", "-q", "-b", "feature");
   commit(f.repo, "a.txt", "fine\n", `token ${AWS}`);
   const r = push(f.repo, "origin", "feature");
@@ -49,7 +49,7 @@ test("a new branch is scanned from its merge-base with origin/main; a secret in 
 test("deleting a remote branch scans nothing in range and falls back to the tracked scan", () => {
   const f = makeRepo();
   sh(f.repo, "push", "-q", "origin", "main:gone");
-  sh(f.repo, "config", "core.hooksPath", join(ROOT, "hooks"));
+  sh(f.repo, "config", "core.hooksPath", join(ROOT, "scripts", "git-hooks"));
   const r = push(f.repo, "origin", ":gone");
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("pre-push: no range to scan; scanning the tracked files");

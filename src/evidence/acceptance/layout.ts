@@ -13,7 +13,7 @@ export const CANDIDATE_FILENAME = "candidate.json";
 export const TASK_FILENAME = "task.md";
 export const PROPOSAL_FILENAME = "proposal.md";
 
-/** An atomic write (src/template/atomic.ts) that creates the parent directories first. */
+/** An atomic write (src/lib/fs.ts) that creates the parent directories first. */
 export function atomicWrite(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   replaceAtomically(path, text, undefined, ".");

@@ -8,7 +8,7 @@ import type { AnyCommand, Command } from "./lib/command.ts";
 import { processCtx, type ColorMode, type Ctx } from "./lib/context.ts";
 import { withDefaults } from "./lib/runner.ts";
 import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
-import { GLOBAL_EXIT } from "./lib/exit-codes.ts";
+import { GLOBAL_EXIT } from "./lib/exits.ts";
 import { exitCode, NamedExit, SHARED_ERRORS } from "./lib/exits.ts";
 import { renderCommandHelp, renderExitCodes, renderGroupHelp, renderRootHelp, useRegistry } from "./lib/help.ts";
 import { didYouMean, isGroup, subcommandsOf, type Registry } from "./lib/registry.ts";

@@ -2,7 +2,7 @@
 import { VERSION } from "./version.ts";
 import { aliasesOf, type MoguiArgsDef } from "./args.ts";
 import type { AnyCommand } from "./command.ts";
-import { EVERY_COMMAND, type ExitCodeRow } from "./exit-codes.ts";
+import { EVERY_COMMAND, type ExitCodeRow } from "./exits.ts";
 import type { Registry } from "./registry.ts";
 
 let current: Registry = { commands: {} };

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACCEPTANCE_BIN, makeAcceptanceFixture, type AcceptanceFixture } from "../../fixtures/acceptance/make.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { gitEnv, makeRepo, sh } from "../helpers/git.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";

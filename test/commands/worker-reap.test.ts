@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner, type RunResult, type Runner } from "../../src/lib/runner.ts";
-import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
+import { stubRunner, type StubReply } from "../helpers/stub-runner.ts";
 import { runMain, type Captured } from "../helpers/ctx.ts";
 import { addWorktree, makeRepo, mergeBranch, type Fixture } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";

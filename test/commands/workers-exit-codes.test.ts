@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "../helpers/ctx.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 
 const POLICY = join(ROOT, "config", "worker-surface-policy.example.json");
 const TEMPLATE = join(ROOT, "fixtures", "worker", "brief-template.md");

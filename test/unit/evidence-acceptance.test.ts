@@ -13,7 +13,7 @@ import { RegressionLog } from "../../src/evidence/acceptance/regression-log.ts";
 import { commandEvaluator, markInPlace, type Evaluator, type Proposer } from "../../src/evidence/acceptance/seams.ts";
 import { shlexSplit, ShlexError } from "../../src/evidence/acceptance/shlex.ts";
 import { combinedPassed, decide, isComplete, scoreResults, type RawResult } from "../../src/evidence/acceptance/verdict.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { ROOT, tempDir } from "../helpers/paths.ts";
 
 const C = (caseId: string, split: VerificationCase["split"], stratum: string, origin: VerificationCase["origin"] = "seed"): VerificationCase => ({

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { buildProposerArgv, resolveSyncCliProfile, syncCliRuntimes } from "../../src/evidence/adapter/profile.ts";
 import { defaultChecks, doctor, validateCheck } from "../../src/evidence/adapter/doctor.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 describe("sync CLI profiles", () => {

@@ -7,7 +7,7 @@ import { renderDigest } from "../../src/evidence/digest/render.ts";
 import { classifyJobLog, ledgerTail, processState } from "../../src/evidence/digest/sense.ts";
 import { tick } from "../../src/evidence/digest/tick.ts";
 import { realRunner } from "../../src/lib/runner.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { gitEnv, makeRepo, sh } from "../helpers/git.ts";
 import { tempDir } from "../helpers/paths.ts";
 

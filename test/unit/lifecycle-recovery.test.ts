@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { filterRunningMonitors, pgrepProbe } from "../../src/succession/recovery/monitors.ts";
 import { recover } from "../../src/succession/recovery/recover.ts";
 import { verifySuccessor } from "../../src/succession/master/verify.ts";

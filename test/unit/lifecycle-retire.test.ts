@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
+import { stubRunner, type StubReply } from "../helpers/stub-runner.ts";
 import { processProbe, ttyProbe } from "../../src/succession/master/probes.ts";
 import { retirePredecessor, type RetireInput } from "../../src/succession/master/retire.ts";
 import { detectDuplicates } from "../../src/succession/master/sessions.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { SuccessionError } from "../../src/succession/master/errors.ts";
 import { spawnSuccessor, type SpawnInput } from "../../src/succession/master/spawn.ts";
 import { SELECTOR_HINT } from "../../src/succession/master/spawn-match.ts";

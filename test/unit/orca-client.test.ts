@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { Ctx } from "../../src/lib/context.ts";
 import type { Runner } from "../../src/lib/runner.ts";
-import { type StubReply, stubRunner } from "../../src/lib/stub-runner.ts";
+import { type StubReply, stubRunner } from "../helpers/stub-runner.ts";
 import { OrcaClient, OrcaError, normalStatus, normaliseDispatch } from "../../src/lib/orca/client.ts";
 
 const ENV = { ORCA_CLI_COMMAND: "orca", PATH: "" };

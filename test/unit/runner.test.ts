@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, describeFailure, isRealRunner, ok, realRunner, withDefaults } from "../../src/lib/runner.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const ENV = { PATH: process.env.PATH ?? "/usr/bin:/bin" };

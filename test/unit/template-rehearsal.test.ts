@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../src/lib/context.ts";
-import { stubRunner } from "../../src/lib/stub-runner.ts";
+import { stubRunner } from "../helpers/stub-runner.ts";
 import { validateDescriptor } from "../../src/ops-repo/rehearsal/descriptor.ts";
 import { PathNamer } from "../../src/ops-repo/rehearsal/names.ts";
 import { recordedSeat, rehearse, routerRows, type RehearsalInput, type Row } from "../../src/ops-repo/rehearsal/rehearsal.ts";

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../src/lib/context.ts";
-import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
+import { stubRunner, type StubReply } from "../helpers/stub-runner.ts";
 import { hookCommands, hookProblems, words } from "../../src/ops-repo/selfcheck/hooks.ts";
 import { selfcheck, trackerCandidate, type SelfcheckInput } from "../../src/ops-repo/selfcheck/selfcheck.ts";
 import { orcaProfileStore, readFolderWorkspaces } from "../../src/ops-repo/selfcheck/store.ts";

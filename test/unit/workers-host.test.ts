@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { AGENT_START_BUSY_RETRY_MS, HerdrHost } from "../../src/lib/host/herdr.ts";
 import { OrcaHost, shellWord } from "../../src/lib/host/orca.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
+import { stubRunner, type StubReply } from "../helpers/stub-runner.ts";
 
 function ctxWith(table: Parameters<typeof stubRunner>[0]) {
   const runner = stubRunner(table);

@@ -2,7 +2,7 @@
  * A Runner for unit tests: answers only the argv it was told about, in order, and throws on anything else,
  * so a test fails loudly when the code under test makes a call nobody expected.
  */
-import type { RunOptions, RunResult, Runner } from "./runner.ts";
+import type { RunOptions, RunResult, Runner } from "../../src/lib/runner.ts";
 
 export interface StubReply {
   code?: number | null;

@@ -1,5 +1,5 @@
 /**
- * `mogui mcp [--read-only]`: the command set as MCP tools over stdio (D42). The server (src/mcp/server.ts, the MCP
+ * `mogui mcp [--read-only]`: the command set as MCP tools over stdio (D42). The server (src/developer/mcp/server.ts, the MCP
  * SDK) is imported only when this command runs, so no other command's start-up pays for it.
  */
 import { defineCommand } from "../../src/lib/command.ts";
@@ -25,7 +25,7 @@ export default defineCommand({
   notes: ["stdout carries protocol messages only; diagnostics go to stderr. docs/mcp.md registers it with Claude Code, Codex and Cursor."],
   examples: ["mogui mcp", "mogui mcp --read-only"],
   async run({ ctx, args }) {
-    const [{ serve }, { main, REGISTRY }] = await Promise.all([import("../../src/mcp/server.ts"), import("../index.ts")]);
+    const [{ serve }, { main }, { REGISTRY }] = await Promise.all([import("../../src/developer/mcp/server.ts"), import("../main.ts"), import("../index.ts")]);
     await serve({ registry: REGISTRY, main, readOnly: args["read-only"], ctx });
     return "ok";
   },

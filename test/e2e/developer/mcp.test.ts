@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { binaryPath, e2eEnv } from "../helpers/binary.ts";
-import { addWorktree, makeRepo, mergeBranch, sh, squashMerge } from "../helpers/git.ts";
-import { tempDir } from "../helpers/paths.ts";
+import { binaryPath, e2eEnv } from "../../helpers/binary.ts";
+import { addWorktree, makeRepo, mergeBranch, sh, squashMerge } from "../../helpers/git.ts";
+import { tempDir } from "../../helpers/paths.ts";
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
 

@@ -9,11 +9,11 @@ import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { moguiHome, type Ctx } from "../lib/context.ts";
-import { appendRow, checkWritable } from "../lib/ledger.ts";
-import { realRunner, withSignal } from "../lib/runner.ts";
-import type { Registry } from "../lib/registry.ts";
-import { VERSION } from "../version.ts";
+import { moguiHome, type Ctx } from "../../lib/context.ts";
+import { appendRow, checkWritable } from "../../lib/ledger.ts";
+import { realRunner, withSignal } from "../../lib/runner.ts";
+import type { Registry } from "../../lib/registry.ts";
+import { VERSION } from "../../lib/version.ts";
 import { canonicalArgs, Confirmations, planHash, REFUSALS, sha256 } from "./confirm.ts";
 import { acts, argvOf, CONFIRM_ARG, exitNameOf, loadTools, OUTPUT_SCHEMA, stdinProblem, ToolArgError, type Tool } from "./tools.ts";
 

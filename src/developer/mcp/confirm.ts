@@ -4,7 +4,7 @@
  * the same call act once, while the plan is unchanged; a forged, reused, stale or expired token is refused.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { sortedJson } from "../lib/output.ts";
+import { sortedJson } from "../../lib/output.ts";
 
 /** A token is good for this long after it was issued. */
 export const TOKEN_TTL_MS = 15 * 60_000;

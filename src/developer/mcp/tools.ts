@@ -4,10 +4,10 @@
  * flag names, types, enums, bounds, required; positionals as properties), its hints from the command's `mcp` field.
  * Nothing here is written twice: a new command is a new tool.
  */
-import type { MoguiArgDef, MoguiArgsDef } from "../lib/args.ts";
-import type { Command, McpSpec } from "../lib/command.ts";
-import { COMMON_EXITS, type Exits } from "../lib/exits.ts";
-import type { Registry } from "../lib/registry.ts";
+import type { MoguiArgDef, MoguiArgsDef } from "../../lib/args.ts";
+import type { Command, McpSpec } from "../../lib/command.ts";
+import { COMMON_EXITS, type Exits } from "../../lib/exits.ts";
+import type { Registry } from "../../lib/registry.ts";
 
 /** Commands that are not tools: the server itself, the simulators, the demo and developer harnesses. */
 const EXCLUDED = new Set(["mcp", "demo", "spawn-test", "test-tool-naming", "measure", "master-bootstrap-live"]);

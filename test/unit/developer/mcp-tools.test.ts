@@ -3,10 +3,10 @@
  * exposed command declares (a command without them fails here), and the confirm tokens.
  */
 import { describe, expect, test } from "bun:test";
-import { REGISTRY } from "../../commands/index.ts";
-import { defineCommand, type Command } from "../../src/lib/command.ts";
-import { canonicalArgs, Confirmations, planHash, TOKEN_TTL_MS } from "../../src/mcp/confirm.ts";
-import { acts, argvOf, excluded, exitNameOf, loadTools, stdinProblem, ToolArgError, toolName, toolOf } from "../../src/mcp/tools.ts";
+import { REGISTRY } from "../../../commands/index.ts";
+import { defineCommand, type Command } from "../../../src/lib/command.ts";
+import { canonicalArgs, Confirmations, planHash, TOKEN_TTL_MS } from "../../../src/developer/mcp/confirm.ts";
+import { acts, argvOf, excluded, exitNameOf, loadTools, stdinProblem, ToolArgError, toolName, toolOf } from "../../../src/developer/mcp/tools.ts";
 
 const sample = defineCommand({
   meta: { name: "demo-family thing", description: "A sample command." },

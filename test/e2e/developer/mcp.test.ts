@@ -266,6 +266,24 @@ describe("mcp: destructive tools need the server's confirm token", () => {
   });
 });
 
+describe("mcp: a typed confirmation is the server's token", () => {
+  test("template_apply with write: the first call writes nothing; the token call writes without reading stdin", async () => {
+    const { env } = homeEnv();
+    const ops = tempDir("mogui-mcp-ops-");
+    const { client } = await connect(env);
+    const args = { ops, write: true, "allow-unfilled": true };
+    const first = await call(client, "template_apply", args);
+    expect(first.isError).toBeUndefined();
+    expect((first.structuredContent!.plan as { actions: unknown[] }).actions.length).toBeGreaterThan(3);
+    expect(readdirSync(ops)).toEqual([]);
+    const acted = await call(client, "template_apply", { ...args, confirm: first.structuredContent!.confirm });
+    expect(acted.isError).toBeUndefined();
+    expect(acted.structuredContent).toMatchObject({ exit_code: 0, exit: "ok" });
+    expect(readdirSync(ops)).toContain("AGENTS.md");
+    await client.ping();
+  });
+});
+
 describe("mcp: long tools", () => {
   test("progress notifications for a call with a progress token", async () => {
     const { env } = homeEnv();

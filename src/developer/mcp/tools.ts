@@ -9,8 +9,11 @@ import type { Command, McpSpec } from "../../lib/command.ts";
 import { COMMON_EXITS, type Exits } from "../../lib/exits.ts";
 import type { Registry } from "../../lib/registry.ts";
 
-/** Commands that are not tools: the server itself, the simulators, the demo and developer harnesses. */
-const EXCLUDED = new Set(["mcp", "demo", "spawn-test", "test-tool-naming", "measure", "master-bootstrap-live"]);
+/**
+ * Commands that are not tools: the server itself, the demo, the developer harnesses, a SessionStart hook, and the
+ * interactive fleet view (`top`, issue 28: it would read the keyboard from stdin, which carries the protocol).
+ */
+const EXCLUDED = new Set(["mcp", "demo", "spawn-test", "test-tool-naming", "measure", "master-bootstrap-live", "top"]);
 /** Of `hook *`, the entry points the hosts call are not tools; the installer is. */
 const HOOK_TOOLS = new Set(["hook install"]);
 

@@ -202,7 +202,18 @@ export async function serve(opts: ServeOptions): Promise<void> {
     return textResult(summary(tool, r), structuredOf(r), r.error);
   }
 
-  const server = new Server({ name: "mogui", version: VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(
+    { name: "mogui", version: VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: [
+        "mogui's commands as tools (tool = command path with _; arguments = the command's long flag names).",
+        "Results carry the command's JSON document plus exit_code and exit (the declared exit name).",
+        "A destructive tool never acts on a first call: it returns structuredContent.plan and structuredContent.confirm;",
+        "show the plan, then call again with the same arguments plus confirm to act. Tokens are single use.",
+      ].join(" "),
+    },
+  );
   // Requests still being answered when stdin ends (a client that pipes its lines and closes) are answered first.
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -215,7 +226,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
     tools: (await served()).map((t) => ({
       name: t.name,
       title: `mogui ${t.path}`,
-      description: t.cmd.meta.description,
+      description: t.hints.destructive
+        ? `${t.cmd.meta.description}\nDestructive: a call that acts first returns the plan (structuredContent.plan) and a token (structuredContent.confirm); the same call with confirm: <token> acts while the plan is unchanged.`
+        : t.cmd.meta.description,
       inputSchema: t.inputSchema as { type: "object" },
       outputSchema: OUTPUT_SCHEMA as { type: "object" },
       annotations: {

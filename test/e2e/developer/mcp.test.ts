@@ -83,6 +83,7 @@ describe("mcp: the protocol", () => {
     const { env } = homeEnv();
     const { client } = await connect(env);
     expect(client.getServerVersion()?.name).toBe("mogui");
+    expect(client.getInstructions()).toContain("never acts on a first call");
     await client.ping();
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);

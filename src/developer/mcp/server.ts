@@ -214,6 +214,16 @@ export async function serve(opts: ServeOptions): Promise<void> {
       ].join(" "),
     },
   );
+  // SIGTERM / SIGINT (a client stopping the server, spec: after closing stdin) stop the calls in flight, their
+  // children included (the runner starts them in their own process groups, which the signal would not reach), then
+  // the signal takes its default course.
+  const shutdown = new AbortController();
+  for (const sig of ["SIGTERM", "SIGINT"] as const) {
+    process.once(sig, () => {
+      shutdown.abort();
+      setTimeout(() => process.kill(process.pid, sig), 50);
+    });
+  }
   // Requests still being answered when stdin ends (a client that pipes its lines and closes) are answered first.
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -251,7 +261,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
               .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
               .catch(() => undefined);
     try {
-      return await call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, extra.signal, progress);
+      return await call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, AbortSignal.any([extra.signal, shutdown.signal]), progress);
     } catch (e) {
       if (e instanceof McpError) throw e;
       diag(`internal error in ${req.params.name}: ${(e as Error).message}`);

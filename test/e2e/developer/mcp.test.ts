@@ -19,14 +19,14 @@ afterEach(async () => {
   for (const c of open.splice(0)) await c.close().catch(() => undefined);
 });
 
-async function connect(env: Record<string, string>, args: string[] = []): Promise<{ client: Client; stderr: () => string }> {
+async function connect(env: Record<string, string>, args: string[] = []): Promise<{ client: Client; stderr: () => string; pid: () => number | null }> {
   const transport = new StdioClientTransport({ command: binaryPath(), args: ["mcp", ...args], env, stderr: "pipe" });
   let err = "";
   transport.stderr?.on("data", (d: Buffer) => void (err += d.toString()));
   const client = new Client({ name: "mogui-e2e", version: "0" });
   await client.connect(transport);
   open.push(client);
-  return { client, stderr: () => err };
+  return { client, stderr: () => err, pid: () => transport.pid };
 }
 
 function homeEnv(extra: Record<string, string> = {}): { home: string; env: Record<string, string> } {
@@ -313,6 +313,41 @@ describe("mcp: long tools", () => {
     expect(seen.some((p) => p.message === "files")).toBe(true);
   });
 
+  /** The processes of a blocking `orca orchestration check` against this state file (the simulator's). */
+  const orcaChildren = (state: string) =>
+    readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/environ`, "utf8").includes(`ORCA_SIM_STATE=${state}\0`) && readFileSync(`/proc/${p}/cmdline`, "utf8").includes("orchestration");
+      } catch {
+        return false;
+      }
+    });
+
+  test("SIGTERM while a call runs: its children are killed and the server exits", async () => {
+    const state = join(tempDir("mogui-mcp-term-"), "orca-state.json");
+    const { env } = homeEnv({ ORCA_SIM_STATE: state, ORCA_TERMINAL_HANDLE: "term_self" });
+    const { client, pid } = await connect(env);
+    const pending = client.callTool({ name: "orca_wait", arguments: { once: true, "timeout-ms": 60000 } }).catch((e: Error) => e);
+    for (let i = 0; i < 50 && orcaChildren(state).length === 0; i++) await Bun.sleep(100);
+    expect(orcaChildren(state).length).toBeGreaterThan(0);
+    const server = pid()!;
+    process.kill(server, "SIGTERM");
+    // The call ends as a cancelled isError result (sent before the server goes) or with the connection closed.
+    const end = (await pending) as Result | Error;
+    if (!(end instanceof Error)) expect(end).toMatchObject({ isError: true, structuredContent: { exit: "cancelled" } });
+    for (let i = 0; i < 50 && orcaChildren(state).length > 0; i++) await Bun.sleep(100);
+    expect(orcaChildren(state)).toEqual([]);
+    const running = () => {
+      try {
+        return !/\) [ZX] /.test(readFileSync(`/proc/${server}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && running(); i++) await Bun.sleep(100);
+    expect(running()).toBe(false);
+  });
+
   test("cancellation stops the call: the orca child is killed, the ledger says cancelled, the server keeps serving", async () => {
     const root = tempDir("mogui-mcp-cancel-");
     const state = join(root, "orca-state.json");
@@ -321,14 +356,7 @@ describe("mcp: long tools", () => {
     const ac = new AbortController();
     const started = Date.now();
     const pending = client.callTool({ name: "orca_wait", arguments: { once: true, "timeout-ms": 60000 } }, undefined, { signal: ac.signal });
-    const children = () =>
-      readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/environ`, "utf8").includes(`ORCA_SIM_STATE=${state}\0`) && readFileSync(`/proc/${p}/cmdline`, "utf8").includes("orchestration");
-        } catch {
-          return false;
-        }
-      });
+    const children = () => orcaChildren(state);
     for (let i = 0; i < 50 && children().length === 0; i++) await Bun.sleep(100);
     expect(children().length).toBeGreaterThan(0);
     ac.abort();

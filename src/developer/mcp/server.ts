@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { parseArgv } from "../../lib/args.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
+import { UsageError } from "../../lib/errors.ts";
 import { appendRow, checkWritable } from "../../lib/ledger.ts";
 import { realRunner, withSignal } from "../../lib/runner.ts";
 import type { Registry } from "../../lib/registry.ts";
@@ -161,13 +163,19 @@ export async function serve(opts: ServeOptions): Promise<void> {
       if (planArgv) {
         const p = await run(tool, planArgv, signal, onProgress);
         if (p.cancelled || p.error || p.code !== 0) {
-          row(p.code, p.exit, "plan_failed");
+          row(p.code, p.exit, p.cancelled ? "none" : "plan_failed");
           const text = `${summary(tool, p)}\nThe plan (the dry run) failed; nothing was done.`;
           return textResult(text, structuredOf(p), true);
         }
         plan = p.doc ?? p.stdout;
       } else {
-        // No dry run: the plan is the validated call itself (the command's parser is the check).
+        // No dry run: the plan is the call itself, once the command's own parser accepts it.
+        try {
+          parseArgv(tool.path, argv.slice(tool.path.split(" ").length), tool.cmd.args, tool.cmd.rules, { typed: true });
+        } catch (e) {
+          if (e instanceof UsageError) return usageError(e.message);
+          throw e;
+        }
         plan = { tool: name, arguments: JSON.parse(canonicalArgs(args, [CONFIRM_ARG])), note: "this command has no dry run: the plan is the call" };
       }
       const canon = canonicalArgs(args, [CONFIRM_ARG]);

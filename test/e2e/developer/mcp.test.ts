@@ -267,6 +267,19 @@ describe("mcp: destructive tools need the server's confirm token", () => {
   });
 });
 
+describe("mcp: a destructive command without a dry run", () => {
+  test("acceptance_loop_run: a bad call is a usage error with no token; a good one's plan is the call itself", async () => {
+    const { env } = homeEnv();
+    const { client } = await connect(env);
+    const bad = await call(client, "acceptance_loop_run", { config: "c.json", "max-iterations": 0 });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toContain("--max-iterations must be a whole number from 1 to");
+    expect(bad.structuredContent?.confirm).toBeUndefined();
+    const first = await call(client, "acceptance_loop_run", { config: "c.json", "max-iterations": 2 });
+    expect(first.structuredContent).toMatchObject({ plan: { tool: "acceptance_loop_run", arguments: { config: "c.json", "max-iterations": 2 } }, confirm_required: true });
+  });
+});
+
 describe("mcp: a typed confirmation is the server's token", () => {
   test("template_apply with write: the first call writes nothing; the token call writes without reading stdin", async () => {
     const { env } = homeEnv();

@@ -277,6 +277,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
   };
   server.onerror = (e) => diag(e.message);
+  // Load the command modules while the client reads the initialize reply: the first tools/list is then warm.
+  server.oninitialized = () => void tools().catch((e: Error) => diag(`loading the tools failed: ${e.message}`));
 
   const transport = new StdioServerTransport(process.stdin, protocolOut as unknown as typeof process.stdout);
   const closed = new Promise<void>((res) => {

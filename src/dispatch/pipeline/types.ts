@@ -24,6 +24,8 @@ export interface DispatchRequest {
   runCreate?: boolean;
   /** Test hook: the timeout of each Orca call (default 30000 ms). */
   orcaTimeoutMs?: number;
+  /** `--max-tokens`: the job's token cap for the spend brake (else the tier policy's job_token_caps; D44). */
+  maxTokens?: number;
 }
 
 /** What §4.2 resolution decided before any gate call. */

@@ -7,7 +7,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from "node:path";
 import { e2eEnv, runBinary, binaryPath } from "../helpers/binary.ts";
 import { sh } from "../helpers/git.ts";
-import { tempDir } from "../helpers/paths.ts";
+import { dispatchEnv } from "../helpers/dispatch.ts";
+import { ROOT, tempDir } from "../helpers/paths.ts";
 import { spawnOk, world } from "./cases/workers.ts";
 
 const rows = (p: string): Record<string, any>[] => (existsSync(p) ? readFileSync(p, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
@@ -223,5 +224,47 @@ describe("quota windows", () => {
     expect(denied.code).toBe(2); // 1200 in the last 7 days
     expect(denied.stdout).toContain("SPEND_CAP_EXCEEDED");
     expect(denied.stdout).toContain("window_seconds=604800");
+  });
+});
+
+describe("mogui dispatch --max-tokens", () => {
+  const setup = () => {
+    const root = tempDir("mogui-brake-dispatch-");
+    const home = join(root, "home");
+    const s = JSON.parse(readFileSync(join(ROOT, "fixtures", "scenarios", "basic.json"), "utf8"));
+    writeFileSync(join(root, "scenario.json"), JSON.stringify(s));
+    mkdirSync(join(root, "wt-feature"), { recursive: true });
+    writeFileSync(join(root, "c.md"), "- Goal: fix the login bug\n- Scope: `src/login.ts`\n- Acceptance: tests pass\n");
+    const run = (...more: string[]) =>
+      runBinary(["dispatch", "--contract", join(root, "c.md"), "--spec", "Fix it", "--delivery-poll-ms", "20", "--json", "--runtime", "claude", "--model", "claude-sonnet-5", "--same-host-reason", "only runtime here", ...more], { env: dispatchEnv(root, home), cwd: root });
+    return { root, run };
+  };
+
+  test("a claude worker's new terminal: the brake is in its worktree's settings before the terminal starts (job = the task id)", async () => {
+    const d = setup();
+    const settingsPath = join(d.root, "wt-feature", ".claude", "settings.local.json");
+    writeFileSync(join(d.root, "wt-feature", ".keep"), "");
+    mkdirSync(join(d.root, "wt-feature", ".claude"));
+    writeFileSync(settingsPath, JSON.stringify({ permissions: { allow: ["Bash(ls)"] }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo mine" }] }] } }));
+    const r = await d.run("--worktree", `path:${join(d.root, "wt-feature")}`, "--max-tokens", "40000");
+    const report = JSON.parse(r.stdout);
+    expect(report.spend_brake).toEqual({ job: report.task_id, max_tokens: 40000, source: "flag", settings: settingsPath });
+    const settings = JSON.parse(readFileSync(settingsPath, "utf8"));
+    // Merged, never clobbered: the user's permission and hook are still there.
+    expect(settings.permissions).toEqual({ allow: ["Bash(ls)"] });
+    expect(settings.hooks.PreToolUse[0]).toEqual({ matcher: "Bash", hooks: [{ type: "command", command: "echo mine" }] });
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toBe(`${binaryPath()} hook spend-brake --job ${report.task_id} --max-tokens 40000`);
+    expect(r.stderr).toContain(`spend brake: added in ${settingsPath} (job ${report.task_id}, max 40000 tokens)`);
+  });
+
+  test("a flag cap that cannot be wired stops the run before any worker starts", async () => {
+    const d = setup();
+    const r = await d.run("--terminal", "term_0d0d0d0d-0000-4000-8000-00000000ffff", "--max-tokens", "40000");
+    expect(r.code).toBe(JSON.parse(r.stdout).exit);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("✗ spend brake not wired: --terminal reuses a running session");
+    expect(JSON.parse(r.stdout)).toMatchObject({ step: "task-create", task_id: null, spend_brake: null });
+    const seeded = JSON.parse(readFileSync(join(ROOT, "fixtures", "scenarios", "basic.json"), "utf8")).tasks ?? [];
+    expect(JSON.parse(readFileSync(join(d.root, "orca-state.json"), "utf8")).tasks ?? []).toHaveLength(seeded.length); // no task created
   });
 });

@@ -86,6 +86,19 @@ describe("hook spend-brake", () => {
     }
   });
 
+  test("16 concurrent hook calls of one session: every response counted once, one warning", async () => {
+    const w = brakeWorld();
+    for (let i = 0; i < 17; i++) appendFileSync(w.transcript, claudeResponse(`c${i}`, { input: 250, output: 250 })); // 8500
+    const all = await Promise.all(Array.from({ length: 16 }, () => w.call()));
+    expect(all.map((r) => r.code)).toEqual(Array(16).fill(0));
+    expect(all.filter((r) => r.stdout.includes("systemMessage"))).toHaveLength(1);
+    expect(rows(w.ledger).filter((r) => r.action === "warn").map((r) => r.tokens)).toEqual([8500]);
+    appendFileSync(w.transcript, claudeResponse("c-last", { input: 2000, output: 0 }));
+    const denied = await Promise.all(Array.from({ length: 16 }, () => w.call()));
+    expect(denied.map((r) => r.code)).toEqual(Array(16).fill(2));
+    expect(new Set(denied.map((r) => /used (\d+) tokens/.exec(r.stderr)?.[1]))).toEqual(new Set(["10500"]));
+  });
+
   test("never blocks a call it cannot measure; every exit is 0 or 2 without a stack trace", async () => {
     const w = brakeWorld();
     const inputs = ["", "not json", "[1,2]", JSON.stringify({ transcript_path: 7 }), JSON.stringify({ transcript_path: join(w.dir, "missing.jsonl") }), JSON.stringify({ transcript_path: w.dir })];

@@ -6,7 +6,7 @@ import { printDoc } from "../../../src/lib/output.ts";
 import { parseSince, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
 import { pricesPath, spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { buildSpendReport, GROUP_BY, loadPrices, PriceTableError, renderSpendReport } from "../../../src/fleet/spend/report.ts";
-import { QUOTA_WINDOW_NAMES, QUOTA_WINDOWS } from "../../../src/dispatch/gate/tier-policy.ts";
+import { QUOTA_WINDOW_NAMES, QUOTA_WINDOWS } from "../../../src/lib/config/tier-policy.ts";
 
 export default defineCommand({
   meta: {

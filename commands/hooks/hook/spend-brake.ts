@@ -3,7 +3,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
 import { appendRow } from "../../../src/lib/ledger.ts";
 import { advanceBrake, brakeStatePath, denyText, warnText, type BrakeResult } from "../../../src/fleet/spend/brake.ts";
-import { SPEND_LEDGER_ENV, spendLedgerPath } from "../../../src/fleet/spend/paths.ts";
+import { SPEND_LEDGER_ENV, spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 import { str } from "../../../src/hooks/session/stdin.ts";
 

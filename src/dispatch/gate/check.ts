@@ -20,7 +20,7 @@ import {
   type ReasonCode,
 } from "./reasons.ts";
 import { prepareTicket, takeGateLock, ticketPath } from "./tickets.ts";
-import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "./tier-policy.ts";
+import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { tierWindowAgents } from "./window.ts";
 import { tierSpendSince } from "./spend-window.ts";
 

@@ -1,5 +1,5 @@
 /** Types shared by the stages of `mogui dispatch` (pipeline.ts, launch.ts, gate-client.ts). */
-import type { TierPolicy } from "../gate/tier-policy.ts";
+import type { TierPolicy } from "../../lib/config/tier-policy.ts";
 import type { DispatchStep } from "./report.ts";
 
 export interface DispatchRequest {

@@ -17,7 +17,7 @@ import { makeHost } from "../../lib/host/index.ts";
 import { HOST_KINDS, type HostKind } from "../../lib/host/types.ts";
 import { appendRow, readRows } from "../../lib/ledger.ts";
 import { ledgerPath as jobsLedgerPath } from "../../workers/worker/jobs.ts";
-import { pause, workerNow } from "../../workers/worker/clock.ts";
+import { pause, workerNow } from "../../lib/clock.ts";
 import { brakeAction, percentOf } from "./brake.ts";
 import { checkedRecord, policyOrNull, resolveJobs, type Resolved } from "./cli.ts";
 import { interruptAgent, type InterruptResult } from "./interrupt.ts";

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { readSettings, SettingsError, shellWord, writeSettings } from "../../hooks/session/install.ts";
-import { tierOf, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 
 export const BRAKE_SETTINGS = join(".claude", "settings.local.json");
 const BRAKE_HOOK = /(^|\s)hook\s+spend-brake(\s|$)/;

@@ -1,6 +1,6 @@
 /**
  * The instance model tier policy, as documented for config/model-tier-policy.example.json (reference §30.2, §3.6 v2,
- * DECISIONS D12). The gate's own loader (src/gate/tier-policy.ts) decides what it enforces; this schema describes
+ * DECISIONS D12). The gate's own loader (src/lib/config/tier-policy.ts) decides what it enforces; this schema describes
  * the file for editors and for `mogui config validate`, and never imports the gate.
  */
 import * as v from "valibot";

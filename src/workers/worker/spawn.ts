@@ -23,7 +23,7 @@ import { agentArgs, type Policy, providerFamily } from "./policy.ts";
 import { outputDigest } from "./status.ts";
 import type { Grade } from "./tiers.ts";
 import { cleanupWorktree, dropUnusedBranch } from "./worktree.ts";
-import { loadTierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { loadTierPolicy } from "../../lib/config/tier-policy.ts";
 import { jobCap, wireSpendBrake, type BrakeCap, type Wired } from "../../fleet/spend/wire.ts";
 
 /** `worker spawn`'s exits (declared here because spawnJob decides most of them). */

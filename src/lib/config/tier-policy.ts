@@ -4,10 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { isFile } from "../../lib/fs.ts";
+import { isFile } from "../fs.ts";
 import { join, resolve } from "node:path";
-import type { Ctx } from "../../lib/context.ts";
-import { moguiHome } from "../../lib/context.ts";
+import type { Ctx } from "../context.ts";
+import { moguiHome } from "../context.ts";
 // The template policy's raw bytes: embedded so the binary always has a last fallback, hashed like any other file.
 import embeddedRaw from "../../../master-ops/model-tier-policy.json" with { type: "text" };
 

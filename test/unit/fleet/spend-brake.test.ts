@@ -3,11 +3,11 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { advanceBrake, brakeAction, brakeStatePath, percentOf } from "../../src/fleet/spend/brake.ts";
-import { providerOf } from "../../src/fleet/spend/report.ts";
-import { brakeCommand, isBrakeOnlySettings, jobCap, wireSpendBrake } from "../../src/fleet/spend/wire.ts";
-import { parseTierPolicy, TierPolicyError } from "../../src/dispatch/gate/tier-policy.ts";
-import { tempDir } from "../helpers/paths.ts";
+import { advanceBrake, brakeAction, brakeStatePath, percentOf } from "../../../src/fleet/spend/brake.ts";
+import { providerOf } from "../../../src/fleet/spend/report.ts";
+import { brakeCommand, isBrakeOnlySettings, jobCap, wireSpendBrake } from "../../../src/fleet/spend/wire.ts";
+import { parseTierPolicy, TierPolicyError } from "../../../src/lib/config/tier-policy.ts";
+import { tempDir } from "../../helpers/paths.ts";
 
 const policy = (extra: Record<string, unknown>) =>
   parseTierPolicy("p.json", JSON.stringify({ version: 2, tiers: { top: ["claude-opus-5"], efficient: ["claude-sonnet-5"] }, fanout_caps: {}, ...extra }));

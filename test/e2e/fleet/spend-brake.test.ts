@@ -5,11 +5,11 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { e2eEnv, runBinary, binaryPath } from "../helpers/binary.ts";
-import { sh } from "../helpers/git.ts";
-import { dispatchEnv } from "../helpers/dispatch.ts";
-import { ROOT, tempDir } from "../helpers/paths.ts";
-import { spawnOk, world } from "./cases/workers.ts";
+import { e2eEnv, runBinary, binaryPath } from "../../helpers/binary.ts";
+import { sh } from "../../helpers/git.ts";
+import { dispatchEnv } from "../../helpers/dispatch.ts";
+import { ROOT, tempDir } from "../../helpers/paths.ts";
+import { spawnOk, world } from "../cases/workers.ts";
 
 const rows = (p: string): Record<string, any>[] => (existsSync(p) ? readFileSync(p, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
 

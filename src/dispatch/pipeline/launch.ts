@@ -22,7 +22,7 @@ import { DISPATCH_EXIT, deliveryJson, type DispatchReport } from "./report.ts";
 import { runtimeCommand } from "./runtime.ts";
 import { worktreePath } from "./worktree.ts";
 import { errorMessage } from "../../lib/errors.ts";
-import { jobCap, wireSpendBrake } from "../../fleet/spend/wire.ts";
+import { jobCap, wireSpendBrake } from "../../workers/worker/brake-wiring.ts";
 
 export const ORCA_TIMEOUT_MS = 30_000;
 

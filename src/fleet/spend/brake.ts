@@ -4,7 +4,7 @@
  * `mogui hook spend-brake` (PreToolUse in the worker's Claude Code session) calls `advanceBrake` on every tool call
  * with the transcript the hook input names. Only the bytes appended since the last call are read (readUsage from a
  * saved cursor: the same counting rules as `spend record`, each response once, a torn last line left for later).
- * The state is one small JSON file per job under $MOGUI_HOME/spend-brake/, replaced atomically (temp + rename) under
+ * The state is one small JSON file per job under $MOGUI_HOME/spend-brake/, replaced atomically (atomicWrite) under
  * a lock, so a crash leaves either the old or the new state, never half of one: a crash before the rename reads the
  * same bytes again next call, and nothing is counted twice.
  *
@@ -13,9 +13,10 @@
  *
  * `spend watch --follow` uses the same decision (`brakeAction`) on the spend ledger's measured tokens.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
+import { atomicWrite } from "../../lib/fs.ts";
 import { withLock } from "../../lib/lock.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState } from "./usage.ts";
 
@@ -103,24 +104,6 @@ function loadBrake(path: string, job: string): BrakeState {
   return s;
 }
 
-/** Replace `path` with `text` whole: write a sibling temp file, fsync, rename over. */
-function replaceFile(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "wx", 0o600);
-  try {
-    const buf = Buffer.from(text);
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
-  } catch (e) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw e;
-  }
-  closeSync(fd);
-  renameSync(tmp, path);
-}
-
 /**
  * Read what `transcript` gained since the last call, fold it into the job's state, decide, save. The whole step
  * holds the state's lock (two tool calls of one session may run their hooks at once).
@@ -159,7 +142,7 @@ export function advanceBrake(statePath: string, job: string, transcript: string,
       const action = brakeAction(tokens, maxTokens, s.warned);
       if (action === "warn") s.warned = true;
       if (action === "deny") s.denials++;
-      if (readBytes > 0 || action !== "none" || !existsSync(statePath)) replaceFile(statePath, `${JSON.stringify(s)}\n`);
+      if (readBytes > 0 || action !== "none" || !existsSync(statePath)) atomicWrite(statePath, `${JSON.stringify(s)}\n`, 0o600, ".mogui-brake-");
       return { job_id: job, tokens, max_tokens: maxTokens, percent: percentOf(tokens, maxTokens), action, read_bytes: readBytes, transcript };
     },
     LOCK_TIMEOUT_MS,

@@ -24,7 +24,7 @@ import { outputDigest } from "./status.ts";
 import type { Grade } from "./tiers.ts";
 import { cleanupWorktree, dropUnusedBranch } from "./worktree.ts";
 import { loadTierPolicy } from "../../lib/config/tier-policy.ts";
-import { jobCap, wireSpendBrake, type BrakeCap, type Wired } from "../../fleet/spend/wire.ts";
+import { jobCap, wireSpendBrake, type BrakeCap, type Wired } from "./brake-wiring.ts";
 
 /** `worker spawn`'s exits (declared here because spawnJob decides most of them). */
 export const SPAWN_EXITS = {

@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, symlinkSync, write
 import { join } from "node:path";
 import { advanceBrake, brakeAction, brakeStatePath, percentOf } from "../../../src/fleet/spend/brake.ts";
 import { providerOf } from "../../../src/fleet/spend/report.ts";
-import { brakeCommand, isBrakeOnlySettings, jobCap, wireSpendBrake } from "../../../src/fleet/spend/wire.ts";
+import { brakeCommand, isBrakeOnlySettings, jobCap, wireSpendBrake } from "../../../src/workers/worker/brake-wiring.ts";
 import { parseTierPolicy, TierPolicyError } from "../../../src/lib/config/tier-policy.ts";
 import { tempDir } from "../../helpers/paths.ts";
 

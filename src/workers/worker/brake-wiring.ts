@@ -15,7 +15,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { readSettings, SettingsError, shellWord, writeSettings } from "../../hooks/session/install.ts";
+import { readSettings, SettingsError, shellWord, writeSettings } from "../../lib/claude-settings.ts";
 import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 
 export const BRAKE_SETTINGS = join(".claude", "settings.local.json");

@@ -12,7 +12,7 @@ export const cases: FamilyCases = {
     argv: ["mcp"],
     code: 0,
     stdin: `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "0" } } })}\n`,
-    stdout: /^\{"result":\{"protocolVersion":"2025-06-18",.*"serverInfo":\{"name":"mogui","version":"[^"]+"\}\},"jsonrpc":"2\.0","id":1\}\n$/,
+    stdout: /^\{"result":\{"protocolVersion":"2025-06-18",.*"serverInfo":\{"name":"mogui","version":"[^"]+"\}.*\},"jsonrpc":"2\.0","id":1\}\n$/,
     env: () => e2eEnv({ MOGUI_HOME: tempDir() }),
   },
   "sim orca": { argv: ["sim", "orca", "status", "--json"], code: 0, stdout: /"state": "not_running"/ },

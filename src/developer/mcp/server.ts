@@ -17,7 +17,7 @@ import { realRunner, withSignal } from "../../lib/runner.ts";
 import type { Registry } from "../../lib/registry.ts";
 import { VERSION } from "../../lib/version.ts";
 import { canonicalArgs, Confirmations, planHash, REFUSALS, sha256 } from "./confirm.ts";
-import { acts, argvOf, CONFIRM_ARG, exitNameOf, loadTools, OUTPUT_SCHEMA, stdinProblem, ToolArgError, type Tool } from "./tools.ts";
+import { acts, argvOf, classify, CONFIRM_ARG, loadTools, OUTPUT_SCHEMA, stdinProblem, ToolArgError, type Tool } from "./tools.ts";
 
 export type MainFn = (argv: readonly string[], ctx?: Partial<Ctx>) => Promise<number>;
 
@@ -113,10 +113,8 @@ export async function serve(opts: ServeOptions): Promise<void> {
     });
     const code = await Promise.race([opts.main(argv, runCtx), aborted]);
     if (code === "cancelled") return { code: 130, exit: "cancelled", stdout: out, stderr: err, doc: undefined, error: true, cancelled: true };
-    const usage = code === 2 && /Run 'mogui [^']*--help' for usage\.\n?$/.test(err);
-    const internal = err.includes("mogui: internal error:");
-    const exit = usage ? "usage" : internal ? "internal" : exitNameOf(tool.cmd.exits, code);
-    return { code, exit, stdout: out, stderr: err, doc: tool.json ? parseDoc(out) : undefined, error: usage || internal, cancelled: false };
+    const { exit, error } = classify(tool, code, err);
+    return { code, exit, stdout: out, stderr: err, doc: tool.json ? parseDoc(out) : undefined, error, cancelled: false };
   }
 
   async function call(name: string, args: Record<string, unknown>, signal: AbortSignal, progress?: (p: number, total?: number, message?: string) => void): Promise<CallToolResult> {

@@ -206,6 +206,17 @@ export function exitNameOf(exits: Exits, code: number): string {
   return `exit_${code}`;
 }
 
+/**
+ * A finished run's exit name and whether the tool result is an error: main's usage failure (exit 2 and its `Run
+ * 'mogui <cmd> --help'` line) and internal failure (`mogui: internal error:`) are errors; every declared exit,
+ * a non-zero verdict included, is a result.
+ */
+export function classify(tool: Tool, code: number, stderr: string): { exit: string; error: boolean } {
+  if (code === 2 && /Run 'mogui [^']*--help' for usage\.\n?$/.test(stderr)) return { exit: "usage", error: true };
+  if (stderr.includes("mogui: internal error:")) return { exit: "internal", error: true };
+  return { exit: exitNameOf(tool.cmd.exits, code), error: false };
+}
+
 /** Does this call act (a destructive command without its dry-run form)? */
 export function acts(tool: Tool, args: Record<string, unknown>): boolean {
   const h = tool.hints;

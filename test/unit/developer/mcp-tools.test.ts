@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { REGISTRY } from "../../../commands/index.ts";
 import { defineCommand, type Command } from "../../../src/lib/command.ts";
 import { canonicalArgs, Confirmations, planHash, TOKEN_TTL_MS } from "../../../src/developer/mcp/confirm.ts";
-import { acts, argvOf, excluded, exitNameOf, loadTools, stdinProblem, ToolArgError, toolName, toolOf } from "../../../src/developer/mcp/tools.ts";
+import { acts, argvOf, classify, excluded, exitNameOf, loadTools, stdinProblem, ToolArgError, toolName, toolOf } from "../../../src/developer/mcp/tools.ts";
 
 const sample = defineCommand({
   meta: { name: "demo-family thing", description: "A sample command." },
@@ -68,6 +68,14 @@ describe("schema generation", () => {
     expect(bad({ tag: [1] })).toThrow(/'tag' must be an array of strings/);
     expect(bad({ execute: "yes" })).toThrow(/'execute' must be a boolean/);
     expect(argvOf(tool, { count: 99 })).toContain("--count=99");
+  });
+
+  test("a run's exit name; usage and internal failures are errors, declared verdicts are results", () => {
+    expect(classify(tool, 2, "mogui: missing required flag --note\nRun 'mogui demo-family thing --help' for usage.\n")).toEqual({ exit: "usage", error: true });
+    expect(classify(tool, 1, "mogui: internal error: boom\n")).toEqual({ exit: "internal", error: true });
+    expect(classify(tool, 3, "thing: refused\n")).toEqual({ exit: "refused", error: false });
+    expect(classify(tool, 0, "")).toEqual({ exit: "ok", error: false });
+    expect(classify(tool, 2, "thing: LEDGER_UNAVAILABLE: x\n")).toEqual({ exit: "usage", error: false });
   });
 
   test("which calls act; exit names", () => {

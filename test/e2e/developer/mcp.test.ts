@@ -316,7 +316,8 @@ describe("mcp: long tools", () => {
   test("redaction_scan: its JSON report as the document, its verdict exit, progress per file batch", async () => {
     const { env } = homeEnv();
     const dir = tempDir("mogui-mcp-scan-");
-    writeFileSync(join(dir, "leak.txt"), "id = AKIAIOSFODNN7EXAMPLQ\n");
+    // Assembled at run time, so this file itself passes the repository's own redaction gate.
+    writeFileSync(join(dir, "leak.txt"), `id = ${["AKIA", "IOSFODNN7EXAMPLQ"].join("")}\n`);
     writeFileSync(join(dir, "clean.txt"), "nothing here\n");
     const { client } = await connect(env);
     const seen: Array<{ progress: number; message?: string }> = [];

@@ -118,7 +118,7 @@ export function renderOnce(frame: TopFrame, width: number, colour: boolean): str
   const rows = ordered(frame.rows, { filter: "", sort: "group" });
   const cols = layout(rows, width);
   const out = [...header(frame.totals, width, colour), columnHeader(cols, colour), ...body(rows, cols, width, -1, colour, false).lines];
-  if (!rows.length) out.push("  (no workers or worktrees known: pass --repo <path>, or spawn workers with mogui worker spawn)");
+  if (!rows.length) out.push(fit("  (no workers or worktrees known: pass --repo <path>, or spawn workers with mogui worker spawn)", width));
   return out.map((l) => l.trimEnd());
 }
 
@@ -152,7 +152,7 @@ export function renderScreen(frame: TopFrame | null, view: View, width: number, 
     const cols = layout(rows, width);
     const head = [...header(frame.totals, width, colour), columnHeader(cols, colour)];
     const b = body(rows, cols, width, view.selected, colour, true);
-    if (!rows.length) b.lines.push(view.filter ? `  (no row matches '${clean(view.filter)}')` : "  (no workers or worktrees known: pass --repo <path>)");
+    if (!rows.length) b.lines.push(fit(view.filter ? `  (no row matches '${view.filter}')` : "  (no workers or worktrees known: pass --repo <path>)", width).trimEnd());
     const room = Math.max(1, height - head.length - 1);
     const sel = b.rowLine[view.selected] ?? 0;
     // Keep the selection (and its group title above it) in view.

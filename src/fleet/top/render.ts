@@ -171,7 +171,7 @@ function statusLine(view: View, width: number, colour: boolean): string {
   let text: string;
   if (view.filtering) text = `/${view.filter}`;
   else if (view.message) text = view.message;
-  else text = `? help  / filter  j/k move  Enter detail  s sort (${view.sort})  r refresh  ${view.readonly ? "(read-only)" : "d reap"}  q quit${view.filter ? `   filter: ${view.filter}` : ""}`;
+  else text = `${view.readonly ? "READ-ONLY  " : ""}${view.filter ? `filter: ${view.filter}  ` : ""}? help  / filter  j/k move  Enter detail  s sort:${view.sort}  r refresh  ${view.readonly ? "" : "d reap  "}q quit`;
   return paintIf(colour, SGR.inverse, fit(clean(text), width));
 }
 

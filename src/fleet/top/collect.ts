@@ -5,7 +5,7 @@
  * cursors in memory only), the spend and dispatch ledgers' tails for the header, `git ls-remote` once per repository.
  * Each host is asked once per refresh: scanFleet's pane lists and top's own status read share one call.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
@@ -22,6 +22,7 @@ import { realOrSelf, type ProcTable } from "../fleet/procs.ts";
 import { leaveReason } from "../fleet/reap.ts";
 import { FleetRepoError, scanFleet, type FleetScan, type FleetWorktree, type SafetyOptions } from "../fleet/scan.ts";
 import { TranscriptLocator } from "../spend/locate.ts";
+import { claudeProjectName, claudeProjectsDir } from "../spend/paths.ts";
 import { rowCost, type PriceTableT } from "../spend/report.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState, type ModelUsage } from "../spend/usage.ts";
 import { spendPerTier } from "../spend/window.ts";
@@ -107,7 +108,7 @@ function costOf(byModel: Map<string, ModelUsage>, prices: PriceTableT | null): n
 export class TopSource {
   private usage = new Map<string, TranscriptTotals>();
   private remotes = new Map<string, { at: number; heads: Map<string, string> | null }>();
-  private locator: { at: number; loc: TranscriptLocator } | null = null;
+  private locator: { at: number; loc: TranscriptLocator; claude: Set<string> } | null = null;
   /** The last refresh's scan (the detail pane and the reap action start from it). */
   lastScan: FleetScan | null = null;
   lastJobs = new Map<string, Job>();
@@ -119,7 +120,17 @@ export class TopSource {
   ) {}
 
   private transcriptsOf(worktree: string, now: number): string[] {
-    if (!this.locator || now - this.locator.at > 30_000) this.locator = { at: now, loc: new TranscriptLocator(this.ctx) };
+    if (!this.locator || now - this.locator.at > 30_000) {
+      let names: Set<string>;
+      try {
+        names = new Set(readdirSync(claudeProjectsDir(this.ctx)));
+      } catch {
+        names = new Set();
+      }
+      this.locator = { at: now, loc: new TranscriptLocator(this.ctx), claude: names };
+    }
+    // A worktree that is gone and has no Claude Code project costs no lookups (each failed one is an exception).
+    if (!existsSync(worktree) && !this.locator.claude.has(claudeProjectName(worktree))) return [];
     return this.locator.loc.forWorktree(worktree);
   }
 
@@ -220,7 +231,7 @@ export class TopSource {
     if (scan?.processes_unmeasured) warnings.push(`processes unmeasured: ${scan.processes_unmeasured}`);
 
     const byWorktree = new Map<string, Job>();
-    for (const j of jobs.values()) if (typeof j.spawn.worktree === "string") byWorktree.set(realOrSelf(j.spawn.worktree), j);
+    for (const j of jobs.values()) if (typeof j.spawn.worktree === "string") byWorktree.set(existsSync(j.spawn.worktree) ? realOrSelf(j.spawn.worktree) : j.spawn.worktree, j);
     const rows: TopRow[] = [];
     const used = new Set<string>();
     for (const w of scan?.worktrees ?? []) {
@@ -309,7 +320,7 @@ export class TopSource {
     // Pushed: the claim (the last verify-push, else the report's `Push SHA:` line) against the remote.
     const report = job ? hasReport(job, String(s!.report_file ?? "report.md")) : false;
     const lastPush = job?.pushes.at(-1);
-    const claimedSha = (typeof lastPush?.claimed_sha === "string" ? lastPush.claimed_sha : null) ?? (job ? claimedShaFromReport(reportPath(job, String(s!.report_file ?? "report.md"))) : null);
+    const claimedSha = (typeof lastPush?.claimed_sha === "string" ? lastPush.claimed_sha : null) ?? (job && report ? claimedShaFromReport(reportPath(job, String(s!.report_file ?? "report.md"))) : null);
     const repo = w?.repo ?? (typeof s?.repo === "string" ? s.repo : null);
     const branch = w?.branch ?? (typeof s?.branch === "string" ? s.branch : null);
     let pushed: boolean | null = null;

@@ -1,5 +1,5 @@
 /**
- * top's one action (D43): reap the selected worktree through `fleet reap` itself. The dispatch ledger is checked
+ * top's one action (it writes nothing else): reap the selected worktree through `fleet reap` itself. The dispatch ledger is checked
  * first (as `fleet reap --execute` does), the worktree's repository is scanned afresh, and reapFleet runs on that
  * one worktree: the same checks, in the same order, the same removal and the same `fleet_reap` row. top adds no
  * rule of its own and writes nothing else.

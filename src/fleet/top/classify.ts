@@ -1,5 +1,5 @@
 /**
- * `mogui top`'s judgement of one row from the facts mogui recorded or observed (D43): its STATE, the marks
+ * `mogui top`'s judgement of one row from the facts mogui recorded or observed: its STATE, the marks
  * (stuck, escalated, verdict pending, drift) and the group it is shown in. Pure: the unit tests drive it directly.
  */
 
@@ -44,7 +44,7 @@ export interface Facts {
   ageSeconds: number | null;
   /** The fleet reap checks would remove this worktree now. */
   reapSafe: boolean;
-  /** Records that disagree (D41), as fleet scan reports them. */
+  /** Records that disagree (drift of the reconciled binding), as fleet scan reports them. */
   drift: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `mogui top`'s data: one refresh reads what mogui already records and what the hosts and git say, and writes
- * nothing (D43). Sources: the jobs ledger (loadJobs), `fleet scan` of the repositories (scanFleet: the dispatch
+ * nothing. Sources: the jobs ledger (loadJobs), `fleet scan` of the repositories (scanFleet: the dispatch
  * ledger's bindings, the safety verdict, processes, live panes), the workers' own transcripts (read incrementally,
  * cursors in memory only), the spend and dispatch ledgers' tails for the header, `git ls-remote` once per repository.
  * Each host is asked once per refresh: scanFleet's pane lists and top's own status read share one call.

@@ -107,7 +107,7 @@ export const COLUMNS: readonly Column[] = [
   { key: "burn", title: "BURN/H", min: 6, max: 8, drop: 10, align: "right", cell: (r) => (r.burn_spend_per_hour !== null ? money(r.burn_spend_per_hour) : compact(r.burn_tokens_per_hour)) },
   { key: "pushed", title: "PUSHED", min: 6, max: 6, drop: 2, align: "left", cell: pushedCell },
   { key: "verdict", title: "VERDICT", min: 7, max: 10, drop: 4, align: "left", cell: (r) => r.verdict ?? "-" },
-  { key: "reap", title: "REAP", min: 6, max: 200, drop: 0.5, align: "left", cell: reapCell },
+  { key: "reap", title: "REAP", min: 12, max: 200, drop: 0.5, align: "left", cell: reapCell },
 ];
 
 /** The row prefix: the selection marker and a space. */
@@ -118,28 +118,41 @@ export interface Laid {
   width: number;
 }
 
-/** The columns kept for `width` terminal columns and the width of each (separators of one space). */
+/** REAP's share while columns are still being chosen; what is left at the end goes to it too. */
+const REAP_FIRST = 32;
+
+/**
+ * The columns kept for `width` terminal columns and the width of each (separators of one space). In priority order
+ * (ID, STATE, REAP, MODEL, PUSHED, TOKENS, VERDICT, AGE, SPEND, HOST, TIER, AGENT, BURN) a column is kept at its
+ * natural width when that fits, else at its minimum when that fits, else dropped; the width left over then widens
+ * the kept columns up to their natural widths, REAP last. ID and STATE are always kept (cut in a tiny terminal).
+ */
 export function layout(rows: readonly TopRow[], width: number): Laid[] {
   const natural = new Map(COLUMNS.map((c) => [c.key, Math.min(c.max, Math.max(c.min, displayWidth(c.title), ...rows.map((r) => displayWidth(clean(c.cell(r))))))]));
-  let kept = [...COLUMNS];
-  const need = (cs: readonly Column[]) => PREFIX + cs.reduce((a, c) => a + c.min, 0) + (cs.length - 1);
-  while (kept.length > 1 && need(kept) > width) {
-    const worst = kept.reduce((a, c) => (c.drop > a.drop ? c : a));
-    kept = kept.filter((c) => c !== worst);
+  const desired = (c: Column) => (c.key === "reap" ? Math.min(REAP_FIRST, natural.get(c.key)!) : natural.get(c.key)!);
+  const widths = new Map<string, number>();
+  let used = PREFIX - 1;
+  for (const c of [...COLUMNS].sort((a, b) => a.drop - b.drop)) {
+    const w = [desired(c), c.min].find((x) => used + 1 + x <= width);
+    if (w !== undefined) {
+      widths.set(c.key, w);
+      used += 1 + w;
+    } else if (c.drop === 0) {
+      widths.set(c.key, c.min);
+      used += 1 + c.min;
+    }
   }
-  const widths = new Map(kept.map((c) => [c.key, c.min]));
-  let left = width - need(kept);
-  // The flexible REAP column takes what is left last: its reasons can be long.
-  for (const c of [...kept].sort((a, b) => (a.key === "reap" ? 1 : 0) - (b.key === "reap" ? 1 : 0) || a.drop - b.drop)) {
+  let left = width - used;
+  for (const c of [...COLUMNS].filter((x) => widths.has(x.key)).sort((a, b) => (a.key === "reap" ? 1 : 0) - (b.key === "reap" ? 1 : 0) || a.drop - b.drop)) {
     if (left <= 0) break;
-    const add = Math.min(left, natural.get(c.key)! - c.min);
+    const add = Math.min(left, natural.get(c.key)! - widths.get(c.key)!);
     if (add > 0) {
-      widths.set(c.key, c.min + add);
+      widths.set(c.key, widths.get(c.key)! + add);
       left -= add;
     }
   }
-  // Never wider than asked for, even below the smallest layout (a 20-column terminal): the last column shrinks.
-  const out = kept.map((c) => ({ col: c, width: widths.get(c.key)! }));
+  // Never wider than asked for, even below the smallest layout (a 20-column terminal): the last columns shrink.
+  const out = COLUMNS.filter((c) => widths.has(c.key)).map((c) => ({ col: c, width: widths.get(c.key)! }));
   let total = PREFIX + out.reduce((a, l) => a + l.width, 0) + (out.length - 1);
   for (let i = out.length - 1; i >= 0 && total > width; i--) {
     const cut = Math.min(out[i]!.width, total - width);

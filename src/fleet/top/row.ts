@@ -45,7 +45,7 @@ export interface TopRow {
   branch: string | null;
   brief: string | null;
   transcripts: string[];
-  /** What D41's reconciliation says about this worktree, when fleet scan reports it. */
+  /** What the binding reconciliation says about this worktree (source, drift), when fleet scan reports it. */
   binding_source: unknown;
   drift: unknown;
 }

@@ -10,7 +10,7 @@ import { ledgerPath as jobsLedgerPath } from "../../workers/worker/jobs.ts";
 import { loadPreciousIgnored, PolicyError } from "../../workers/worker/policy.ts";
 import type { HostName } from "../fleet/panes.ts";
 import { loadPrices, PriceTableError } from "../spend/report.ts";
-import { pricesPath, spendLedgerPath } from "../spend/paths.ts";
+import { pricesPath, spendLedgerPath } from "../../dispatch/gate/spend-paths.ts";
 import type { TopRequest } from "./collect.ts";
 
 export interface TopFlags {

@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binaryPath } from "../helpers/binary.ts";
-import { topWorld, type TopWorld } from "../helpers/top-world.ts";
+import { binaryPath } from "../../helpers/binary.ts";
+import { topWorld, type TopWorld } from "../../helpers/top-world.ts";
 
 const SERVER = `top-test-${process.pid}`;
 const started: string[] = [];

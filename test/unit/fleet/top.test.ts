@@ -1,13 +1,13 @@
 /** mogui top's pure parts: state classification, grouping and order, column layout, the diffed screen, keys. */
 import { describe, expect, test } from "bun:test";
-import { classify, GROUPS, stateLabel, type Facts, type TopGroup, type TopState } from "../../src/fleet/top/classify.ts";
-import { refreshRunner } from "../../src/fleet/top/collect.ts";
-import { COLUMNS, displayWidth, fit, layout } from "../../src/fleet/top/layout.ts";
-import { initialView, ordered, renderOnce, renderScreen, visibleWidth } from "../../src/fleet/top/render.ts";
-import type { TopFrame, TopRow } from "../../src/fleet/top/row.ts";
-import { Screen } from "../../src/fleet/top/screen.ts";
-import { splitKeys } from "../../src/fleet/top/tui.ts";
-import { prng } from "../helpers/prng.ts";
+import { classify, GROUPS, stateLabel, type Facts, type TopGroup, type TopState } from "../../../src/fleet/top/classify.ts";
+import { refreshRunner } from "../../../src/fleet/top/collect.ts";
+import { COLUMNS, displayWidth, fit, layout } from "../../../src/fleet/top/layout.ts";
+import { initialView, ordered, renderOnce, renderScreen, visibleWidth } from "../../../src/fleet/top/render.ts";
+import type { TopFrame, TopRow } from "../../../src/fleet/top/row.ts";
+import { Screen } from "../../../src/fleet/top/screen.ts";
+import { splitKeys } from "../../../src/fleet/top/tui.ts";
+import { prng } from "../../helpers/prng.ts";
 
 const base: Facts = { record: "job", open: true, status: "running", pane: "live", paneStatus: "working", report: false, verdict: null, idleSeconds: 5, ageSeconds: 600, reapSafe: false, drift: false };
 

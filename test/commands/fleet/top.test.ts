@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { realRunner, type Runner } from "../../src/lib/runner.ts";
-import { runMain } from "../helpers/ctx.ts";
-import { topWorld, type TopWorld } from "../helpers/top-world.ts";
+import { realRunner, type Runner } from "../../../src/lib/runner.ts";
+import { runMain } from "../../helpers/ctx.ts";
+import { topWorld, type TopWorld } from "../../helpers/top-world.ts";
 
 function counting(): { runner: Runner; calls: string[] } {
   const calls: string[] = [];

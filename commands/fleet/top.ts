@@ -68,7 +68,7 @@ export default defineCommand({
     const read = async (force: boolean): Promise<TopFrame> => {
       warnings.length = 0;
       const f = await source.frame({ forceRemote: force, onLedgerWarning: sink.warn });
-      if (publisher) f.totals.warnings.push(...(await publisher.publish(f, null)));
+      if (publisher) f.totals.warnings.push(...(await publisher.publish(f, source.lastHerdrPanes)));
       f.totals.warnings.push(...warnings.filter((w) => !f.totals.warnings.includes(w)));
       return f;
     };

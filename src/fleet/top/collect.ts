@@ -112,6 +112,8 @@ export class TopSource {
   /** The last refresh's scan (the detail pane and the reap action start from it). */
   lastScan: FleetScan | null = null;
   lastJobs = new Map<string, Job>();
+  /** The herdr panes the last refresh saw (null: herdr not asked, or it failed). */
+  lastHerdrPanes: ReadonlySet<string> | null = null;
 
   constructor(
     private readonly ctx: Ctx,
@@ -227,6 +229,7 @@ export class TopSource {
       this.hostView(ctx),
     ]);
     this.lastScan = scan;
+    this.lastHerdrPanes = host.herdr ? new Set(host.herdr.keys()) : null;
     warnings.push(...host.problems);
     if (scan?.processes_unmeasured) warnings.push(`processes unmeasured: ${scan.processes_unmeasured}`);
 

@@ -32,13 +32,17 @@ export class HerdrPublisher {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Publish the frame's herdr rows; returns the problems (one line each), never throws on a herdr failure. */
+  /**
+   * Publish the frame's herdr rows whose pane herdr listed in this refresh (none when herdr was not listed);
+   * returns the problems (one line each), never throws on a herdr failure.
+   */
   async publish(frame: TopFrame, livePanes: ReadonlySet<string> | null): Promise<string[]> {
+    if (!livePanes) return [];
     const client = new HerdrClient(this.ctx, this.timeoutMs);
     const problems: string[] = [];
     const now = this.ctx.now();
     for (const r of frame.rows) {
-      if (r.host !== "herdr" || !r.pane || (livePanes && !livePanes.has(r.pane))) continue;
+      if (r.host !== "herdr" || !r.pane || !livePanes.has(r.pane)) continue;
       const tokens = tokensOf(r, frame.totals.currency);
       const key = JSON.stringify(tokens);
       const last = this.sent.get(r.pane);

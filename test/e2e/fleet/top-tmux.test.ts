@@ -169,15 +169,21 @@ describe("mogui top in a terminal", () => {
     expect(after).not.toContain("NEEDS YOU");
   }, 120_000);
 
-  test("Ctrl-C quits and restores the terminal", async () => {
+  test("a resize (SIGWINCH) redraws at the new size; --publish-herdr fills the panes; Ctrl-C quits and restores the terminal", async () => {
     const w = topWorld();
-    const t = term(w, "ctrlc", 100, 30);
+    const t = term(w, "ctrlc", 160, 50);
     await t.until(has("top-shell$"), "the shell prompt");
-    t.type(`mogui top --repo ${w.f.repo}; echo "top exited $?"`);
+    // No refresh comes in the test's lifetime: only SIGWINCH can redraw.
+    t.type(`mogui top --repo ${w.f.repo} --publish-herdr --interval-ms 600000; echo "top exited $?"`);
     t.keys("Enter");
-    await t.until(has("NEEDS YOU"), "the rows");
+    await t.until((x) => x.includes("NEEDS YOU") && lines(x).length === 50 && lines(x)[49]!.includes("q quit"), "the rows at 160x50");
+    tmux(undefined, "resize-window", "-t", t.name, "-x", "80", "-y", "24");
+    const small = await t.until((x) => lines(x).length === 24 && lines(x)[23]!.includes("? help") && lines(x)[0]!.startsWith("mogui top"), "the redraw at 80x24");
+    expect(small).not.toContain("BURN/H");
+    const pane = Bun.spawnSync(["herdr", "pane", "get", "w1:p1"], { env: w.env, stdout: "pipe" });
+    expect(JSON.parse(pane.stdout.toString()).result.pane.tokens).toEqual({ pushed: "yes", spend: "1.5k tok", verdict: "pending" });
     t.keys("C-c");
     const s = await t.until(has("top exited 0"), "top to exit");
     expect(s).not.toContain("NEEDS YOU");
-  }, 60_000);
+  }, 90_000);
 });

@@ -57,7 +57,6 @@ export interface Judgement {
   group: TopGroup;
 }
 
-const SETTLED_OK = new Set(["merged", "closed", "completed", "escalated", "done"]);
 const SETTLED_BAD = new Set(["failed", "cancelled", "canceled", "aborted", "dispatch_aborted"]);
 
 function fromPane(s: PaneStatus | null, report: boolean): TopState {

@@ -49,7 +49,7 @@ export function policyOf(ctx: Ctx, warnings: string[]): TierPolicy | null {
 
 export function topRequest(ctx: Ctx, f: TopFlags, warnings: string[]): TopRequest {
   if (f.remote.startsWith("-")) throw new UsageError(`--remote must be a remote name, not an option (got '${f.remote}')`, "top");
-  let prices;
+  let prices: ReturnType<typeof loadPrices>;
   try {
     prices = loadPrices(pricesPath(ctx, f.prices));
   } catch (e) {

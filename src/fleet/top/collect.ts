@@ -138,7 +138,7 @@ export class TopSource {
 
   /** Read what was appended to a transcript since the last refresh (memory only: nothing is recorded). */
   private read(path: string): TranscriptTotals | null {
-    let st;
+    let st: ReturnType<typeof statSync>;
     try {
       st = statSync(path);
     } catch {
@@ -174,7 +174,9 @@ export class TopSource {
     if (this.req.hosts.includes("herdr")) {
       jobs.push(
         new HerdrClient(ctx, this.req.timeoutMs).paneList().then(
-          (ps) => void (view.herdr = new Map(ps.map((p) => [p.pane_id, { status: herdrStatus(p.agent_status, Boolean(p.agent)) as PaneStatus, agent: p.agent ?? null, cwd: p.cwd ?? null }]))),
+          (ps) => {
+            view.herdr = new Map(ps.map((p) => [p.pane_id, { status: herdrStatus(p.agent_status, Boolean(p.agent)) as PaneStatus, agent: p.agent ?? null, cwd: p.cwd ?? null }]));
+          },
           (e) => {
             if (!(e instanceof HerdrError)) throw e;
             if (e.failure === "missing" || e.herdrCode === "server_not_running") view.herdr = new Map();
@@ -186,7 +188,9 @@ export class TopSource {
     if (this.req.hosts.includes("orca")) {
       jobs.push(
         new OrcaClient(ctx, { timeoutMs: this.req.timeoutMs }).terminalList().then(
-          (ts) => void (view.orca = new Map(ts.map((t) => [t.handle, { connected: (t as { connected?: unknown }).connected !== false }]))),
+          (ts) => {
+            view.orca = new Map(ts.map((t) => [t.handle, { connected: (t as { connected?: unknown }).connected !== false }]));
+          },
           (e) => {
             if (!(e instanceof OrcaError)) throw e;
             if (e.failure === "missing" || e.orcaCode === "runtime_unavailable") view.orca = new Map();
@@ -280,7 +284,7 @@ export class TopSource {
       paneState = !l.measured ? "unmeasured" : l.found ? "live" : "gone";
       paneStatus = l.status;
       agent ??= l.agent;
-    } else if (w && w.panes.length) {
+    } else if (w?.panes.length) {
       const p = w.panes[0]!;
       hostName ??= p.host;
       pane ??= p.id;

@@ -25,12 +25,14 @@ export function splitKeys(data: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < data.length; ) {
     const rest = data.slice(i);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: key bytes
     const m = rest.match(/^\x1b(?:\[|O)([ABCD])/);
     if (m) {
       out.push({ A: "up", B: "down", C: "right", D: "left" }[m[1] as "A" | "B" | "C" | "D"]);
       i += m[0].length;
       continue;
     }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: key bytes
     const other = rest.match(/^\x1b\[[0-9;]*[~A-Za-z]/);
     if (other) {
       i += other[0].length;
@@ -189,7 +191,13 @@ export async function runTui(d: TuiDeps): Promise<string> {
   // Keys are handled one at a time, in order, even while an action waits.
   let chain = Promise.resolve();
   const stopKeys = d.term.keys((data) => {
-    for (const k of splitKeys(data)) chain = chain.then(() => onKey(k)).catch((e) => void (view.message = d.describe(e)));
+    for (const k of splitKeys(data)) {
+      chain = chain
+        .then(() => onKey(k))
+        .catch((e) => {
+          view.message = d.describe(e);
+        });
+    }
   });
   const stopResize = d.term.onResize(() => {
     screen.invalidate();

@@ -121,6 +121,16 @@ describe("top exit codes", () => {
     expect(r.stderr).toMatch(/^top: LEDGER_UNAVAILABLE: .*jobs-ledger\.jsonl:1/);
   });
 
+  test("colour by state only when asked for: --color always paints STATE; NO_COLOR wins over auto", async () => {
+    const w = world();
+    const painted = await runMain(["--color", "always", "top", "--repo", w.f.repo, "--once"], { env: w.env, cwd: w.f.dir });
+    expect(painted.stdout).toContain("\x1b[31mblocked");
+    const plain = await runMain(["top", "--repo", w.f.repo, "--once"], { env: { ...w.env, FORCE_COLOR: "" }, cwd: w.f.dir });
+    expect(plain.stdout).not.toContain("\x1b[");
+    const never = await runMain(["--color", "never", "top", "--repo", w.f.repo, "--once"], { env: { ...w.env, FORCE_COLOR: "1" }, cwd: w.f.dir });
+    expect(never.stdout).not.toContain("\x1b[");
+  });
+
   test("without a terminal and without --once, one plain frame (no escape codes)", async () => {
     const w = world();
     const r = await runMain(["top", "--repo", w.f.repo], { env: w.env, cwd: w.f.dir });

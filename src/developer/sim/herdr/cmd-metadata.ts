@@ -71,7 +71,8 @@ function reportMetadata(call: Call): Outcome {
   const now = call.ctx.now();
   call.store.tx((s) => {
     const p = findPane(s, a.pos[0]!) as WithMetadata;
-    const all = (p.metadata ??= {});
+    p.metadata ??= {};
+    const all = p.metadata;
     const prev = all[source];
     // A report older than the last one of the same source (by --seq) is not applied.
     if (prev && seq !== undefined && prev.seq !== undefined && seq <= prev.seq) return;

@@ -253,6 +253,10 @@ export class TopSource {
       if (j.state !== "running" && !(typeof j.spawn.worktree === "string" && existsSync(j.spawn.worktree))) continue;
       rows.push(await this.row(ctx, now, j, null, null, host, opts.forceRemote ?? false));
     }
+    // Dispatches the gate registered whose worktree no record or host places (fleet scan's `unplaced`, once it
+    // reconciles bindings): a row each, so they are not invisible.
+    const unplaced = (scan as { unplaced?: { binding: { id: string; status: string; state: string }; drift: unknown[] }[] } | null)?.unplaced;
+    for (const u of Array.isArray(unplaced) ? unplaced : []) rows.push(unplacedRow(u.binding, u.drift));
     return { rows, totals: this.totals(rows, now, warnings) };
   }
 
@@ -260,7 +264,10 @@ export class TopSource {
     const s = job?.spawn;
     const worktree = w?.path ?? (typeof s?.worktree === "string" ? s.worktree : null);
     const binding = w?.binding ?? null;
-    const record: Facts["record"] = job ? "job" : binding ? binding.source : null;
+    // The binding's source: a job, a dispatch (lifecycle rows, or a gate register row placed through Orca), or a
+    // live terminal or pane that no record knows (it binds the worktree, but there is no record behind it).
+    const src = binding?.source as string | undefined;
+    const record: Facts["record"] = job || src === "job" ? "job" : src === "dispatch" || src === "register" ? "dispatch" : null;
     const open = job ? job.state === "running" : binding?.state === "open";
     const status = job ? job.state : (binding?.status ?? null);
     // The recorded pane: the job's, else the dispatch's terminal; else a live pane working in the worktree.
@@ -348,8 +355,8 @@ export class TopSource {
     const j = classify({ record, open, status, pane: paneState, paneStatus, report, verdict: verdictOutcome, idleSeconds, ageSeconds, reapSafe: reap.safe, drift: hasDrift });
     const policyTier = this.req.policy && model ? tierOf(this.req.policy, model) : null;
     return {
-      id: job?.id ?? binding?.id ?? basename(worktree ?? "?"),
-      source: job ? "job" : binding ? "dispatch" : "worktree",
+      id: job?.id ?? (record ? binding?.id : undefined) ?? basename(worktree ?? "?"),
+      source: job ? "job" : record === "dispatch" ? "dispatch" : "worktree",
       host: hostName,
       pane,
       agent,
@@ -433,6 +440,16 @@ export class TopSource {
       .map((tier) => ({ tier, agents: agents.get(tier) ?? 0, cap: capFor(p, tier), spent_tokens: spent[tier] ?? 0, spend_cap: p.spendCaps.get(tier) ?? null }))
       .filter((t) => t.agents > 0 || t.cap !== null || t.spent_tokens > 0 || t.spend_cap !== null);
   }
+}
+
+function unplacedRow(b: { id: string; status: string; state: string }, drift: unknown[]): TopRow {
+  const j = classify({ record: "dispatch", open: b.state === "open", status: b.status, pane: "none", paneStatus: null, report: false, verdict: null, idleSeconds: null, ageSeconds: null, reapSafe: false, drift: drift.length > 0 });
+  return {
+    id: b.id, source: "dispatch", host: null, pane: null, agent: null, model: null, model_claimed: null, model_observed: null, tier: null, job_tier: null,
+    state: j.state, stuck: j.stuck, escalated: j.escalated, verdict_pending: j.verdictPending, group: j.group, age_seconds: null, idle_seconds: null,
+    tokens: null, spend: null, burn_tokens_per_hour: null, burn_spend_per_hour: null, pushed: null, claimed_sha: null, verdict: null,
+    reap: { safe: false, reason: "no worktree found for this dispatch" }, repo: null, worktree: null, branch: null, brief: null, transcripts: [], binding_source: "register", drift,
+  };
 }
 
 /** The claimed and observed models differ (model ids compare case-insensitively). */

@@ -57,8 +57,10 @@ export default defineCommand({
   examples: ["mogui top --repo ~/src/app", "mogui top --repo . --once", "mogui top --repo . --once --json", "mogui top --repo . --readonly --publish-herdr"],
   async run({ ctx, args, fail }) {
     if (args.json && !args.once) return fail("notARepo", "top: --json needs --once (the screen has no JSON form)");
+    // Warnings of the set-up (a tier policy that does not load) stay; those of a refresh are the refresh's.
+    const setup: string[] = [];
+    const req = topRequest(ctx, args, setup);
     const warnings: string[] = [];
-    const req = topRequest(ctx, args, warnings);
     const sink = boundedWarnings((w: LedgerWarning) => warnings.push(`${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}`));
     const table = systemProcTable(ctx);
     // Warnings of the readers go to the screen's header, never across it on stderr.
@@ -69,7 +71,7 @@ export default defineCommand({
       warnings.length = 0;
       const f = await source.frame({ forceRemote: force, onLedgerWarning: sink.warn });
       if (publisher) f.totals.warnings.push(...(await publisher.publish(f, source.lastHerdrPanes)));
-      f.totals.warnings.push(...warnings.filter((w) => !f.totals.warnings.includes(w)));
+      f.totals.warnings.push(...[...setup, ...warnings].filter((w) => !f.totals.warnings.includes(w)));
       return f;
     };
     const once = args.once || !ctx.io.stdoutIsTTY;

@@ -4,7 +4,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { errorMessage, UsageError } from "../../lib/errors.ts";
 import { LedgerError } from "../../lib/ledger.ts";
 import { gateLedgerPath } from "../../dispatch/gate/paths.ts";
-import { loadTierPolicy, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { loadTierPolicy, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { DEFAULT_PRECIOUS_IGNORED } from "../../workers/reap/worktree-safety.ts";
 import { ledgerPath as jobsLedgerPath } from "../../workers/worker/jobs.ts";
 import { loadPreciousIgnored, PolicyError } from "../../workers/worker/policy.ts";

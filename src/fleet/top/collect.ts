@@ -15,7 +15,7 @@ import type { LedgerWarning } from "../../lib/ledger.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import type { RunResult, Runner } from "../../lib/runner.ts";
 import { tailRows } from "../../dispatch/gate/tail.ts";
-import { capFor, modelKey, tierOf, tierRank, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { capFor, modelKey, tierOf, tierRank, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { abortKey, isAbortRow, isCheckAllow } from "../../dispatch/gate/window.ts";
 import type { HostName } from "../fleet/panes.ts";
 import { realOrSelf, type ProcTable } from "../fleet/procs.ts";

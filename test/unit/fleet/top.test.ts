@@ -160,3 +160,20 @@ describe("one host query per refresh", () => {
     expect(calls.filter((c) => c === "herdr pane list").length).toBe(2);
   });
 });
+
+describe("publish and detail helpers", () => {
+  test("the tokens herdr gets: measured spend (or tokens), verdict, pushed as yes/no/-", async () => {
+    const { metadataArgs, tokensOf } = await import("../../../src/fleet/top/publish.ts");
+    expect(tokensOf(row({ spend: 0.4213, pushed: true, verdict: "pass" }), "USD")).toEqual({ spend: "USD 0.42", verdict: "pass", pushed: "yes" });
+    expect(tokensOf(row({ pushed: false }), null)).toEqual({ spend: "123k tok", verdict: "-", pushed: "no" });
+    expect(tokensOf(row({ tokens: null }), null).spend).toBe("-");
+    expect(metadataArgs("w1:p2", { spend: "1 tok", verdict: "-", pushed: "-" }, 10_000)).toEqual(["pane", "report-metadata", "w1:p2", "--source", "mogui", "--token", "spend=1 tok", "--token", "verdict=-", "--token", "pushed=-", "--ttl-ms", "10000"]);
+  });
+
+  test("a transcript line in the detail pane: its type, role and text (Claude Code and Codex shapes)", async () => {
+    const { summariseLine } = await import("../../../src/fleet/top/detail.ts");
+    expect(summariseLine(JSON.stringify({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "done,\n pushed" }, { type: "tool_use", name: "Bash" }] } }))).toBe("assistant/assistant: done, pushed Bash");
+    expect(summariseLine(JSON.stringify({ type: "event_msg", payload: { type: "token_count" } }))).toBe("event_msg: token_count");
+    expect(summariseLine("not json")).toBe("not json");
+  });
+});

@@ -68,7 +68,8 @@ function reportMetadata(call: Call): Outcome {
   }
   const seq = u64(a, "seq");
   const ttl = u64(a, "ttl-ms");
-  const now = call.ctx.now();
+  // Wall clock, as PaneInfo judges expiry when it is printed (every read, whoever prints it).
+  const now = Date.now();
   call.store.tx((s) => {
     const p = findPane(s, a.pos[0]!) as WithMetadata;
     p.metadata ??= {};

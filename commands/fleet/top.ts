@@ -29,7 +29,7 @@ export default defineCommand({
   args: {
     repo: { type: "string", valueHint: "path", multiple: true, description: "A repository whose worktrees to show (repeatable; the repositories of the jobs ledger's workers are added)" },
     readonly: { type: "boolean", description: "Turn the reap key (d) off" },
-    "interval-ms": { type: "int", min: 200, max: 3_600_000, default: 2000, valueHint: "ms", description: "Refresh interval (default 2000)" },
+    "interval-ms": { type: "int", min: 200, max: 3_600_000, default: 2000, valueHint: "ms", description: "Refresh interval" },
     once: { type: "boolean", description: "Print one frame as plain text and exit (no escape codes off a terminal)" },
     json: { type: "boolean", description: "With --once: the frame's data as one document {rows, totals}" },
     "publish-herdr": { type: "boolean", description: "Push each worker's spend, verdict and pushed flag into its herdr pane (herdr pane report-metadata)" },
@@ -39,9 +39,9 @@ export default defineCommand({
     prices: { type: "string", valueHint: "path", description: "Price table (default $MOGUI_HOME/config/prices.json when it exists)" },
     policy: { type: "string", valueHint: "path", description: "Surface policy for reap's precious ignored set, as for fleet reap" },
     host: { type: "string", valueHint: "orca|herdr|none", multiple: true, description: "Hosts to ask (repeatable; default orca and herdr)" },
-    remote: { type: "string", valueHint: "name", default: "origin", description: "The remote whose branches prove a claimed push (default origin)" },
-    concurrency: { type: "int", min: 1, max: 64, default: 8, valueHint: "n", description: "Worktrees checked at once (default 8)" },
-    "timeout-ms": { type: "int", min: 1, max: 3_600_000, default: 30_000, valueHint: "ms", description: "Timeout for each git, orca and herdr call (default 30000)" },
+    remote: { type: "string", valueHint: "name", default: "origin", description: "The remote whose branches prove a claimed push" },
+    concurrency: { type: "int", min: 1, max: 64, default: 8, valueHint: "n", description: "Worktrees checked at once" },
+    "timeout-ms": { type: "int", min: 1, max: 3_600_000, default: 30_000, valueHint: "ms", description: "Timeout for each git, orca and herdr call" },
   },
   exits: {
     ok: { code: 0, meaning: "quit (q, Ctrl-C, SIGINT, SIGTERM) with the terminal restored; with --once, the frame was printed" },

@@ -162,6 +162,12 @@ describe("mogui top in a terminal", () => {
     t.keys("d");
     await t.until(has("d is off: top runs read-only (--readonly)"), "the refusal");
     expect(existsSync(w.wt.done)).toBe(true);
+    // A refresh picks up what the host says now: job-8's agent goes from blocked to working.
+    t.keys("Escape");
+    await t.until((x) => /job-8 .*blocked/.test(x), "job-8 blocked");
+    const rep = Bun.spawnSync(["herdr", "pane", "report-agent", "w1:p2", "--source", "test", "--agent", "claude", "--state", "working"], { env: w.env });
+    expect(rep.exitCode).toBe(0);
+    await t.until((x) => /job-8 .*working/.test(x) && x.includes("RUNNING (1)"), "job-8 working, under RUNNING");
     const pid = t.pid();
     expect(pid).not.toBeNull();
     process.kill(pid!, "SIGTERM");

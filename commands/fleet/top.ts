@@ -91,6 +91,7 @@ export default defineCommand({
         colour: useColor(ctx, true),
         readonly: args.readonly,
         describe,
+        stop: () => source.stop(),
       });
       return "ok";
     } catch (e) {

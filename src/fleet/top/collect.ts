@@ -56,10 +56,15 @@ function hostListKey(argv: readonly string[]): string | null {
   return null;
 }
 
-/** A runner for one refresh: host list calls are shared (one per host), everything else goes through. */
-export function refreshRunner(inner: Runner): Runner {
+/**
+ * A runner for one refresh: host list calls are shared (one per host), everything else goes through. Once
+ * `stopped()` (top quit), nothing more is started: each call answers at once as if its executable were missing, so
+ * a refresh in flight winds down quickly instead of keeping the process alive.
+ */
+export function refreshRunner(inner: Runner, stopped: () => boolean = () => false): Runner {
   const memo = new Map<string, Promise<RunResult>>();
   return (argv, opts) => {
+    if (stopped()) return Promise.resolve({ argv: [...argv], code: null, signal: null, stdout: "", stderr: "", timedOut: false, missing: true });
     const k = hostListKey(argv);
     if (k === null) return inner(argv, opts);
     let p = memo.get(k);
@@ -114,12 +119,18 @@ export class TopSource {
   lastJobs = new Map<string, Job>();
   /** The herdr panes the last refresh saw (null: herdr not asked, or it failed). */
   lastHerdrPanes: ReadonlySet<string> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly req: TopRequest,
     private readonly table: ProcTable,
   ) {}
+
+  /** top quits: a refresh in flight starts no more subprocesses. */
+  stop(): void {
+    this.stopped = true;
+  }
 
   private transcriptsOf(worktree: string, now: number): string[] {
     if (!this.locator || now - this.locator.at > 30_000) {
@@ -216,7 +227,7 @@ export class TopSource {
   async frame(opts: { forceRemote?: boolean; onLedgerWarning?: (w: LedgerWarning) => void } = {}): Promise<TopFrame> {
     const now = this.ctx.now();
     const warnings: string[] = [];
-    const ctx: Ctx = { ...this.ctx, runner: refreshRunner(this.ctx.runner) };
+    const ctx: Ctx = { ...this.ctx, runner: refreshRunner(this.ctx.runner, () => this.stopped) };
     const jobs = await loadJobs(ctx, this.req.jobsLedger, "top");
     this.lastJobs = jobs;
     const repos = [...new Set([...this.req.repos, ...[...jobs.values()].map((j) => j.spawn.repo).filter((r): r is string => typeof r === "string" && existsSync(r))])];

@@ -18,6 +18,8 @@ export interface TuiDeps {
   readonly: boolean;
   /** An error of a refresh or an action as one line (never a stack). */
   describe(e: unknown): string;
+  /** Called once on quit: a refresh in flight should wind down. */
+  stop?(): void;
 }
 
 /** Key bytes -> key names: arrows, Enter, Esc, Backspace, Ctrl-C, or the character itself. */
@@ -92,6 +94,7 @@ export async function runTui(d: TuiDeps): Promise<string> {
   const quit = (why: string) => {
     if (over) return;
     over = true;
+    d.stop?.();
     done(why);
   };
 

@@ -158,6 +158,14 @@ describe("one host query per refresh", () => {
     const r2 = refreshRunner(inner);
     await r2(["herdr", "pane", "list"]);
     expect(calls.filter((c) => c === "herdr pane list").length).toBe(2);
+    // After quit nothing more is started.
+    let stopped = false;
+    const r3 = refreshRunner(inner, () => stopped);
+    await r3(["git", "-C", "/y", "status"]);
+    stopped = true;
+    const late = await r3(["git", "-C", "/z", "status"]);
+    expect(late.missing).toBe(true);
+    expect(calls.filter((c) => c.includes("/z")).length).toBe(0);
   });
 });
 

@@ -14,6 +14,7 @@ import { expandHome } from "../probes/resolve.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
 import { VERSION } from "../../version.ts";
+import { defaultSettingsPath, doctor } from "../../hooks/sandbox/doctor.ts";
 
 export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
 
@@ -288,4 +289,17 @@ export function checkGateLedger(h: Host): Line[] {
   if (isDir) return writable(dir) ? [L("PASS", "gate-ledger", `${ledger} (directory writable)`)] : [L("FAIL", "gate-ledger", `${dir} exists but is not writable`)];
   if (existsSync(dirname(dir)) && writable(dirname(dir))) return [L("PASS", "gate-ledger", `${ledger} (directory will be created)`)];
   return [L("FAIL", "gate-ledger", `${dir} does not exist and cannot be created`)];
+}
+
+/** D39: the master cannot write the product when Claude Code's sandbox (layer 1) denies it (`mogui hook doctor`). */
+export function checkProtection(h: Host): Line[] {
+  try {
+    const r = doctor(h.ctx, defaultSettingsPath(h.ctx), [], h.platform as NodeJS.Platform);
+    const on = r.layers.filter((l) => l.active).map((l) => l.name);
+    if (r.protected) return [L("PASS", "protection", `product protected by Claude Code's sandbox; layers on: ${on.join(", ")} (${r.settings_path})`)];
+    const miss = r.layers[0]!.checks.filter((c) => !c.ok).map((c) => c.name);
+    return [L("WARN", "protection", `product NOT protected: ${miss.join(", ")}; layers on: ${on.join(", ") || "none"}; run mogui hook doctor`)];
+  } catch (e) {
+    return [L("WARN", "protection", `settings unreadable: ${(e as Error).message}; run mogui hook doctor`)];
+  }
 }

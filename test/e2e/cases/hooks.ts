@@ -102,9 +102,9 @@ export const cases: FamilyCases = {
     env: () => home(),
   },
   "hook install": {
-    argv: ["hook", "install", "--host", "claude", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
+    argv: ["hook", "install", "--host", "claude", "--product", "/usr", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
     code: 0,
-    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
+    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"products":\["\/usr"\],"settings":\[.*\{"change":"added","setting":"permissions.deny","value":"Edit\(\/\/usr\/\*\*\)"\}\],"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
   },
   hook: { argv: ["hook", "--help"], code: 0, stdout: /^The host hooks mogui provides[\s\S]*product-path-guard[\s\S]*install/ },
   "hook-coverage-report": {

@@ -1,4 +1,3 @@
-import { parseArgv } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
 import { forward } from "../../../src/lib/exits.ts";
@@ -12,24 +11,32 @@ const RUN_ARGS = {
 
 /**
  * mogui's own flags lead (`--deny-write p`, `--allow-unenforced`, `--help`, up to an optional `--`); the first other
- * word starts the command, whose own flags are never read (`mogui sandbox run --deny-write P ls -la`).
+ * word starts the command, whose own flags are never read (`mogui sandbox run --deny-write P ls -la`). Parsed here,
+ * strictly, without the general parser: this sits in front of every command a sandboxed session starts.
  */
-function split(argv: readonly string[]): { own: string[]; help: boolean; command: string[] } {
-  const own: string[] = [];
+function split(argv: readonly string[]): { deny: string[]; allowUnenforced: boolean; help: boolean; command: string[] } {
+  const deny: string[] = [];
+  let allowUnenforced = false;
   let help = false;
   let i = 0;
+  const value = (v: string | undefined) => {
+    if (v === undefined || v === "" || v === "--" || v.startsWith("--deny-write") || v.startsWith("--allow-unenforced")) throw new UsageError("--deny-write needs a path", "sandbox run");
+    deny.push(v);
+  };
   for (; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--") return { own, help, command: argv.slice(i + 1) };
+    if (a === "--") return { deny, allowUnenforced, help, command: argv.slice(i + 1) };
     if (a === "--help" || a === "-h") help = true;
-    else if (a.startsWith("--deny-write=") || a === "--allow-unenforced" || a.startsWith("--allow-unenforced=")) own.push(a);
-    else if (a === "--deny-write") {
-      own.push(a, ...argv.slice(i + 1, i + 2));
-      i++;
-    } else if (a.startsWith("--")) own.push(a); // a typo of a flag is a usage error, not a command
+    else if (a === "--deny-write") value(argv[++i]);
+    else if (a.startsWith("--deny-write=")) value(a.slice("--deny-write=".length));
+    else if (a === "--allow-unenforced" || a === "--allow-unenforced=true") {
+      if (allowUnenforced) throw new UsageError("--allow-unenforced given twice", "sandbox run");
+      allowUnenforced = true;
+    } else if (a === "--allow-unenforced=false") allowUnenforced = false;
+    else if (a.startsWith("--")) throw new UsageError(`unknown flag ${a.split("=")[0]} for 'mogui sandbox run'`, "sandbox run");
     else break;
   }
-  return { own, help, command: argv.slice(i) };
+  return { deny, allowUnenforced, help, command: argv.slice(i) };
 }
 
 const command = defineCommand({
@@ -60,15 +67,12 @@ const command = defineCommand({
   ],
   examples: ["mogui sandbox run --deny-write ~/code/product -- claude", "mogui sandbox run --deny-write ../product -- bash -c 'make test'"],
   async run({ ctx, args, fail }) {
-    const { own, help, command: argv } = split(args._);
+    const { deny, allowUnenforced, help, command: argv } = split(args._);
     if (help) {
       const { renderCommandHelp } = await import("../../../src/lib/help.ts");
       ctx.io.stdout(renderCommandHelp("sandbox run", command));
       return "ok";
     }
-    const opts = parseArgv("sandbox run", own, RUN_ARGS, {}, { typed: true });
-    const deny = (opts["deny-write"] as string[] | undefined) ?? [];
-    const allowUnenforced = opts["allow-unenforced"] === true;
     if (deny.length === 0) throw new UsageError("name at least one --deny-write <path>", "sandbox run");
     if (argv.length === 0) throw new UsageError("name a command to run", "sandbox run");
     let denied: string[];

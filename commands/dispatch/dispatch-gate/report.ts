@@ -6,7 +6,7 @@ import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { buildReport, renderReport } from "../../../src/dispatch/gate/report.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
 import { loadTierPolicy, type TierPolicy } from "../../../src/dispatch/gate/tier-policy.ts";
-import { spendPerTier } from "../../../src/fleet/spend/window.ts";
+import { spendPerTier } from "../../../src/dispatch/gate/spend-window.ts";
 
 function policyOrNull(ctx: Ctx): TierPolicy | null {
   try {

@@ -22,7 +22,7 @@ import {
 import { prepareTicket, takeGateLock, ticketPath } from "./tickets.ts";
 import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "./tier-policy.ts";
 import { tierWindowAgents } from "./window.ts";
-import { tierSpendSince } from "../../fleet/spend/window.ts";
+import { tierSpendSince } from "./spend-window.ts";
 
 export interface CheckRequest {
   runtime: string;

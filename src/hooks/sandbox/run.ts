@@ -27,11 +27,27 @@ function cleanEnv(env: Env): Record<string, string> {
   return out;
 }
 
-/** Run argv with the terminal inherited; the signals named are forwarded to `target()` (or the spawned process). */
+/** Run argv with the terminal inherited; SIGTERM, SIGHUP (and SIGINT if asked) are forwarded to the command. */
 async function spawnInherit(argv: string[], cwd: string, env: Env, withStatusFd: boolean, forwardInt: boolean): Promise<{ code: number; status: string }> {
   const child = Bun.spawn(argv, { cwd, env: cleanEnv(env), stdio: withStatusFd ? ["inherit", "inherit", "inherit", "pipe"] : ["inherit", "inherit", "inherit"] });
   let statusText = "";
   let reading: Promise<void> = Promise.resolve();
+  /** The command's pid: bubblewrap's child, once its status fd said so; until then signals wait in `pending`. */
+  const commandPid = (): number | null => {
+    if (!withStatusFd) return child.pid;
+    const m = /"child-pid":\s*(\d+)/.exec(statusText);
+    return m ? Number(m[1]) : null;
+  };
+  const pending: NodeJS.Signals[] = [];
+  const deliver = (sig: NodeJS.Signals) => {
+    const pid = commandPid();
+    if (pid === null) return void pending.push(sig);
+    try {
+      process.kill(pid, sig);
+    } catch {
+      /* already gone */
+    }
+  };
   if (withStatusFd) {
     const fd = child.stdio[3] as unknown as number;
     reading = (async () => {
@@ -41,22 +57,16 @@ async function spawnInherit(argv: string[], cwd: string, env: Env, withStatusFd:
         const { value, done } = await reader.read();
         if (done) break;
         statusText += dec.decode(value, { stream: true });
+        // A signal that came before the command started goes to it now (never to bubblewrap itself).
+        if (pending.length && commandPid() !== null) for (const sig of pending.splice(0)) deliver(sig);
       }
     })().catch(() => {});
   }
-  const target = (): number => {
-    const m = /"child-pid":\s*(\d+)/.exec(statusText);
-    return m ? Number(m[1]) : child.pid;
-  };
   const signals: NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
   const handlers = signals.map((sig) => {
     const h = () => {
       if (sig === "SIGINT" && !forwardInt) return;
-      try {
-        process.kill(target(), sig);
-      } catch {
-        /* already gone */
-      }
+      deliver(sig);
     };
     process.on(sig, h);
     return [sig, h] as const;

@@ -16,11 +16,11 @@ export default defineCommand({
   },
   usage: ["hook doctor [--settings <path>] [--product <path>...] [--json]"],
   args: {
-    settings: { type: "string", valueHint: "path", description: "Settings file (default ./.claude/settings.json)" },
+    settings: { type: "string", valueHint: "path", description: "Read this settings file alone (default: every file Claude Code merges: managed, ./.claude/settings.local.json, ./.claude/settings.json, ~/.claude/settings.json)" },
     product: { type: "string", multiple: true, valueHint: "path", description: "The product to check; repeatable (default: product_repo of the instance config)" },
-    json: { ...ARGS.json, description: "Print {settings_path, products, product_problem, protected, layers:[{layer, name, active, checks}]}" },
+    json: { ...ARGS.json, description: "Print {settings_path, settings_read, products, product_problem, protected, layers:[{layer, name, active, checks}]}" },
   },
-  notes: ["Only the named settings file is read (not the user, local or managed settings Claude Code merges with it)."],
+  notes: ["Without --settings the scopes are merged as Claude Code merges them: the highest scope that sets a sandbox switch wins, the deny lists and hooks add up."],
   examples: ["mogui hook doctor", "mogui hook doctor --settings ~/.claude/settings.json --json"],
   exits: {
     ok: { code: 0, meaning: "protected: layer 1 (Claude Code's sandbox with the product denied) is active" },
@@ -30,7 +30,7 @@ export default defineCommand({
   async run({ ctx, args, fail }) {
     let r;
     try {
-      r = doctor(ctx, defaultSettingsPath(ctx, args.settings), args.product);
+      r = doctor(ctx, args.settings === undefined ? undefined : defaultSettingsPath(ctx, args.settings), args.product);
     } catch (e) {
       if (e instanceof SettingsError) return fail("badSettings", `hook doctor: ${e.message}`);
       throw e;

@@ -14,7 +14,7 @@ import { expandHome } from "../../lib/paths.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
 import { VERSION } from "../../lib/version.ts";
-import { defaultSettingsPath, doctor } from "../../hooks/sandbox/doctor.ts";
+import { doctor } from "../../hooks/sandbox/doctor.ts";
 
 export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
 
@@ -294,9 +294,9 @@ export function checkGateLedger(h: Host): Line[] {
 /** D39: the master cannot write the product when Claude Code's sandbox (layer 1) denies it (`mogui hook doctor`). */
 export function checkProtection(h: Host): Line[] {
   try {
-    const r = doctor(h.ctx, defaultSettingsPath(h.ctx), [], h.platform as NodeJS.Platform);
+    const r = doctor(h.ctx, undefined, [], h.platform as NodeJS.Platform);
     const on = r.layers.filter((l) => l.active).map((l) => l.name);
-    if (r.protected) return [L("PASS", "protection", `product protected by Claude Code's sandbox; layers on: ${on.join(", ")} (${r.settings_path})`)];
+    if (r.protected) return [L("PASS", "protection", `product protected by Claude Code's sandbox; layers on: ${on.join(", ")} (${r.settings_read.join(", ")})`)];
     const miss = r.layers[0]!.checks.filter((c) => !c.ok).map((c) => c.name);
     return [L("WARN", "protection", `product NOT protected: ${miss.join(", ")}; layers on: ${on.join(", ") || "none"}; run mogui hook doctor`)];
   } catch (e) {

@@ -107,6 +107,13 @@ describe("hook install --product: all three layers", () => {
     expect(doc.layers[1].active && doc.layers[2].active).toBe(true);
     const hostReady = Bun.which("bwrap", { PATH: "/usr/bin:/bin" }) && Bun.which("socat", { PATH: "/usr/bin:/bin" });
     expect([d.code, doc.protected]).toEqual(hostReady ? [0, true] : [1, false]);
+    // Claude Code merges the scopes: a local settings file that turns the unsandboxed fallback back on wins.
+    writeFileSync(join(dir, ".claude", "settings.local.json"), JSON.stringify({ sandbox: { allowUnsandboxedCommands: true } }));
+    const local = await runMain(["hook", "doctor", "--product", product, "--json"], { env: env(), cwd: dir });
+    expect(local.code).toBe(1);
+    expect(JSON.parse(local.stdout).settings_read).toContain(join(dir, ".claude", "settings.local.json"));
+    // --settings reads that file alone.
+    expect((await runMain(["hook", "doctor", "--product", product, "--settings", settingsPath()], { env: env(), cwd: dir })).code).toBe(hostReady ? 0 : 1);
   });
 
   test("the product defaults to the instance config's product_repo", async () => {

@@ -110,7 +110,7 @@ export const cases: FamilyCases = {
     // An empty settings file: no layer is on, so the product is not protected (exit 1).
     argv: ["hook", "doctor", "--settings", "/nonexistent-dir/settings.json", "--product", "/usr", "--json"],
     code: 1,
-    stdout: /^\{"layers":\[\{"active":false,.*"name":"sandbox".*\],"product_problem":null,"products":\["\/usr"\],"protected":false,"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
+    stdout: /^\{"layers":\[\{"active":false,.*"name":"sandbox".*\],"product_problem":null,"products":\["\/usr"\],"protected":false,"settings_path":"\/nonexistent-dir\/settings.json","settings_read":\[\]\}\n$/,
   },
   "sandbox run": { argv: ["sandbox", "run", "--deny-write", "/usr", "--", "sh", "-c", "echo inside; exit 3"], code: 3, stdout: /^inside\n$/ },
   "sandbox check": { argv: ["sandbox", "check", "--deny-write", "/usr"], code: 0, stdout: /^mechanism: bubblewrap \(.*bwrap\)\nprobe: a write into a read-only temp dir was refused: enforced\nread-only: \/usr\n$/ },

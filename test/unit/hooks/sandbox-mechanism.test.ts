@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ancestorsOf, bwrapArgv, DenyPathError, detectMechanism, findExecutable, macProfile, minimalPaths, missingLine, resolveDenyPaths, sandboxArgv, sbplString } from "../../../src/hooks/sandbox/mechanism.ts";
 import { claudeAbs, editDenyRule, evaluateLayers, mergeLayers, ProductPathError, productPaths, srtDenyWrite } from "../../../src/hooks/sandbox/layers.ts";
 import { SettingsError } from "../../../src/hooks/session/install.ts";
+import { mergeScopes } from "../../../src/hooks/sandbox/doctor.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
 describe("deny paths", () => {
@@ -155,5 +156,18 @@ describe("the three layers in Claude Code settings", () => {
     expect(evaluateLayers(s, [], host)[0]!.active).toBe(false);
     // The fallback left on: off.
     expect(evaluateLayers({ ...s, sandbox: { ...(s.sandbox as object), allowUnsandboxedCommands: true } }, ["/srv/p"], host)[0]!.active).toBe(false);
+  });
+});
+
+describe("the scopes Claude Code merges", () => {
+  test("the highest scope that sets a switch wins; deny lists and PreToolUse hooks add up", () => {
+    const local = { sandbox: { allowUnsandboxedCommands: true } };
+    const project = { sandbox: { enabled: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: ["//p"] } }, permissions: { deny: ["Edit(//p/**)"] } };
+    const user = { sandbox: { enabled: false, failIfUnavailable: true, filesystem: { denyWrite: ["//q"] } }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [] }] } };
+    expect(mergeScopes([{}, local, project, user])).toEqual({
+      sandbox: { allowUnsandboxedCommands: true, enabled: true, failIfUnavailable: true, filesystem: { denyWrite: ["//p", "//q"] } },
+      permissions: { deny: ["Edit(//p/**)"] },
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [] }] },
+    });
   });
 });

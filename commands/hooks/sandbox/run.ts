@@ -6,7 +6,7 @@ import { runSandboxed, runUnprotected } from "../../../src/hooks/sandbox/run.ts"
 
 const RUN_ARGS = {
   "deny-write": { type: "string", multiple: true, valueHint: "path", description: "A path (and everything under it) the command cannot write; repeatable, at least one" },
-  "allow-unenforced": { type: "boolean", description: "Where no mechanism exists, run the command unprotected anyway (said on stderr)" },
+  "allow-unenforced": { type: "boolean", description: "Where no mechanism exists or it cannot create a sandbox, run the command unprotected anyway (said on stderr)" },
 } as const;
 
 /**
@@ -92,6 +92,10 @@ const command = defineCommand({
     }
     if (!findExecutable(argv[0]!, ctx.env.PATH, ctx.cwd)) return fail("notFound", `sandbox run: ${argv[0]}: command not found`);
     const r = await runSandboxed(m, denied, argv, ctx.cwd, ctx.env, stdinIsTTY);
+    if (!r.ran && allowUnenforced) {
+      ctx.io.stderr(`sandbox run: WARNING: ${m.name} could not create the sandbox; running UNPROTECTED (--allow-unenforced): ${denied.join(", ")} can be written\n`);
+      return forward(await runUnprotected(argv, ctx.cwd, ctx.env, stdinIsTTY));
+    }
     if (!r.ran) {
       return fail("unavailable", `sandbox run: ${m.name} is installed but could not create the sandbox (its message is above; are user namespaces disabled?); the command was not run. Run 'mogui sandbox check'`);
     }

@@ -98,6 +98,11 @@ describe("a bubblewrap that cannot create a sandbox", () => {
     expect(r.stderr).toContain("bwrap: No permissions to creating new namespace");
     expect(r.stderr).toContain("sandbox run: bubblewrap is installed but could not create the sandbox");
     expect(existsSync(marker)).toBe(false);
+    // --allow-unenforced: it runs, unprotected, and says so.
+    const u = await done(Bun.spawn([binaryPath(), "sandbox", "run", "--allow-unenforced", "--deny-write", product, "--", "sh", "-c", `touch ${marker}`], { env: e, stdout: "pipe", stderr: "pipe" }));
+    expect(u.code).toBe(0);
+    expect(u.stderr).toContain("running UNPROTECTED (--allow-unenforced)");
+    expect(existsSync(marker)).toBe(true);
     const c = Bun.spawnSync([binaryPath(), "sandbox", "check"], { env: e });
     expect(c.exitCode).toBe(2);
     expect(c.stdout.toString()).toContain("probe: NOT enforced: bubblewrap is installed but cannot create a sandbox here (bwrap: No permissions");

@@ -107,15 +107,18 @@ export function ancestorsOf(paths: readonly string[]): string[] {
 }
 
 /**
- * bubblewrap's argv up to (not including) the command: `/` as it is (devices, /proc, /tmp and every other mount
- * included), each ancestor bound over itself (a mount point cannot be renamed or removed: EBUSY), each denied path
- * read-only over itself. `--die-with-parent`: the command does not outlive mogui. The status fd reports the
- * child's pid and, once it ran, its exit code.
+ * bubblewrap's argv up to (not including) the command: `/` as it is (devices, /tmp and every other mount included),
+ * each ancestor bound over itself (a mount point cannot be renamed or removed: EBUSY), each denied path read-only
+ * over itself, a pid namespace with a fresh /proc. `--die-with-parent`: the command does not outlive mogui. The
+ * status fd reports the pid of the namespace's init (whose one child is the command) and, once it ran, its exit code.
  */
 export function bwrapArgv(bwrap: string, denied: readonly string[], cwd: string, statusFd?: number): string[] {
   const argv = [bwrap, "--dev-bind", "/", "/"];
   for (const a of ancestorsOf(denied)) argv.push("--dev-bind", a, a); // --bind would add nodev (a product under /dev/shm)
   for (const p of denied) argv.push("--ro-bind", p, p);
+  // A pid namespace with its own /proc: with the host's /proc, /proc/<pid>/root and /proc/<pid>/cwd of any process
+  // outside (the shell that started us) lead back to the unprotected mounts.
+  argv.push("--unshare-pid", "--proc", "/proc");
   argv.push("--die-with-parent", "--chdir", cwd);
   if (statusFd !== undefined) argv.push("--json-status-fd", String(statusFd));
   argv.push("--");

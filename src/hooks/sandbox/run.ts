@@ -5,7 +5,7 @@
  * child killed by signal n is 128+n). bubblewrap's status fd tells a command that ran from a sandbox that could not
  * be set up: the latter is reported as the mechanism being unusable, never as the command's own failure.
  */
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Mechanism, sandboxArgv } from "./mechanism.ts";
@@ -32,16 +32,42 @@ async function spawnInherit(argv: string[], cwd: string, env: Env, withStatusFd:
   const child = Bun.spawn(argv, { cwd, env: cleanEnv(env), stdio: withStatusFd ? ["inherit", "inherit", "inherit", "pipe"] : ["inherit", "inherit", "inherit"] });
   let statusText = "";
   let reading: Promise<void> = Promise.resolve();
-  /** The command's pid: bubblewrap's child, once its status fd said so; until then signals wait in `pending`. */
+  /**
+   * The command's pid. bubblewrap's status fd names the init of the sandbox's pid namespace; its one child is the
+   * command (a signal to the init itself would not reach it). null until both are known.
+   */
   const commandPid = (): number | null => {
     if (!withStatusFd) return child.pid;
     const m = /"child-pid":\s*(\d+)/.exec(statusText);
-    return m ? Number(m[1]) : null;
+    if (!m) return null;
+    if (!/"pid-namespace"/.test(statusText)) return Number(m[1]);
+    try {
+      const kids = readFileSync(`/proc/${m[1]}/task/${m[1]}/children`, "utf8").trim();
+      return kids ? Number(kids.split(" ")[0]) : null;
+    } catch {
+      return null;
+    }
   };
   const pending: NodeJS.Signals[] = [];
+  let exited = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  /** A signal that comes before the command started goes to it once it has (never to bubblewrap itself). */
+  const flush = () => {
+    retry = undefined;
+    if (exited || pending.length === 0) return;
+    if (commandPid() === null) {
+      retry = setTimeout(flush, 5);
+      return;
+    }
+    for (const sig of pending.splice(0)) deliver(sig);
+  };
   const deliver = (sig: NodeJS.Signals) => {
     const pid = commandPid();
-    if (pid === null) return void pending.push(sig);
+    if (pid === null) {
+      pending.push(sig);
+      if (!retry) retry = setTimeout(flush, 5);
+      return;
+    }
     try {
       process.kill(pid, sig);
     } catch {
@@ -57,8 +83,7 @@ async function spawnInherit(argv: string[], cwd: string, env: Env, withStatusFd:
         const { value, done } = await reader.read();
         if (done) break;
         statusText += dec.decode(value, { stream: true });
-        // A signal that came before the command started goes to it now (never to bubblewrap itself).
-        if (pending.length && commandPid() !== null) for (const sig of pending.splice(0)) deliver(sig);
+        if (pending.length) flush();
       }
     })().catch(() => {});
   }
@@ -73,6 +98,8 @@ async function spawnInherit(argv: string[], cwd: string, env: Env, withStatusFd:
   });
   try {
     const code = await child.exited;
+    exited = true;
+    if (retry) clearTimeout(retry);
     await reading;
     const sig = child.signalCode;
     return { code: sig ? 128 + (SIGNAL_NUMBERS[sig] ?? 0) : code, status: statusText };

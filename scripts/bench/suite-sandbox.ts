@@ -35,7 +35,7 @@ export default async function sandboxSuite({ runs, bin, tmp }: { runs: number; b
     ["true (baseline)", [trueBin]],
     ["mogui sandbox run --deny-write P -- true", [bin, "sandbox", "run", "--deny-write", product, "--", trueBin]],
     ["mogui --version", [bin, "--version"]],
-    ["bwrap directly (same mounts)", [Bun.which("bwrap", { PATH: env.PATH }) ?? "bwrap", "--dev-bind", "/", "/", "--dev-bind", tmp, tmp, "--dev-bind", join(tmp, "code"), join(tmp, "code"), "--ro-bind", product, product, "--", trueBin]],
+    ["bwrap directly (same mounts)", [Bun.which("bwrap", { PATH: env.PATH }) ?? "bwrap", "--dev-bind", "/", "/", "--dev-bind", tmp, tmp, "--dev-bind", join(tmp, "code"), join(tmp, "code"), "--ro-bind", product, product, "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL", "--", trueBin]],
   ];
   const check = Bun.spawnSync([bin, "sandbox", "check"], { env, stdout: "pipe", stderr: "pipe" });
   if (check.exitCode !== 0) {

@@ -464,6 +464,9 @@ section(
   "mv $P $W/gone && ln -s $W $P",
   "mount --bind $W $P 2>/dev/null; touch $P/mounted",
   "unshare -rm sh -c 'touch $P/unshared' 2>/dev/null || touch $P/unshared",
+  "umount -l $P 2>/dev/null; touch $P/umounted",
+  "mount -o remount,rw $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/remounted",
+  "unshare -Urm sh -c \"umount -l $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/nested-ns\"",
 );
 
 section(

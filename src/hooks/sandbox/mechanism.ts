@@ -109,7 +109,7 @@ export function ancestorsOf(paths: readonly string[]): string[] {
 /**
  * bubblewrap's argv up to (not including) the command: `/` as it is (devices, /tmp and every other mount included),
  * each ancestor bound over itself (a mount point cannot be renamed or removed: EBUSY), each denied path read-only
- * over itself, a pid namespace with a fresh /proc. `--die-with-parent`: the command does not outlive mogui. The
+ * over itself, a pid namespace with a fresh /proc, no capabilities. `--die-with-parent`: the command does not outlive mogui. The
  * status fd reports the pid of the namespace's init (whose one child is the command) and, once it ran, its exit code.
  */
 export function bwrapArgv(bwrap: string, denied: readonly string[], cwd: string, statusFd?: number): string[] {
@@ -119,6 +119,9 @@ export function bwrapArgv(bwrap: string, denied: readonly string[], cwd: string,
   // A pid namespace with its own /proc: with the host's /proc, /proc/<pid>/root and /proc/<pid>/cwd of any process
   // outside (the shell that started us) lead back to the unprotected mounts.
   argv.push("--unshare-pid", "--proc", "/proc");
+  // No capabilities, even when started by root (bubblewrap keeps root's by default): with CAP_SYS_ADMIN the command
+  // could simply unmount the read-only binds (`umount -l P`) or remount them read-write.
+  argv.push("--cap-drop", "ALL");
   argv.push("--die-with-parent", "--chdir", cwd);
   if (statusFd !== undefined) argv.push("--json-status-fd", String(statusFd));
   argv.push("--");

@@ -37,9 +37,9 @@ describe("bubblewrap argv", () => {
   test("/ as it is, ancestors pinned, each path read-only, cwd, status fd, then the command", () => {
     expect(bwrapArgv("/usr/bin/bwrap", ["/srv/code/product"], "/work", 3)).toEqual([
       "/usr/bin/bwrap", "--dev-bind", "/", "/", "--dev-bind", "/srv", "/srv", "--dev-bind", "/srv/code", "/srv/code",
-      "--ro-bind", "/srv/code/product", "/srv/code/product", "--unshare-pid", "--proc", "/proc", "--die-with-parent", "--chdir", "/work", "--json-status-fd", "3", "--",
+      "--ro-bind", "/srv/code/product", "/srv/code/product", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL", "--die-with-parent", "--chdir", "/work", "--json-status-fd", "3", "--",
     ]);
-    expect(sandboxArgv({ name: "bubblewrap", path: "bwrap" }, ["/p"], "/", ["ls", "-la"])).toEqual(["bwrap", "--dev-bind", "/", "/", "--ro-bind", "/p", "/p", "--unshare-pid", "--proc", "/proc", "--die-with-parent", "--chdir", "/", "--", "ls", "-la"]);
+    expect(sandboxArgv({ name: "bubblewrap", path: "bwrap" }, ["/p"], "/", ["ls", "-la"])).toEqual(["bwrap", "--dev-bind", "/", "/", "--ro-bind", "/p", "/p", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL", "--die-with-parent", "--chdir", "/", "--", "ls", "-la"]);
   });
 });
 

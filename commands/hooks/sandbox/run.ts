@@ -61,6 +61,7 @@ const command = defineCommand({
     forwarded: { code: "N", meaning: "the command's own exit status; 128+n when a signal n killed it" },
   },
   notes: [
+    "--deny-write <path>: a path (and everything under it) the command cannot write; repeatable, at least one. --allow-unenforced: where no mechanism works, run the command unprotected anyway (said on stderr). mogui's flags come first; the first other word (or the word after --) starts the command.",
     "A whole master session runs protected this way: mogui sandbox run --deny-write <product> -- claude (or codex, or a herdr/Orca launch command).",
     "Paths are resolved with realpath; one that does not exist is a usage error.",
     "'mogui sandbox check' proves the mechanism with a probe write.",

@@ -61,7 +61,7 @@ export function settingsScopes(ctx: Pick<Ctx, "cwd" | "env">, platform: NodeJS.P
 
 /**
  * The view the layers are judged on: for the sandbox switches the highest scope that sets one wins; the lists
- * (`sandbox.filesystem.denyWrite`, `permissions.deny`, `hooks.PreToolUse`) merge across scopes, as Claude Code
+ * (`sandbox.filesystem.denyWrite`, `sandbox.excludedCommands`, `permissions.deny`, `hooks.PreToolUse`) merge across scopes, as Claude Code
  * merges them.
  */
 export function mergeScopes(files: readonly Json[]): Json {
@@ -69,14 +69,16 @@ export function mergeScopes(files: readonly Json[]): Json {
   const denyWrite: unknown[] = [];
   const deny: unknown[] = [];
   const pre: unknown[] = [];
+  const excluded: unknown[] = [];
   for (const f of files) {
     const sb = isObj(f.sandbox) ? f.sandbox : {};
     for (const k of ["enabled", "failIfUnavailable", "allowUnsandboxedCommands"]) if (!(k in sandbox) && sb[k] !== undefined) sandbox[k] = sb[k];
     if (isObj(sb.filesystem) && Array.isArray(sb.filesystem.denyWrite)) denyWrite.push(...sb.filesystem.denyWrite);
+    if (Array.isArray(sb.excludedCommands)) excluded.push(...sb.excludedCommands);
     if (isObj(f.permissions) && Array.isArray(f.permissions.deny)) deny.push(...f.permissions.deny);
     if (isObj(f.hooks) && Array.isArray(f.hooks.PreToolUse)) pre.push(...f.hooks.PreToolUse);
   }
-  return { sandbox: { ...sandbox, filesystem: { denyWrite } }, permissions: { deny }, hooks: { PreToolUse: pre } };
+  return { sandbox: { ...sandbox, ...(excluded.length ? { excludedCommands: excluded } : {}), filesystem: { denyWrite } }, permissions: { deny }, hooks: { PreToolUse: pre } };
 }
 
 /**

@@ -148,6 +148,11 @@ export function evaluateLayers(settings: Json, products: readonly string[], host
     { name: "fails if unavailable", ok: sandbox.failIfUnavailable === true, detail: `sandbox.failIfUnavailable is ${JSON.stringify(sandbox.failIfUnavailable ?? null)} (true: no silent unsandboxed run)` },
     { name: "unsandboxed fallback off", ok: sandbox.allowUnsandboxedCommands === false, detail: `sandbox.allowUnsandboxedCommands is ${JSON.stringify(sandbox.allowUnsandboxedCommands ?? null)} (Claude Code's default true lets a denied command be retried unsandboxed)` },
     {
+      name: "no command excluded",
+      ok: !Array.isArray(sandbox.excludedCommands) || sandbox.excludedCommands.length === 0,
+      detail: Array.isArray(sandbox.excludedCommands) && sandbox.excludedCommands.length ? `sandbox.excludedCommands run outside the sandbox: ${sandbox.excludedCommands.map((c) => JSON.stringify(c)).join(", ")}` : "sandbox.excludedCommands is empty",
+    },
+    {
       name: "product denied",
       ok: products.length > 0 && missing.length === 0,
       detail: products.length === 0 ? "no product path known (--product, or product_repo in the instance config)" : missing.length ? `not in sandbox.filesystem.denyWrite: ${missing.map(claudeAbs).join(", ")}` : `sandbox.filesystem.denyWrite has ${products.map(claudeAbs).join(", ")}`,

@@ -154,6 +154,9 @@ describe("the three layers in Claude Code settings", () => {
     // Another product, or none known, is not denied.
     expect(evaluateLayers(s, ["/srv/other"], host)[0]!.active).toBe(false);
     expect(evaluateLayers(s, [], host)[0]!.active).toBe(false);
+    // A command excluded from the sandbox (it runs outside it): off.
+    const ex = evaluateLayers({ ...s, sandbox: { ...(s.sandbox as object), excludedCommands: ["git"] } }, ["/srv/p"], host)[0]!;
+    expect([ex.active, ex.checks.find((c) => !c.ok)?.detail]).toEqual([false, 'sandbox.excludedCommands run outside the sandbox: "git"']);
     // The fallback left on: off.
     expect(evaluateLayers({ ...s, sandbox: { ...(s.sandbox as object), allowUnsandboxedCommands: true } }, ["/srv/p"], host)[0]!.active).toBe(false);
   });
@@ -163,9 +166,9 @@ describe("the scopes Claude Code merges", () => {
   test("the highest scope that sets a switch wins; deny lists and PreToolUse hooks add up", () => {
     const local = { sandbox: { allowUnsandboxedCommands: true } };
     const project = { sandbox: { enabled: true, allowUnsandboxedCommands: false, filesystem: { denyWrite: ["//p"] } }, permissions: { deny: ["Edit(//p/**)"] } };
-    const user = { sandbox: { enabled: false, failIfUnavailable: true, filesystem: { denyWrite: ["//q"] } }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [] }] } };
+    const user = { sandbox: { enabled: false, failIfUnavailable: true, excludedCommands: ["docker"], filesystem: { denyWrite: ["//q"] } }, hooks: { PreToolUse: [{ matcher: "Bash", hooks: [] }] } };
     expect(mergeScopes([{}, local, project, user])).toEqual({
-      sandbox: { allowUnsandboxedCommands: true, enabled: true, failIfUnavailable: true, filesystem: { denyWrite: ["//p", "//q"] } },
+      sandbox: { allowUnsandboxedCommands: true, enabled: true, failIfUnavailable: true, excludedCommands: ["docker"], filesystem: { denyWrite: ["//p", "//q"] } },
       permissions: { deny: ["Edit(//p/**)"] },
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [] }] },
     });

@@ -10,7 +10,7 @@ export default defineCommand({
     description: [
       "Report which of the three layers that keep the master out of the product a Claude Code settings file turns",
       "on (DECISIONS D39): 1. Claude Code's OS sandbox (enabled, failIfUnavailable, unsandboxed fallback off, the",
-      "product in sandbox.filesystem.denyWrite, bubblewrap and socat on Linux); 2. the permission deny rule",
+      "product in sandbox.filesystem.denyWrite, bubblewrap (present and working) and socat on Linux); 2. the deny rule",
       "Edit(//<product>/**); 3. the product-path-guard hook. Protected means layer 1 is active.",
     ].join("\n"),
   },
@@ -30,7 +30,7 @@ export default defineCommand({
   async run({ ctx, args, fail }) {
     let r;
     try {
-      r = doctor(ctx, args.settings === undefined ? undefined : defaultSettingsPath(ctx, args.settings), args.product);
+      r = await doctor(ctx, args.settings === undefined ? undefined : defaultSettingsPath(ctx, args.settings), args.product);
     } catch (e) {
       if (e instanceof SettingsError) return fail("badSettings", `hook doctor: ${e.message}`);
       throw e;

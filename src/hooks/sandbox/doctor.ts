@@ -9,6 +9,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { InstanceConfigError, loadInstanceConfig, productRepoProblem } from "../../lib/config/instance.ts";
 import { readSettings } from "../session/install.ts";
 import { evaluateLayers, type Layer, productPaths, ProductPathError } from "./layers.ts";
+import { probe } from "./run.ts";
 
 export interface DoctorReport {
   /** The named settings file, else the project's (where `hook install` writes by default). */
@@ -85,13 +86,20 @@ export function mergeScopes(files: readonly Json[]): Json {
  * The named settings file alone, else every scope Claude Code merges (SettingsError when one cannot be read as a
  * JSON object; a missing file counts as empty).
  */
-export function doctor(ctx: Pick<Ctx, "cwd" | "env">, settingsPath: string | undefined, given: readonly string[], platform: NodeJS.Platform = process.platform): DoctorReport {
+export async function doctor(ctx: Pick<Ctx, "cwd" | "env">, settingsPath: string | undefined, given: readonly string[], platform: NodeJS.Platform = process.platform): Promise<DoctorReport> {
   const paths = settingsPath ? [settingsPath] : settingsScopes(ctx, platform);
   const read = paths.filter((p) => existsSync(p));
   const settings = mergeScopes(paths.map((p) => readSettings(p)));
   const { products, problem } = doctorProducts(ctx, given);
   const which = (name: string) => Bun.which(name, { PATH: ctx.env.PATH ?? "" });
   const layers = evaluateLayers(settings, products, { platform, which });
+  // Present is not enough: bubblewrap must be able to create a sandbox here (user namespaces on). The real probe.
+  const bwrap = platform === "linux" ? which("bwrap") : null;
+  if (bwrap) {
+    const p = await probe({ name: "bubblewrap", path: bwrap }, [], ctx.env);
+    layers[0]!.checks.push({ name: "bubblewrap works", ok: p.enforced, detail: p.enforced ? "a probe write into a read-only temp dir was refused" : (p.problem ?? "the probe failed") });
+    layers[0]!.active = layers[0]!.checks.every((c) => c.ok);
+  }
   return { settings_path: settingsPath ?? defaultSettingsPath(ctx), settings_read: read, products, product_problem: problem, layers, protected: layers[0]!.active };
 }
 

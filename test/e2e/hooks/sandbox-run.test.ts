@@ -103,6 +103,13 @@ describe("a bubblewrap that cannot create a sandbox", () => {
     expect(u.code).toBe(0);
     expect(u.stderr).toContain("running UNPROTECTED (--allow-unenforced)");
     expect(existsSync(marker)).toBe(true);
+    // hook doctor runs the same probe: every setting in place, but bubblewrap cannot work here, so not protected.
+    const settings = join(dir, "claude-settings.json");
+    expect(Bun.spawnSync([binaryPath(), "hook", "install", "--host", "claude", "--product", product, "--settings", settings], { env: e }).exitCode).toBe(0);
+    const d = Bun.spawnSync([binaryPath(), "hook", "doctor", "--product", product, "--settings", settings, "--json"], { env: e });
+    expect(d.exitCode).toBe(1);
+    const sandboxLayer = JSON.parse(d.stdout.toString()).layers[0];
+    expect(sandboxLayer.checks.filter((x: { ok: boolean }) => !x.ok).map((x: { name: string }) => x.name)).toEqual(["bubblewrap works"]);
     const c = Bun.spawnSync([binaryPath(), "sandbox", "check"], { env: e });
     expect(c.exitCode).toBe(2);
     expect(c.stdout.toString()).toContain("probe: NOT enforced: bubblewrap is installed but cannot create a sandbox here (bwrap: No permissions");

@@ -14,8 +14,8 @@ import type { Registry } from "../../lib/registry.ts";
  * interactive fleet view (`top`, issue 28: it would read the keyboard from stdin, which carries the protocol).
  */
 const EXCLUDED = new Set(["mcp", "demo", "spawn-test", "test-tool-naming", "measure", "master-bootstrap-live", "top"]);
-/** Of `hook *`, the entry points the hosts call are not tools; the installer is. */
-const HOOK_TOOLS = new Set(["hook install"]);
+/** Of `hook *`, the entry points the hosts call are not tools; the installer and the doctor are. */
+const HOOK_TOOLS = new Set(["hook install", "hook doctor"]);
 
 /** The argument that carries a destructive call's confirm token (no command declares a flag of that name). */
 export const CONFIRM_ARG = "confirm";

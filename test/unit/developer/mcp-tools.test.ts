@@ -106,7 +106,7 @@ describe("the registry's tools", async () => {
     expect(excluded("hook install")).toBe(false);
     expect(names).toContain("hook_install");
     for (const n of names) expect(n).not.toMatch(/^(mcp|sim_|demo)$|^sim_/);
-    expect(tools.filter((t) => t.path.startsWith("hook ")).map((t) => t.path)).toEqual(["hook install"]);
+    expect(tools.filter((t) => t.path.startsWith("hook ")).map((t) => t.path).sort()).toEqual(["hook doctor", "hook install"]);
     expect(new Set(names).size).toBe(names.length);
   });
 

@@ -14,7 +14,7 @@ import { ROOT } from "../helpers/paths.ts";
 const set = loadConfigFile(join(ROOT, "config", "gitleaks.toml"));
 const c = compileRules(set.rules, set.allowlists);
 const g = new Gen(rng(7));
-const rulesOf = (text: string) => [...new Set(scanText(c, "src/x.txt", text).map((f) => f.rule))].sort();
+const rulesOf = (text: string, path = "src/x.txt") => [...new Set(scanText(c, path, text.replace(/\\n/g, "\n")).map((f) => f.rule))].sort();
 
 const BEGIN = (k: string) => `-----BEGIN ${k}PRIV${"ATE"} KEY-----`;
 const END = (k: string) => `-----END ${k}PRIV${"ATE"} KEY-----`;
@@ -50,6 +50,45 @@ const CASES: Array<[string, () => string, string]> = [
   ["jira_hf", () => "see HF-1234", "see HF-1"],
   ["slack_url", () => `${"https://hooks.slack" + ".com/services/"}T${g.mixed(8)}/B${g.mixed(10)}/${g.mixed(24)}`, "https://slack.com/help"],
   ["internal_host", () => "db01.corp", "localhost.local"],
+  // Issue 25's format rules: the token stands alone, no credential-like name beside it.
+  ["huggingface_token", () => `see ${"h" + "f_"}${g.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34)} here`, `see ${"h" + "f_"}${"x".repeat(34)} here`],
+  ["gcp_oauth_client_secret", () => `s ${"GOC" + "SPX-"}${g.mixed(28, "_-")}`, "s GOCSPX-short"],
+  ["aws_session_token", () => `t ${"IQoJb3Jp" + "Z2luX2Vj"}${g.mixed(300, "/+")}`, "t IQoJb3JpZ2lu short"],
+  ["aws_session_token_assignment", () => `aws_session_token = ${g.mixed(200, "/+")}`, "aws_session_token = ${AWS_SESSION_TOKEN}"],
+  ["azure_ad_client_secret", () => `secret ${g.pick("abcXYZ", 3)}8Q~${g.mixed(34, "_~.")} end`, "see Q~ in the docs"],
+  ["atlassian_api_token", () => `t ${"ATAT" + "T3"}xFfGF0${g.mixed(180, "_-")}`, "t ATATT3 short"],
+  ["databricks_token", () => `t ${"da" + "pi"}${g.pick("0123456789abcdef", 31)}9`, `t ${"da" + "pi"}${"0".repeat(32)}`],
+  ["digitalocean_token", () => `t ${"do" + "p_v1_"}${g.pick("0123456789abcdef", 63)}9`, `t ${"do" + "p_v1_"}${"a".repeat(64)}`],
+  ["dockerhub_token", () => `t ${"dc" + "kr_pat_"}${g.mixed(27, "_-")}`, `t ${"dc" + "kr_pat_"}${"x".repeat(27)}`],
+  ["docker_config_auth", () => `{"auths": {"r": {"auth": "${Buffer.from(`u:${g.mixed(16)}`).toString("base64")}"}}}`, '{"auths": {"r": {"auth": ""}}}'],
+  ["doppler_token", () => `t ${"dp" + ".pt."}${g.mixed(43)}`, `t ${"dp" + ".pt."}${"x".repeat(43)}`],
+  ["grafana_token", () => `t ${"gl" + "sa_"}${g.mixed(32)}_${g.pick("0123456789abcdef", 8)}`, "t glsa_short"],
+  ["heroku_api_key", () => `t ${"HR" + "KU-"}AA${g.mixed(58, "_-")}`, "t HRKU-short"],
+  ["heroku_api_key_assignment", () => `heroku_api_key: ${g.pick("0123456789abcdef", 8)}-${g.pick("0123456789abcdef", 4)}-4abc-a123-${g.pick("0123456789abcdef", 12)}`, "heroku_app: my-app"],
+  ["kubeadm_bootstrap_token", () => `kubeadm join x:6443 --token ${g.pick("abcdefghij0123456789", 6)}.${g.pick("abcdefghij0123456789", 16)}`, "kubeadm token create --print-join-command"],
+  ["linear_api_key", () => `t ${"lin" + "_api_"}${g.mixed(40)}`, `t ${"lin" + "_api_"}${"x".repeat(40)}`],
+  ["mailgun_key", () => `t ${"ke" + "y-"}${g.pick("0123456789abcdef", 31)}7`, `t ${"ke" + "y-"}${"0".repeat(32)}`],
+  ["notion_token", () => `t ${"nt" + "n_"}${g.pick("0123456789", 11)}${g.mixed(35)}`, "t secret_key_base"],
+  ["postman_api_key", () => `t ${"PM" + "AK-"}${g.pick("0123456789abcdef", 24)}-${g.pick("0123456789abcdef", 34)}`, "t PMAK-short"],
+  ["sendgrid_api_key", () => `t ${"S" + "G."}${g.mixed(22, "_-")}.${g.mixed(43, "_-")}`, "t SG.short.x"],
+  ["sentry_token", () => `t ${"sntr" + "yu_"}${g.pick("0123456789abcdef", 63)}1`, "t sntryu_short"],
+  ["sentry_dsn", () => `dsn: https://${g.pick("0123456789abcdef", 31)}2@o123.ingest.sen${"try"}.io/456`, "dsn: https://examplePublicKey@o0.ingest.sentry.io/0"],
+  ["shopify_token", () => `t ${"shp" + "at_"}${g.pick("0123456789abcdef", 31)}3`, "t shpat_short"],
+  ["square_token", () => `t ${"sq0" + "csp-"}${g.mixed(43, "_-")}`, "t sq0csp-short"],
+  ["terraform_cloud_token", () => `token = "${g.mixed(14)}.${"atlas" + "v1"}.${g.mixed(67, "_-")}"`, "see atlasv1 docs"],
+  ["twilio_api_key", () => `t ${"S" + "K"}${g.pick("0123456789abcdef", 31)}4`, `t ${"S" + "K"}${"0".repeat(32)}`],
+  ["vault_token", () => `t ${"hv" + "s."}${g.mixed(90, "_-")}`, "t hvs.short"],
+  ["age_secret_key", () => `${"AGE-SEC" + "RET-KEY-1"}${g.pick("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)}`, "AGE-SECRET-KEY-1..."],
+  ["wireguard_private_key", () => `[Interface]\nPrivateKey = ${g.mixed(42, "+/")}E=`, "PrivateKey = <wg-private-key>"],
+  ["telegram_bot_token", () => `bot = Bot("${g.pick("123456789", 10)}:AA${g.mixed(33, "_-")}")`, "time 12:AAx"],
+  ["url_credentials", () => `DATABASE_URL=postgres://app:${g.mixed(16)}@db.acme.dev:5432/app`, "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app"],
+  ["curl_user_password", () => `curl -fsS -u deploy:${g.mixed(14)} https://ci.acme.dev`, 'curl -u "$USER:$PASS" https://ci.acme.dev'],
+  ["netrc_password", () => `machine api.acme.dev\n  login deploy\n  password ${g.mixed(20)}`, "machine learning is a field"],
+  ["pgpass_password", () => `db.acme.dev:5432:app:app_user:${g.mixed(18)}`, "# host:port:db:user:password"],
+  ["auth_header", () => `curl -H "X-API-Key: ${g.mixed(32)}" https://api.acme.dev`, "X-API-Key: ${API_KEY}"],
+  ["connection_string_password", () => `Server=tcp:sql,1433;User ID=app;Password=${g.mixed(16)};Encrypt=true;`, "Password=;Server=x"],
+  ["env_assignment", () => `{"content": "run it: POSTGRES_PASSWORD=${g.mixed(16)} docker compose up"}`, "TOKEN_TTL_SECONDS=3600 and PASSWORD_MIN_LENGTH=12"],
+  ["property_secret", () => `cat app.properties: spring.datasource.password=${g.mixed(16)} ok`, "spring.datasource.password=${DB_PASSWORD}"],
 ];
 
 describe("every embedded rule: a positive and a negative case", () => {
@@ -65,8 +104,9 @@ describe("every embedded rule: a positive and a negative case", () => {
   });
   for (const [id, pos, neg] of CASES) {
     test(id, () => {
-      expect(rulesOf(pos())).toContain(id);
-      expect(rulesOf(neg)).toEqual([]);
+      const path = id === "pgpass_password" ? "home/.pgpass" : "src/x.txt";
+      expect(rulesOf(pos(), path)).toContain(id);
+      expect(rulesOf(neg, path)).toEqual([]);
     });
   }
 });

@@ -114,6 +114,30 @@ function probeRuns(code: (i: number) => number, start: number, n: number): Run[]
   return out;
 }
 
+/** A run of URL-ish characters holding at least one `%XX` escape (a query string, a form body, a cookie). */
+const PERCENT_RUN = /[A-Za-z0-9%._~+/=:@&?!$'()*,;#\[\]-]*%[0-9A-Fa-f]{2}[A-Za-z0-9%._~+/=:@&?!$'()*,;#\[\]-]*/g;
+
+/** The percent-encoded runs of `text` that decode to something else (issue 25: one more decoding). */
+export function percentRuns(text: string): Run[] {
+  const out: Run[] = [];
+  PERCENT_RUN.lastIndex = 0;
+  for (let m = PERCENT_RUN.exec(text); m; m = PERCENT_RUN.exec(text)) {
+    if (m[0].length >= 8 && m[0].length <= MAX_BASE64_RUN) out.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** A percent-encoded run decoded (`+` stays, as in a path); null when it is not valid UTF-8 escapes. */
+export function decodePercent(run: string): string | null {
+  try {
+    const out = decodeURIComponent(run.replace(/%(?![0-9A-Fa-f]{2})/g, "%25"));
+    // Query and form fields become lines, so `password=...` is a whole line's value as in a dotenv file.
+    return out === run ? null : out.replace(/[\r\n]/g, " ").replace(/[?&]/g, "\n");
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the bytes read as text: no NUL, at least 95% printable ASCII, tabs, line breaks or UTF-8 bytes. */
 function looksLikeText(buf: Buffer): boolean {
   if (buf.length < 12) return false;
@@ -139,4 +163,4 @@ export function decodeBase64Text(run: string): string | null {
 }
 
 // The per-text path (tier.ts).
-keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText);
+keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText, percentRuns, decodePercent);

@@ -150,7 +150,7 @@ const FindingSchema = v.object({
   description: v.string(),
   match: v.string(),
   snippet: v.string(),
-  decoded: v.optional(v.literal("base64")),
+  decoded: v.optional(v.picklist(["base64", "percent"])),
   fingerprint: v.string(),
 });
 const ResultSchema = v.object({

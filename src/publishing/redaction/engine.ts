@@ -469,6 +469,18 @@ export function scanTextBounded(c: Compiled, path: string, raw: string, budget: 
   return out;
 }
 
+/**
+ * The secrets' spans in `text` after its JSON escapes are decoded (the text they index is returned too), for a
+ * caller that must hand the text on masked (hook secret-alert).
+ */
+export function secretSpans(c: Compiled, path: string, raw: string): { text: string; spans: Array<{ start: number; end: number; rule: string }> } {
+  let text = unescapeJson(raw);
+  if (text !== raw && DOUBLE_ESCAPED.test(text)) text = unescapeJson(text);
+  const col: Collect = { raws: [], overflow: 0, paths: pathCheck(path) };
+  collect(c, path, text, col, c.decodeDepth);
+  return { text, spans: col.raws.map((r) => ({ start: r.start, end: r.end, rule: r.rule.id })) };
+}
+
 function collect(c: Compiled, path: string, text: string, col: Collect, depth: number, hint?: TextHint): void {
   const kw = new Keywords(text);
   const outer = col.inlineAllow;

@@ -101,6 +101,13 @@ export const cases: FamilyCases = {
     stdin: '{"source":"compact"}',
     env: () => home(),
   },
+  "hook secret-alert": {
+    argv: ["hook", "secret-alert"],
+    code: 0,
+    stdout: /^\{"decision":"block","reason":"secret-alert: 1 secret\(s\) in the Bash call \(github_token\).*"updatedToolOutput":".*gh\?_\*{8}.*"\}\}\n$/,
+    stdin: JSON.stringify({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "env" }, tool_response: { stdout: `T=${"gh" + "p_"}Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh9Jk0Lm` } }),
+    env: () => home(),
+  },
   "hook install": {
     argv: ["hook", "install", "--host", "claude", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
     code: 0,

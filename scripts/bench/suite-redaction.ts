@@ -10,6 +10,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { parseToml } from "../../src/lib/toml.ts";
+import { base62, crc32 } from "../../src/publishing/redaction/checksum.ts";
 
 const CACHE = "/tmp/mogui-bench-cache";
 const MB = 1024 * 1024;
@@ -32,11 +33,17 @@ function pick(r: () => number, chars: string, n: number): string {
   return s;
 }
 
+/** A GitHub token body with a valid checksum (30 random characters, their CRC32 in base62). */
+function gh36(r: () => number): string {
+  const rand = pick(r, ALNUM, 30);
+  return rand + base62(crc32(rand), 6);
+}
+
 /** Planted secrets (each must be found) and placeholders (none may be reported), built at run time. */
 function plants(r: () => number): { secrets: Array<[string, string]>; placeholders: string[] } {
   const secrets: Array<[string, string]> = [
     ["aws_access_key", `aws_key_id: ${"AKIA"}${pick(r, UPPER.replace(/[0-9]/g, ""), 16)}`],
-    ["github_token", `token = ${"ghp_"}${pick(r, ALNUM, 36)}`],
+    ["github_token", `token = ${"ghp_"}${gh36(r)}`],
     ["slack_token", `SLACK=${"xoxb-"}${pick(r, "0123456789", 11)}-${pick(r, ALNUM, 24)}`],
     ["anthropic_key", `key: ${"sk-ant-"}api03-${pick(r, ALNUM, 40)}`],
     ["openai_sk", `openai ${"sk-"}${pick(r, ALNUM, 48)}`],
@@ -143,7 +150,7 @@ function generateBig(dir: string, mb: number): { bytes: number; strings: number;
   const r = rng(7);
   const kinds = [
     () => `id_${pick(r, UPPER, 4)} = ${"AKIA"}${pick(r, UPPER.replace(/[0-9]/g, ""), 16)} # rotated\n`,
-    () => `tok ${"ghp_"}${pick(r, ALNUM, 36)} # ci ${pick(r, "0123456789", 6)}\n`,
+    () => `tok ${"ghp_"}${gh36(r)} # ci ${pick(r, "0123456789", 6)}\n`,
     () => `db_password = "${pick(r, ALNUM, 20)}" # app ${pick(r, "abcdef", 8)}\n`,
     () => `Authorization: ${"Bearer "}${pick(r, ALNUM, 30)} x${pick(r, "0123456789", 4)}\n`,
   ];

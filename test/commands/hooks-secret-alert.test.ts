@@ -5,9 +5,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { leaks, rng } from "../helpers/redaction-corpus.ts";
+import { checksumToken, leaks, rng } from "../helpers/redaction-corpus.ts";
 
-const GH = "gh" + "p_" + "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh9Jk0Lm";
+const GH = checksumToken("gh" + "p_", "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh");
 const HF = "h" + "f_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh";
 
 function setup() {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { e2eEnv, runBinary, type BinResult } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { plantAgentCorpus, score, writeAgentLookAlikes } from "../helpers/redaction-agent-corpus.ts";
-import { leaks, lookAlikes, plantCorpus, writeLookAlikes } from "../helpers/redaction-corpus.ts";
+import { checksumToken, leaks, lookAlikes, plantCorpus, writeLookAlikes } from "../helpers/redaction-corpus.ts";
 
 const SEED = Number(process.env.REDACTION_CORPUS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -108,7 +108,7 @@ describe("issue 25: the agent-era corpus", () => {
     const hf = "h" + "f_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh";
     const { mkdirSync, writeFileSync } = await import("node:fs");
     mkdirSync(dir, { recursive: true });
-    const gh = "gh" + "p_" + "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh9Jk0Lm";
+    const gh = checksumToken("gh" + "p_", "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh");
     writeFileSync(join(dir, "a.sh"), `curl -u admin:${pass} -H "X: ${hf}" https://x.acme.dev # ${gh} aws=${"IQoJb3Jp" + "Z2luX2Vj" + "Ab12Cd34Ef56"}\n`);
     const runs = await Promise.all([scan(dir, []), scan(dir, ["--report-format", "json"]), scan(dir, ["--report-format", "sarif"])]);
     const all = runs.map((r) => r.stdout + r.stderr).join("\n");

@@ -7,9 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/paths.ts";
-import { leaks } from "../helpers/redaction-corpus.ts";
+import { checksumToken, leaks } from "../helpers/redaction-corpus.ts";
 
-const GH = "gh" + "p_" + "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh9Jk0Lm";
+const GH = checksumToken("gh" + "p_", "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh");
 const SK = "sk-" + "ant-api03-" + "Qw3rTy8UiOp2AsDfGhJkLzXcVbNm4Qw3rTy8UiOp2AsDfGhJkLzXcVbNm";
 
 function store(): string {

@@ -70,29 +70,9 @@ function b64json(o: unknown): string {
   return Buffer.from(JSON.stringify(o)).toString("base64url");
 }
 
-/** CRC32 (IEEE) for GitHub's token checksum. */
-function crc32(s: string): number {
-  let c = ~0;
-  for (let i = 0; i < s.length; i++) {
-    c ^= s.charCodeAt(i);
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function base62(n: number, width: number): string {
-  let s = "";
-  for (let i = 0; i < width; i++) {
-    s = ALNUM[n % 62]! + s;
-    n = Math.floor(n / 62);
-  }
-  return s;
-}
-
 /** A GitHub token with a valid checksum: prefix, 30 random base62 characters, base62 CRC32 of them (6). */
 export function githubToken(g: Gen, prefix: string): { value: string; body: string } {
-  const rand = g.mixed(30);
-  const body = rand + base62(crc32(rand), 6);
+  const body = g.checksummed();
   return { value: prefix + body, body };
 }
 
@@ -130,7 +110,7 @@ export function families(): Family[] {
     line: (v, g) => g.one([`Authorization: Bearer ${v}`, `session=${v}`, `"id_token": "${v}"`]),
     env: "SUPABASE_SERVICE_ROLE_KEY",
   });
-  fmt("npm_token", j("np", "m_"), (g) => g.mixed(36), "NPM_TOKEN");
+  fmt("npm_token", j("np", "m_"), (g) => g.checksummed(), "NPM_TOKEN");
   fmt("pypi_token", j("py", "pi-"), (g) => "AgEIcHlwaS5vcmc" + g.mixed(60, "_-"), "PYPI_TOKEN");
   fmt("anthropic_api_key", j("sk-", "ant-api03-"), (g) => g.mixed(93, "_-") + "AA", "ANTHROPIC_API_KEY");
   fmt("anthropic_admin_key", j("sk-", "ant-admin01-"), (g) => g.mixed(93, "_-") + "AA", "ANTHROPIC_ADMIN_KEY");
@@ -157,7 +137,7 @@ export function families(): Family[] {
   fmt("grafana_cloud_token", j("gl", "c_"), (g) => `${b64json({ o: g.pick(DIG, 6), n: `stack-${g.pick(DIG, 6)}`, k: g.mixed(24) }).replace(/[-_]/g, "A")}`, "GRAFANA_CLOUD_TOKEN");
   fmt("heroku_api_key", j("HR", "KU-"), (g) => `AA${g.mixed(58, "_-")}`, "HEROKU_API_KEY");
   add({ family: "heroku_legacy_key", make: (g) => tok("", `${g.pick(HEX, 8)}-${g.pick(HEX, 4)}-4${g.pick(HEX, 3)}-a${g.pick(HEX, 3)}-${g.pick(HEX, 12)}`), line: (v) => `heroku_api_key: ${v}` });
-  add({ family: "kubeadm_bootstrap_token", make: (g) => tok("", `${g.pick(LOW + DIG, 6)}.${g.pick(LOW, 4)}${g.pick(DIG, 4)}${g.pick(LOW + DIG, 8)}`), line: (v) => `kubeadm join 10.0.0.1:6443 --token ${v} --discovery-token-ca-cert-hash sha256:${"0".repeat(4)}` });
+  add({ family: "kubeadm_bootstrap_token", make: (g) => tok("", `${g.pick(LOW + DIG, 6)}.${g.pick(LOW, 4)}${g.pick(DIG, 4)}${g.pick(LOW + DIG, 8)}`), line: (v) => `kubeadm join ${["10", "0", "0", "1"].join(".")}:6443 --token ${v} --discovery-token-ca-cert-hash sha256:${"0".repeat(4)}` });
   fmt("linear_api_key", j("lin", "_api_"), (g) => g.mixed(40), "LINEAR_API_KEY");
   fmt("mailgun_api_key", j("ke", "y-"), (g) => g.pick(HEX, 30) + "c3", "MAILGUN_API_KEY");
   fmt("notion_token", j("nt", "n_"), (g) => g.pick(DIG, 11) + g.mixed(35), "NOTION_TOKEN");
@@ -174,7 +154,7 @@ export function families(): Family[] {
   fmt("vault_service_token", j("hv", "s."), (g) => g.mixed(90, "_-"), "VAULT_TOKEN");
   fmt("vault_batch_token", j("hv", "b."), (g) => g.mixed(138, "_-"), "VAULT_BATCH_TOKEN");
   add({ family: "age_secret_key", make: (g) => tok(j("AGE-SEC", "RET-KEY-1"), g.pick(BECH32, 58)), line: (v) => `# created: 2024-01-01\n${v}` });
-  add({ family: "wireguard_private_key", make: (g) => tok("", `${g.mixed(42, "+/")}${g.one(["A", "E", "I", "M", "Q"])}=`), line: (v) => `[Interface]\nPrivateKey = ${v}\nAddress = 10.8.0.2/24` });
+  add({ family: "wireguard_private_key", make: (g) => tok("", `${g.mixed(42, "+/")}${g.one(["A", "E", "I", "M", "Q"])}=`), line: (v) => `[Interface]\nPrivateKey = ${v}\nAddress = ${["10", "8", "0", "2"].join(".")}/24` });
   add({ family: "telegram_bot_token", make: (g) => tok("", `${g.pick("123456789", 1)}${g.pick(DIG, 9)}:AA${g.mixed(33, "_-")}`), line: (v) => `bot = Bot("${v}")`, env: "TELEGRAM_BOT_TOKEN" });
   const url = (family: string, scheme: string, host: string) =>
     add({ family, make: (g) => tok("", g.mixed(16)), line: (v) => `${scheme}://app_user:${v}@${host}`, env: "DATABASE_URL", envValue: true });
@@ -320,6 +300,8 @@ export function agentLookAlikes(seed: number): Array<{ kind: string; text: strin
     add("placeholder", `API_TOKEN=${p}REPLACE_ME`);
     add("placeholder-angle", `token: ${p}<your-token>`);
   }
+  // Made-up GitHub and npm tokens of the real shape whose checksum is wrong (a docs example, a typo, a fake).
+  for (let i = 0; i < 12; i++) add("bad-checksum", `token: ${g.one([j("gh", "p_"), j("gh", "o_"), j("np", "m_")])}${g.mixed(30)}${g.pick(UP, 6)}`);
   const docs = [
     j("AK", "IAIOSFODNN7EXAMPLE"),
     j("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY", "EXAMPLEKEY"),

@@ -27,7 +27,7 @@ const CASES: Array<[string, () => string, string]> = [
   ["aws_secret_key", () => `aws_secret_access_key = ${g.mixed(40, "/+")}`, "aws_region = eu-west-1"],
   ["google_api_key", () => `key=${"AI" + "za"}Sy${g.mixed(33, "_-")}`, `key=${"AI" + "za"}Sy${"X".repeat(33)}`],
   ["azure_storage_key", () => `AccountName=a;AccountKey=${g.mixed(86, "+/")}==;EndpointSuffix=x`, "AccountKey=short=="],
-  ["github_token", () => `t ${"gh" + "p_"}${g.mixed(36)}`, `t ${"gh" + "p_"}${"x".repeat(36)}`],
+  ["github_token", () => `t ${"gh" + "p_"}${g.checksummed()}`, `t ${"gh" + "p_"}${g.mixed(30)}AAAAAA`],
   ["github_fine_grained_token", () => `t ${"github" + "_pat_"}${g.mixed(22)}_${g.mixed(59)}`, "see github_pat_ in the docs"],
   ["gitlab_token", () => `t ${"gl" + "pat-"}${g.mixed(20)}`, `t ${"gl" + "pat-"}${"x".repeat(20)}`],
   ["slack_token", () => `t ${"xo" + "xb-"}${g.pick("0123456789", 11)}-${g.mixed(24)}`, "t xoxb-your-token"],
@@ -37,7 +37,7 @@ const CASES: Array<[string, () => string, string]> = [
   ["stripe_key", () => `k ${"sk" + "_live_"}${g.mixed(24)}`, `k ${"sk" + "_test_"}${g.mixed(24)}`],
   ["stripe_webhook_secret", () => `k ${"wh" + "sec_"}${g.mixed(32)}`, "k whsec_short"],
   ["jwt", () => `t ${"ey" + "J"}hbGciOiJIUzI1NiJ9.${"ey" + "J"}${g.mixed(30)}.${g.mixed(43, "_-")}`, "t eyJhbGciOiJIUzI1NiJ9 alone"],
-  ["npm_token", () => `//registry.npmjs.org/:_authToken=${"np" + "m_"}${g.mixed(36)}`, "npm_config_cache=/tmp/x"],
+  ["npm_token", () => `//registry.npmjs.org/:_authToken=${"np" + "m_"}${g.checksummed()}`, `npm_config_cache=/tmp/x ${"np" + "m_"}${g.mixed(30)}zzzzzz`],
   ["pypi_token", () => `password = ${"py" + "pi-"}AgEIcHlwaS5vcmc${g.mixed(60, "_-")}`, "pypi-AgE short"],
   ["anthropic_key", () => `k ${"sk" + "-ant-"}api03-${g.mixed(60, "_-")}`, "k sk-ant-short"],
   ["openai_sk", () => `k ${"sk" + "-proj-"}${g.mixed(48, "_-")}`, `k ${"sk" + "-test-"}${g.mixed(30)}`],
@@ -112,7 +112,7 @@ describe("every embedded rule: a positive and a negative case", () => {
 });
 
 describe("D34: allowlists judge the secret, not the line", () => {
-  const tok = () => `${"gh" + "p_"}${g.mixed(36)}`;
+  const tok = () => `${"gh" + "p_"}${g.checksummed()}`;
   test("a placeholder word elsewhere on the line hides nothing", () => {
     expect(rulesOf(`GITHUB_TOKEN=${tok()} # TODO rotate`)).toEqual(["github_token"]);
     expect(rulesOf(`curl -H 'Authorization: token ${tok()}' https://api.example.com/user`)).toEqual(["github_token"]);
@@ -152,7 +152,7 @@ describe("masking of whole secrets", () => {
     }
   });
   test("the same span found by two rules is one finding (the specific rule)", () => {
-    const f = scanText(c, "a", `API_TOKEN=${"gh" + "p_"}${g.mixed(36)}`);
+    const f = scanText(c, "a", `API_TOKEN=${"gh" + "p_"}${g.checksummed()}`);
     expect(f.map((x) => x.rule)).toEqual(["github_token"]);
     expect(f[0]!.column).toBe(11);
     expect(f[0]!.match).toBe("gh?_********");
@@ -168,7 +168,7 @@ describe("decoding", () => {
     expect(f.map((x) => [x.rule, x.line])).toEqual([["slack_token", 3]]);
   });
   test("base64 runs of 20+ characters are decoded and scanned once; the finding says so", () => {
-    const tok = `${"gh" + "p_"}${g.mixed(36)}`;
+    const tok = `${"gh" + "p_"}${g.checksummed()}`;
     const once = Buffer.from(`token ${tok}`).toString("base64");
     const f = scanText(c, "a", `line one\ndata: ${once}\n`);
     expect(f.map((x) => [x.rule, x.line, x.decoded])).toEqual([["github_token", 2, "base64"]]);
@@ -281,4 +281,38 @@ test("leading literals of literal-led rules (the shared first-character gates)",
       if (m) expect(leads.some((l) => m[0].startsWith(l))).toBe(true);
     }
   }
+});
+
+describe("issue 25: checksums, dummies, percent-encoding, double escapes, masking every secret-like run", () => {
+  test("GitHub/npm checksums: GitHub's published example verifies; a wrong checksum is quiet for every rule", async () => {
+    const { checksumValid, badChecksumToken } = await import("../../src/publishing/redaction/checksum.ts");
+    expect(checksumValid("gh" + "p_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq17")).toBe(true);
+    expect(checksumValid("gh" + "p_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq18")).toBe(false);
+    expect(badChecksumToken("gh" + "p_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq18")).toBe(true);
+    const bad = `${"gh" + "p_"}${g.mixed(30)}QQQQQQ`;
+    expect(rulesOf(`GITHUB_TOKEN=${bad}`)).toEqual([]);
+    expect(rulesOf(`GITHUB_TOKEN=${"gh" + "p_"}${g.checksummed()}`)).toEqual(["github_token"]);
+  });
+  test("all-same and counting tails are look-alikes", async () => {
+    const { dummySecret } = await import("../../src/publishing/redaction/engine.ts");
+    for (const d of ["x".repeat(20), `${"hf_"}${"A".repeat(34)}`, `dp.pt.${"abcdefghijklmnopqrstuvwxyz"}`, "0123456789012345678901"]) expect(dummySecret(d)).toBe(true);
+    expect(dummySecret(`hf_${g.mixed(34)}`)).toBe(false);
+    expect(rulesOf(`see ${"h" + "f_"}${"abcdefghijklmnopqrstuvwxyzabcdefgh"}`)).toEqual([]);
+  });
+  test("percent-encoding is one more decoding; a JSON string holding JSON is unescaped twice", () => {
+    const line = `password=${g.mixed(16)}&user=x`;
+    const f = scanText(c, "a.log", `GET /cb?next=${encodeURIComponent(`https://x/?${line}`)} HTTP/1.1\n`);
+    expect(f.map((x) => x.decoded)).toContain("percent");
+    const inner = JSON.stringify({ output: `DB_PASSWORD="${g.mixed(16)}"` });
+    expect(rulesOf(JSON.stringify({ payload: { output: inner } }))).not.toEqual([]);
+  });
+  test("a context line shows no secret-like run in the clear, found or not", async () => {
+    const { maskLine } = await import("../../src/publishing/redaction/mask.ts");
+    const pass = g.mixed(12);
+    const hf = `${"h" + "f_"}${g.mixed(34)}`;
+    const out = maskLine(`curl -u admin:${pass} -H "X: ${hf}" https://user:${pass}@x.acme.dev machine m login l password ${pass}`, []);
+    expect(out).not.toContain(pass);
+    expect(out).not.toContain(hf.slice(3, 11));
+    expect(maskLine("see src/publishing/redaction/engine.ts and the config", [])).toBe("see src/publishing/redaction/engine.ts and the config");
+  });
 });

@@ -18,7 +18,7 @@ test("a 10 MB transcript scanned in chunks: the same findings at the same lines 
   const lines: string[] = [];
   let size = 0;
   while (size < 10 * 1024 * 1024) {
-    const l = lines.length % 997 === 5 ? `{"type":"user","message":{"content":"export GITHUB_TOKEN=${"gh" + "p_"}${g.mixed(36)}"}}` : `{"type":"assistant","message":{"content":"${g.pick("abcdefgh ", 200)}"}}`;
+    const l = lines.length % 997 === 5 ? `{"type":"user","message":{"content":"export GITHUB_TOKEN=${"gh" + "p_"}${g.checksummed()}"}}` : `{"type":"assistant","message":{"content":"${g.pick("abcdefgh ", 200)}"}}`;
     lines.push(l);
     size += l.length + 1;
   }

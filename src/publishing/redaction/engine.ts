@@ -8,6 +8,7 @@
  */
 import type { Allowlist, Rule } from "./config.ts";
 import { base64Runs, decodeBase64Text, decodePercent, percentRuns, unescapeJson, type Run } from "./decode.ts";
+import { badChecksumToken, checksumValid } from "./checksum.ts";
 import { Gate, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
 import { keepOutOfFTL } from "./tier.ts";
@@ -585,6 +586,7 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
     const secret = secretOf(m, rule.secretGroup);
     if (rule.entropy && entropy(secret) < rule.entropy) continue;
     if (!rule.org && dummySecret(secret)) continue;
+    if ((rule.checksum && !checksumValid(secret)) || (!rule.org && badChecksumToken(secret))) continue;
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;

@@ -115,14 +115,26 @@ function probeRuns(code: (i: number) => number, start: number, n: number): Run[]
 }
 
 /** A run of URL-ish characters holding at least one `%XX` escape (a query string, a form body, a cookie). */
-const PERCENT_RUN = /[A-Za-z0-9%._~+/=:@&?!$'()*,;#\[\]-]*%[0-9A-Fa-f]{2}[A-Za-z0-9%._~+/=:@&?!$'()*,;#\[\]-]*/g;
+const URLISH = new Uint8Array(65536);
+for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%._~+/=:@&?!$'()*,;#[]-") URLISH[ch.charCodeAt(0)] = 1;
 
-/** The percent-encoded runs of `text` that decode to something else (issue 25: one more decoding). */
+const HEXCH = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/**
+ * The percent-encoded runs of `text` that decode to something else (issue 25: one more decoding): from each `%XX`
+ * (found by indexOf, so a text of `%s` and `100%` costs a few searches) out to the run's ends.
+ */
 export function percentRuns(text: string): Run[] {
   const out: Run[] = [];
-  PERCENT_RUN.lastIndex = 0;
-  for (let m = PERCENT_RUN.exec(text); m; m = PERCENT_RUN.exec(text)) {
-    if (m[0].length >= 8 && m[0].length <= MAX_BASE64_RUN) out.push({ start: m.index, end: m.index + m[0].length });
+  let end = 0;
+  for (let i = text.indexOf("%"); i >= 0; i = text.indexOf("%", Math.max(i + 1, end))) {
+    if (i < end || !HEXCH(text.charCodeAt(i + 1)) || !HEXCH(text.charCodeAt(i + 2))) continue;
+    let s = i;
+    while (s > 0 && URLISH[text.charCodeAt(s - 1)] === 1 && i - s < MAX_BASE64_RUN) s--;
+    let e = i + 3;
+    while (e < text.length && URLISH[text.charCodeAt(e)] === 1 && e - i < MAX_BASE64_RUN) e++;
+    end = e;
+    if (e - s >= 8) out.push({ start: s, end: e });
   }
   return out;
 }

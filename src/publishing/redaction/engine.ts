@@ -334,15 +334,16 @@ export function dummySecret(secret: string): boolean {
 }
 
 /** Whether an allowlist's paths match: asked once per allowlist and text, not once per match. */
-type PathCheck = (a: Allowlist) => boolean;
+type PathCheck = ((a: Allowlist) => boolean) & { rule: (r: Rule) => boolean };
 
 function pathCheck(path: string): PathCheck {
   const seen = new Map<Allowlist, boolean>();
-  return (a) => {
+  const f = (a: Allowlist) => {
     let v = seen.get(a);
     if (v === undefined) seen.set(a, (v = a.paths.some((r) => r.test(path))));
     return v;
   };
+  return Object.assign(f, { rule: (r: Rule) => r.path === null || r.path.test(path) });
 }
 
 function allowedBy(a: Allowlist, hit: Hit, paths: PathCheck): boolean {
@@ -491,6 +492,8 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
   const seen = new Uint8Array(P + c.leadList.length);
   if (hint) for (let i = 0; i < P; i++) seen[i] = hint.answers[hint.base + i]!;
   for (const s of c.steps) {
+    // A rule for one kind of file (`.pgpass`) is asked of its path first: its regex never runs elsewhere.
+    if (s.rule.path && !col.paths.rule(s.rule)) continue;
     if (s.lead >= 0) {
       const at = P + s.lead;
       let v = seen[at]!;

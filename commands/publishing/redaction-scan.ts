@@ -14,7 +14,7 @@ import { printJson } from "../../src/lib/output.ts";
 import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../../src/publishing/redaction/report.ts";
 import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
-import { transcriptStores } from "../../src/publishing/redaction/transcripts.ts";
+import { transcriptRequest } from "../../src/publishing/redaction/transcripts.ts";
 import { VERSION } from "../../src/version.ts";
 
 const P = "redaction-scan";
@@ -165,8 +165,11 @@ export default defineCommand({
       "named by id only. Binary files are skipped; symlinks are scanned as their target string, never followed.\n" +
       "Exempt a reviewed finding with its fingerprint in .gitleaksignore: `<file>:<rule>:<line>`, or the content\n" +
       "fingerprint `<file>:<rule>:<hash>:<n>` of the JSON report, which survives line moves (--baseline matches it).",
-    "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes, and base64 runs of 20+\n" +
-      "characters (--max-decode-depth). Binary files are counted and listed as blind spots.\n" +
+    "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes (twice for JSON in JSON),\n" +
+      "base64 runs of 20+ characters and percent-encoded runs (--max-decode-depth). Binary files are counted and\n" +
+      "listed as blind spots. Context lines are printed with every secret-like run masked, found or not.\n" +
+      "--transcripts scans ~/.claude/projects/**/*.jsonl and ~/.codex/sessions/**/*.jsonl (--agent narrows);\n" +
+      "organisation rules: $REDACTION_EXTRA_PATTERNS, else ~/.config/redaction-extra.txt (as preflight).\n" +
       "Reports: --report-format json (findings sorted by file, line, rule; each with a fingerprint) or sarif, on\n" +
       "stdout or in --report-path; --baseline <report.json> suppresses the findings of an earlier JSON report.",
   ],
@@ -185,16 +188,8 @@ export default defineCommand({
     const { mode, req } = request(args, gitRoot ?? base);
     if (mode === "paths") req.root = base;
     if (args.transcripts) {
-      // The agents' stores under $HOME, scanned as --paths of their *.jsonl files; findings name the session file.
       if (args._.length) throw new UsageError(`unexpected argument '${args._[0]}' (--transcripts finds its own files)`, P);
-      const stores = transcriptStores(ctx, args.agent ?? "all");
-      if (args.verbose) ctx.io.stderr(`${P}: transcript stores: ${stores.looked.map((d) => `${d}${stores.dirs.includes(d) ? "" : " (absent)"}`).join(", ")}\n`);
-      if (stores.dirs.length === 0) {
-        ctx.io.stderr(`${P}: OK — no transcript store found (looked in ${stores.looked.join(", ")})\n`);
-        if (args.json) ctx.io.stdout(`${JSON.stringify({ files: 0, findings: [], findings_total: 0, verdict: "clean" })}\n`);
-        return "ok";
-      }
-      Object.assign(req, { root: stores.root, paths: stores.dirs, include: stores.include });
+      if (!transcriptRequest(ctx, req, args.agent ?? "all", args.verbose, args.json)) return "ok";
     }
     const engine = args.engine ?? "mogui";
     try {

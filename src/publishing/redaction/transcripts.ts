@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
+import type { ScanRequest } from "./scan.ts";
 
 export type Agent = "claude" | "codex" | "all";
 
@@ -32,4 +33,20 @@ export function transcriptStores(ctx: Pick<Ctx, "env" | "cwd">, agent: Agent): S
   const dirs = looked.filter((d) => existsSync(d) && statSync(d).isDirectory());
   // Claude Code: <session-id>.jsonl (and agent-*.jsonl for subagents); Codex: rollout-<date>-<id>.jsonl.
   return { root: home, dirs, looked, include: /\.jsonl$/ };
+}
+
+/**
+ * Points a --paths request at the stores' `*.jsonl` files (findings name the session file, relative to $HOME). With
+ * no store at all it says so (exit 0, nothing to leak) and returns false.
+ */
+export function transcriptRequest(ctx: Ctx, req: ScanRequest, agent: Agent, verbose: boolean, json: boolean): boolean {
+  const stores = transcriptStores(ctx, agent);
+  if (verbose) ctx.io.stderr(`redaction-scan: transcript stores: ${stores.looked.map((d) => `${d}${stores.dirs.includes(d) ? "" : " (absent)"}`).join(", ")}\n`);
+  if (stores.dirs.length === 0) {
+    ctx.io.stderr(`redaction-scan: OK — no transcript store found (looked in ${stores.looked.join(", ")})\n`);
+    if (json) ctx.io.stdout(`${JSON.stringify({ files: 0, findings: [], findings_total: 0, verdict: "clean" })}\n`);
+    return false;
+  }
+  Object.assign(req, { root: stores.root, paths: stores.dirs, include: stores.include });
+  return true;
 }

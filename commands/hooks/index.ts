@@ -36,6 +36,10 @@ export const commands = {
     summary: "PostToolUse hook: a secret in a tool result is reported masked, masked in the output, and logged",
     load: () => import("./hook/secret-alert.ts"),
   },
+  "hook spend-brake": {
+    summary: "PreToolUse hook in a worker's session: warn at 80% of the job's token cap, deny every tool call past it",
+    load: () => import("./hook/spend-brake.ts"),
+  },
   "hook install": {
     summary: "Merge mogui's hook wiring into the host's settings JSON (never clobbers)",
     load: () => import("./hook/install.ts"),

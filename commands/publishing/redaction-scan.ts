@@ -15,7 +15,7 @@ import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../..
 import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
 import { transcriptRequest } from "../../src/publishing/redaction/transcripts.ts";
-import { VERSION } from "../../src/version.ts";
+import { VERSION } from "../../src/lib/version.ts";
 
 const P = "redaction-scan";
 

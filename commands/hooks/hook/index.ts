@@ -16,6 +16,7 @@ export default defineGroup({
     "secret-alert": () => import("./secret-alert.ts").then((m) => m.default),
     "spend-brake": () => import("./spend-brake.ts").then((m) => m.default),
     install: () => import("./install.ts").then((m) => m.default),
+    doctor: () => import("./doctor.ts").then((m) => m.default),
   },
   examples: ["mogui hook install --host claude --dry-run"],
 });

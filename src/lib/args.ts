@@ -103,10 +103,27 @@ function parseBool(cmdPath: string, name: string, raw: string): boolean {
   throw new UsageError(`--${name} takes no value (got '${raw}')`, cmdPath);
 }
 
+/** No bound on this side: the original's argparse `type=int` has none, so a flag mirroring one declares
+ * `min: UNBOUNDED_MIN` / `max: UNBOUNDED_MAX` (a safe integer is the only limit; issue 26 §3). */
+export const UNBOUNDED_MIN = Number.MIN_SAFE_INTEGER;
+export const UNBOUNDED_MAX = Number.MAX_SAFE_INTEGER;
+
+function wholeRange(def: IntArgDef): string {
+  const lo = def.min > UNBOUNDED_MIN;
+  const hi = def.max < UNBOUNDED_MAX;
+  if (lo && hi) return ` from ${def.min} to ${def.max}`;
+  if (lo) return ` of at least ${def.min}`;
+  if (hi) return ` of at most ${def.max}`;
+  return "";
+}
+
+/** What Python's `int()` reads (argparse `type=int`): optional sign, digits, single underscores between digits,
+ * surrounding blanks. */
 function parseWhole(cmdPath: string, name: string, def: IntArgDef, raw: string): number {
-  const n = Number(raw);
-  if (!/^-?\d+$/.test(raw) || n < def.min || n > def.max) {
-    throw new UsageError(`--${name} must be a whole number from ${def.min} to ${def.max} (got '${raw}')`, cmdPath);
+  const t = raw.trim();
+  const n = Number(t.replaceAll("_", ""));
+  if (!/^[+-]?\d+(_\d+)*$/.test(t) || !Number.isSafeInteger(n) || n < def.min || n > def.max) {
+    throw new UsageError(`--${name} must be a whole number${wholeRange(def)} (got '${raw}')`, cmdPath);
   }
   return n;
 }

@@ -70,7 +70,7 @@ function runner(argv: readonly string[], _opts?: RunOptions): Promise<RunResult>
 
 function ctx(extraEnv: Record<string, string | undefined> = {}): Ctx {
   return unitCtx({
-    env: { HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: bin, ORCA_CLI_COMMAND: ORCA, MOGUI_MASTER_HOST_RUNTIME: "claude", ...extraEnv },
+    env: { HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: bin, ORCA_CLI_COMMAND: ORCA, MOGUI_MASTER_HOST_RUNTIME: "claude", ORCA_TERMINAL_HANDLE: "term_master", ...extraEnv },
     cwd: dir,
     runner,
     now: () => 1_800_000_000_000,

@@ -159,7 +159,7 @@ async function start(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: Reso
 export async function launchAndRegister(ctx: Ctx, req: DispatchRequest, res: Resolved, est: number | null, say: Say, r: DispatchReport): Promise<void> {
   const orca = new OrcaClient(ctx, { timeoutMs: req.orcaTimeoutMs ?? ORCA_TIMEOUT_MS });
   r.step = "run";
-  await ensureRun(orca, req, `mogui dispatch ${basename(req.contract)}`, say, r);
+  await ensureRun(orca, req, `mogui dispatch ${basename(req.contract)}`, say, r, ctx.env.ORCA_TERMINAL_HANDLE);
   if (res.runtime === "codex") {
     r.step = "pretrust";
     pretrustCodex(ctx, say, await worktreePath(orca, req.worktree, req.terminal), req.worktree);

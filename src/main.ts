@@ -91,11 +91,12 @@ async function resolve(ctx: Ctx, reg: Registry, argv: string[]): Promise<Resolve
     const at = rest.findIndex((t, i) => (end < 0 || i < end) && names.includes(t));
     if (at < 0) {
       const rows = await groupHelpRows(reg, path, head, names);
-      if (wantsHelp(rest)) {
+      // An unknown subcommand is exit 2 with or without --help (issue 26 §2): help never hides the typo.
+      const word = rest.find((t, i) => !t.startsWith("-") && (end < 0 || i < end));
+      if (wantsHelp(rest) && !word) {
         ctx.io.stdout(renderGroupHelp(path, head, rows));
         return GLOBAL_EXIT.OK;
       }
-      const word = rest.find((t, i) => !t.startsWith("-") && (end < 0 || i < end));
       if (word) throw new UsageError(`unknown subcommand '${word}' for 'mogui ${path}'${didYouMean(word, names)}`, path);
       const listing = rows.map(([n, d]) => `  ${n}: ${d}`).join("\n");
       throw new UsageError(`'mogui ${path}' needs a subcommand: one of ${names.join(", ")}\n${listing}`, path);

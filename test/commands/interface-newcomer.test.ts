@@ -123,3 +123,11 @@ describe("--json on config validate and next-version", () => {
     expect(r.stdout.trim().split("\n")).toHaveLength(1);
   });
 });
+
+describe("the Orca simulator's settings are in its --help (not only in a file of the repository)", () => {
+  test("mogui sim orca --help names ORCA_SIM_STATE, ORCA_SIM_SCENARIO, ORCA_SIM_ROOT, ORCA_TERMINAL_HANDLE and a dispatch", async () => {
+    const r = await runMain(["sim", "orca", "--help"], { env: {} });
+    expect(r.code).toBe(0);
+    for (const v of ["ORCA_SIM_STATE=", "ORCA_SIM_SCENARIO=", "ORCA_SIM_ROOT=", "ORCA_TERMINAL_HANDLE=", "mogui sim install-shims", "mogui dispatch --contract"]) expect(r.stdout).toContain(v);
+  });
+});

@@ -7,7 +7,7 @@
 import type { MoguiArgDef, MoguiArgsDef } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { UsageError } from "./errors.ts";
-import { GLOBAL_EXIT } from "./exit-codes.ts";
+import { GLOBAL_EXIT } from "./exits.ts";
 import type { Registry } from "./registry.ts";
 
 /** What follows a flag: a file, a directory, any value (nothing to offer), or one of a list. */

@@ -41,9 +41,15 @@ describe("unknown subcommands", () => {
     });
   }
 
-  test("a group's own --help is still exit 0", async () => {
+  test("a group's own --help is still exit 0, also after a flag's value given before the subcommand", async () => {
     expect((await runMain(["hook", "--help"])).code).toBe(0);
     expect((await runMain(["tracks", "--json", "--help"])).code).toBe(0);
+    const withValue = await runMain(["dispatch-gate", "--ledger", "/tmp/l.jsonl", "--help"]);
+    expect(withValue.code).toBe(0);
+    expect(withValue.stdout).toContain("check:");
+    const typo = await runMain(["dispatch-gate", "--ledger", "/tmp/l.jsonl", "chek", "--help"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toStartWith("mogui: unknown subcommand 'chek' for 'mogui dispatch-gate' (did you mean");
   });
 });
 

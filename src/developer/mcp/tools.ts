@@ -4,7 +4,7 @@
  * flag names, types, enums, bounds, required; positionals as properties), its hints from the command's `mcp` field.
  * Nothing here is written twice: a new command is a new tool.
  */
-import type { MoguiArgDef, MoguiArgsDef } from "../../lib/args.ts";
+import { UNBOUNDED_MAX, UNBOUNDED_MIN, type MoguiArgDef, type MoguiArgsDef } from "../../lib/args.ts";
 import type { Command, McpSpec } from "../../lib/command.ts";
 import { COMMON_EXITS, type Exits } from "../../lib/exits.ts";
 import type { Registry } from "../../lib/registry.ts";
@@ -62,8 +62,9 @@ function propertySchema(def: MoguiArgDef): JsonSchema {
       break;
     case "int":
       s.type = "integer";
-      s.minimum = def.min;
-      s.maximum = def.max;
+      // A side declared unbounded (UNBOUNDED_MIN / UNBOUNDED_MAX: only a safe integer) has no bound in the schema.
+      if (def.min > UNBOUNDED_MIN) s.minimum = def.min;
+      if (def.max < UNBOUNDED_MAX) s.maximum = def.max;
       if (def.default !== undefined) s.default = def.default;
       break;
     case "enum":

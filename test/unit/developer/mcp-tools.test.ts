@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { REGISTRY } from "../../../commands/index.ts";
+import { UNBOUNDED_MAX, UNBOUNDED_MIN } from "../../../src/lib/args.ts";
 import { defineCommand, type Command } from "../../../src/lib/command.ts";
 import { canonicalArgs, Confirmations, planHash, TOKEN_TTL_MS } from "../../../src/developer/mcp/confirm.ts";
 import { acts, argvOf, classify, excluded, exitNameOf, loadTools, stdinProblem, ToolArgError, toolName, toolOf } from "../../../src/developer/mcp/tools.ts";
@@ -45,6 +46,13 @@ describe("schema generation", () => {
     expect(s.required).toEqual(["target", "note"]);
     expect(s.additionalProperties).toBe(false);
     expect(tool.json).toBe(true);
+  });
+
+  test("an unbounded side of a whole number has no bound in the schema", () => {
+    const loop = toolOf("acceptance-loop run", { ...sample, args: { n: { type: "int", min: 1, max: UNBOUNDED_MAX }, m: { type: "int", min: UNBOUNDED_MIN, max: UNBOUNDED_MAX } } } as unknown as Command);
+    const p = (loop.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+    expect(p.n).toEqual({ type: "integer", minimum: 1 });
+    expect(p.m).toEqual({ type: "integer" });
   });
 
   test("a call's command line: --flag=value (a leading dash stays a value), arrays repeated, --json added", () => {

@@ -1,5 +1,5 @@
 import { defineCommand } from "../../../src/lib/command.ts";
-import { decide, recordDecision, type GuardDecision } from "../../../src/hooks/session/product-path-guard.ts";
+import { decide, guardedDecision, oneLine, recordDecision, type GuardDecision } from "../../../src/hooks/session/product-path-guard.ts";
 import { HOOK_ARGS, startHook } from "../../../src/hooks/session/run.ts";
 
 export default defineCommand({
@@ -54,14 +54,26 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage error (unknown flag)" },
   },
   async run({ ctx, args, fail }) {
-    const call = startHook(ctx, args, "product-path-guard", "PreToolUse");
-    // Fail closed (D32): no input, or input that is not a JSON object, is never waved through.
-    const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
-    const d: GuardDecision = why
-      ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
-      : decide(ctx, call.input, call.cwd);
-    recordDecision(ctx, d, call.cwd, call.sessionKind);
+    // Fail closed (D32, D39): Claude Code blocks only on exit 2, so every error on the way (reading, parsing,
+    // judging) is a block with one line, never a crash (exit 1 would let the call run).
+    let sessionKind: Parameters<typeof recordDecision>[3];
+    let cwd = ctx.cwd;
+    const d: GuardDecision = guardedDecision(() => {
+      const call = startHook(ctx, args, "product-path-guard", "PreToolUse");
+      sessionKind = call.sessionKind;
+      cwd = call.cwd;
+      // No input, or input that is not a JSON object, is never waved through.
+      const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
+      return why
+        ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
+        : decide(ctx, call.input, call.cwd);
+    });
+    try {
+      recordDecision(ctx, d, cwd, sessionKind);
+    } catch {
+      // The event log never changes a decision.
+    }
     if (!d.block) return "ok";
-    return fail("blocked", `[product-path-guard] BLOCKED: ${d.reason}`);
+    return fail("blocked", oneLine(`[product-path-guard] BLOCKED: ${d.reason}`));
   },
 });

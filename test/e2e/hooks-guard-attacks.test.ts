@@ -19,8 +19,29 @@ import { goldenStateOf, judgeBatch, prepareBatch, type BatchResult } from "../he
 import { ATTACKS, BENIGN, fillAttack } from "../helpers/attacks.ts";
 import { GUARD_ATTACKS } from "../helpers/attacks-guard.ts";
 
-/** Allowed attacks that do change the product, by id: each is one of the guard's documented limits. */
-const LIMITS: Record<string, string> = {};
+const ENV = "a variable the shell already holds ($P, exported before this call) read at run time";
+const RUNTIME = "a path or program computed at run time (base64, rot13)";
+const SCRIPT = "a script or program file whose text writes the product";
+/**
+ * Allowed attacks that do change the product, by id: each is one of the guard's documented limits (docs/hooks.md).
+ * The runner exports P and W into the shell, as an earlier tool call could; the guard reads the command text only.
+ */
+const LIMITS: Record<string, string> = {
+  ...Object.fromEntries(
+    ["heredoc-7", "eval-24", "eval-25", "glob-1", "ancestor-6", "fd-proc-4", "fd-proc-5", "awk-5", "node-7"]
+      .concat([3, 4, 5, 6, 8, 9].map((n) => `python-${n}`), [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `perl-${n}`), [1, 2, 3, 4, 5, 6, 8].map((n) => `node-${n}`))
+      .map((id) => [id, ENV]),
+  ),
+  "base64-1": RUNTIME,
+  "base64-2": RUNTIME,
+  "base64-3": RUNTIME,
+  "base64-7": RUNTIME,
+  "python-10": SCRIPT,
+  "script-1": SCRIPT,
+  "script-2": SCRIPT,
+  "script-4": SCRIPT,
+  "script-5": SCRIPT,
+};
 
 interface Judged {
   id: string;
@@ -80,6 +101,7 @@ afterAll(() => {
       `product-path-guard alone against the attack table: ${judged.length} attacks (${ATTACKS.length} shared + ${GUARD_ATTACKS.length} guard-only), ${allowed.length} allowed and executed`,
       `  bypasses (allowed and changed the product): ${changed.length}, of which outside the documented limits: ${outside.length} (goal 0)`,
       ...outside.map((r) => `    BYPASS ${r.id}: ${r.cmd.replace(/\n/g, "\\n")} -> ${r.diff.slice(0, 3).join(", ")}`),
+      `  documented limits among them: ${changed.length - outside.length} (${[ENV, RUNTIME, SCRIPT].map((l) => `${changed.filter((r) => LIMITS[r.id] === l).length} ${l.split(" (")[0]}`).join("; ")})`,
       `  benign read-only commands blocked: ${benignBlocked.length} of ${benign.length}`,
       ...benignBlocked.map((b) => `    blocked ${b.id}: ${b.cmd.replace(/\n/g, "\\n")} (${b.reason})`),
     ].join("\n"),

@@ -20,6 +20,7 @@ export class GuardUnsure extends Error {
 const realCache = new Map<string, string>();
 /** Symlinks followed by hand (dangling ones) before a chain counts as a loop, as the kernel's limit. */
 const MAX_LINKS = 40;
+const PATH_MAX = 4096;
 
 /** One line, bounded: a path quoted in a block reason. */
 export function shortPath(p: string): string {
@@ -60,6 +61,12 @@ function danglingTarget(link: string, hops: number): string | undefined {
 export function canonical(p: string, hops = 0): string {
   const tail: string[] = [];
   let cur = p;
+  if (cur.length > PATH_MAX) {
+    // The kernel refuses a path this long in one piece: start from the longest prefix it can take.
+    const cut = cur.lastIndexOf("/", PATH_MAX);
+    for (const part of cur.slice(cut + 1).split("/").reverse()) if (part !== "") tail.push(part);
+    cur = cut > 0 ? cur.slice(0, cut) : "/";
+  }
   for (let i = 0; i < 4096; i++) {
     const hit = realCache.get(cur);
     if (hit !== undefined) return tail.length ? join(hit, ...tail.reverse()) : hit;

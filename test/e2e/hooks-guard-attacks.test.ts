@@ -15,6 +15,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { decide } from "../../src/hooks/session/product-path-guard.ts";
 import { attackBase, makeAttackProduct } from "../helpers/attack-product.ts";
+import { GIT_ENV } from "../helpers/git.ts";
 import { goldenStateOf, judgeBatch, prepareBatch, type BatchResult } from "../helpers/attack-run.ts";
 import { ATTACKS, BENIGN, fillAttack } from "../helpers/attacks.ts";
 import { GUARD_ATTACKS } from "../helpers/attacks-guard.ts";
@@ -81,7 +82,8 @@ beforeAll(async () => {
     if (again.block !== j.block && !runAll) throw new Error(`verdict of ${c.id} depends on its directory`);
     void i;
   }
-  const p = Bun.spawn(["bash", run.runner], { stdout: "pipe", stderr: "pipe" });
+  // A git identity, so the commit attacks do what they would on a configured host.
+  const p = Bun.spawn(["bash", run.runner], { stdout: "pipe", stderr: "pipe", env: { ...process.env, ...GIT_ENV } });
   await p.exited;
   ran = judgeBatch(run, goldenState);
   const bp = join(base, "benign");

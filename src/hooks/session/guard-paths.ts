@@ -73,7 +73,8 @@ export function canonical(p: string, hops = 0): string {
     if (exists(cur)) {
       let real: string;
       try {
-        real = realpathSync(cur);
+        // The native realpath(3): the JS one normalises `..` lexically first, which is not what the kernel does.
+        real = realpathSync.native(cur);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== "ENOENT") throw unsure(code, cur);

@@ -272,7 +272,7 @@ function unwrap(words: string[], cwd: string, lex: LexEnv): Unwrapped {
         continue;
       }
       if (!a.startsWith("-") || a === "-") break;
-      wrapperArgs.push(a);
+      if (!/^-(C|D|-chdir)/.test(a)) wrapperArgs.push(a);
       // Directory changes: `env -C DIR`, `env --chdir=DIR`, `sudo -D DIR`, glued or clustered (`-iC DIR`, `-CDIR`).
       const chdirFlag = name === "env" ? "C" : name === "sudo" ? "D" : "";
       const long = a.startsWith("--");
@@ -280,7 +280,6 @@ function unwrap(words: string[], cwd: string, lex: LexEnv): Unwrapped {
         const v = a === "--chdir" ? w[++i] : a.slice(8);
         if (v === undefined || /[$`*?[]/.test(v)) cwdUnknown = true;
         else cwd = resolveFrom(cwd, v);
-        if (a === "--chdir") wrapperArgs.push(v ?? "");
         i++;
         continue;
       }
@@ -305,7 +304,6 @@ function unwrap(words: string[], cwd: string, lex: LexEnv): Unwrapped {
           if (letter === "C") {
             if (/[$`*?[]/.test(v)) cwdUnknown = true;
             else cwd = resolveFrom(cwd, v);
-            wrapperArgs.push(v);
           }
           continue;
         }
@@ -318,7 +316,6 @@ function unwrap(words: string[], cwd: string, lex: LexEnv): Unwrapped {
         if (v === "") v = w[++i] ?? "";
         if (/[$`*?[]/.test(v)) cwdUnknown = true;
         else cwd = resolveFrom(cwd, v);
-        wrapperArgs.push(v);
         i++;
         continue;
       }
@@ -595,6 +592,7 @@ function commandRule(s: Scope, cmd: SimpleCommand, c: Ctx1): Outcome {
   const blocked = (v: Verdict | null): Outcome => (v ? { verdict: v, touched: true } : { touched: true });
   // Wrapper options: `time -o FILE`, `sudo -D DIR`, `env -C DIR` (a read-only command run there is still fine).
   const wrapperTouch = anyNames(s, cwdIn, wrapperArgs.filter((a) => !/^-/.test(a) || a.includes("/")));
+  if (wrapperTouch) return blocked(deny(`an option of '${basename(cmd.words.find((w) => WRAPPERS.has(basename(w))) ?? "a wrapper")}' names a path inside the product repo`, "write_capable_arg"));
   const envTouch = anyNames(s, cwd, assigns) || wrapperTouch;
   const envRisk = assigns.map(commandEnv).find((x) => x !== null) ?? s.envRisk;
   const wrapped = cmd.words.map((w) => basename(w));

@@ -5,9 +5,9 @@ import type { Ctx } from "../../lib/context.ts";
 import { UsageError } from "../../lib/errors.ts";
 import { SHARED_EXITS } from "../../lib/exits.ts";
 import { boundedWarnings, checkLedger, type LedgerWarning } from "../../lib/ledger.ts";
-import { loadTierPolicy, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { loadTierPolicy, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
-import { SPEND_LEDGER_ENV } from "./paths.ts";
+import { SPEND_LEDGER_ENV } from "../../dispatch/gate/spend-paths.ts";
 import { TranscriptLocator } from "./locate.ts";
 import { jobWorktrees, recordSpend, type JobTranscripts, type RecordSummary } from "./record.ts";
 

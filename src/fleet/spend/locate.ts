@@ -7,7 +7,7 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { claudeProjectName, claudeProjectsDir, codexSessionsDir } from "./paths.ts";
+import { claudeProjectName, claudeProjectsDir, codexSessionsDir } from "../../dispatch/gate/spend-paths.ts";
 
 function real(p: string): string {
   try {

@@ -3,8 +3,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decide } from "../../src/hooks/session/product-path-guard.ts";
-import { tempDir } from "../helpers/paths.ts";
+import { decide } from "../../../src/hooks/session/product-path-guard.ts";
+import { tempDir } from "../../helpers/paths.ts";
 
 let root: string;
 let PARENT: string;

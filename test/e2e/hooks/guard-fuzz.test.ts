@@ -1,16 +1,16 @@
 /**
  * product-path-guard fails closed through the compiled binary (issue 23): hostile hook inputs on stdin, as Claude
  * Code sends them, must end in exit 0 or 2 with at most one stderr line and never a stack trace. The in-process fuzz
- * (test/commands/hooks-guard-fuzz.test.ts) runs the big budget; this one is small (MOGUI_GUARD_E2E_FUZZ_N, default
+ * (test/commands/hooks/guard-fuzz.test.ts) runs the big budget; this one is small (MOGUI_GUARD_E2E_FUZZ_N, default
  * 60; MOGUI_GUARD_FUZZ_SEED replays). Also the crash the issue measured: a long commit message heredoc.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { binaryPath, e2eEnv } from "../helpers/binary.ts";
-import { fuzzCase, fuzzWorld } from "../helpers/guard-fuzz.ts";
-import { tempDir } from "../helpers/paths.ts";
-import { prng } from "../helpers/prng.ts";
+import { binaryPath, e2eEnv } from "../../helpers/binary.ts";
+import { fuzzCase, fuzzWorld } from "../../helpers/guard-fuzz.ts";
+import { tempDir } from "../../helpers/paths.ts";
+import { prng } from "../../helpers/prng.ts";
 
 const N = Number(process.env.MOGUI_GUARD_E2E_FUZZ_N ?? 60);
 const SEED = Number(process.env.MOGUI_GUARD_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -13,12 +13,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { decide } from "../../src/hooks/session/product-path-guard.ts";
-import { attackBase, makeAttackProduct } from "../helpers/attack-product.ts";
-import { GIT_ENV } from "../helpers/git.ts";
-import { goldenStateOf, judgeBatch, prepareBatch, type BatchResult } from "../helpers/attack-run.ts";
-import { ATTACKS, BENIGN, fillAttack } from "../helpers/attacks.ts";
-import { GUARD_ATTACKS } from "../helpers/attacks-guard.ts";
+import { decide } from "../../../src/hooks/session/product-path-guard.ts";
+import { attackBase, makeAttackProduct } from "../../helpers/attack-product.ts";
+import { GIT_ENV } from "../../helpers/git.ts";
+import { goldenStateOf, judgeBatch, prepareBatch, type BatchResult } from "../../helpers/attack-run.ts";
+import { ATTACKS, BENIGN, fillAttack } from "../../helpers/attacks.ts";
+import { GUARD_ATTACKS } from "../../helpers/attacks-guard.ts";
 
 const ENV = "a variable the shell already holds ($P, exported before this call) read at run time";
 const RUNTIME = "a path or program computed at run time (base64, rot13)";

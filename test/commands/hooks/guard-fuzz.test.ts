@@ -8,10 +8,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runMain } from "../helpers/ctx.ts";
-import { fuzzCase, fuzzWorld } from "../helpers/guard-fuzz.ts";
-import { tempDir } from "../helpers/paths.ts";
-import { prng } from "../helpers/prng.ts";
+import { runMain } from "../../helpers/ctx.ts";
+import { fuzzCase, fuzzWorld } from "../../helpers/guard-fuzz.ts";
+import { tempDir } from "../../helpers/paths.ts";
+import { prng } from "../../helpers/prng.ts";
 
 const N = Number(process.env.MOGUI_GUARD_FUZZ_N ?? 1200);
 const SEED = Number(process.env.MOGUI_GUARD_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));

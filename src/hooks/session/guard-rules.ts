@@ -669,41 +669,57 @@ function analyse(s: Scope, command: string, cwdsIn: string[], depth: number, var
   // When this reader and bash could disagree, block (issue 23): a parse error is never waved through.
   if (parsed.error) return { ...deny(`could not read the command the way bash would (${parsed.error})`, "unparseable"), touched: true };
   let touched = false;
-  for (const [i, inner] of parsed.nested.entries()) {
-    const v = analyse(s, inner, cwdsIn, depth + 1, parsed.nestedVars[i] ?? vars);
-    if (v.block) return v;
-    touched ||= v.touched;
-  }
-  let cur = cwdsIn;
-  // Where each `(` opened: a subshell's directory changes end at its `)` (the union is kept, to stay safe).
-  const saved: string[][] = [];
-  for (const [k, pipe] of parsed.pipelines.entries()) {
-    const sep = parsed.seps[k] ?? { before: "", after: "", depth: 0 };
-    if (sep.before === "(") saved.push(cur);
-    let pipeTouched = false;
-    let moved: string[] | null = null;
-    let certain = false;
-    for (const [j, cmd] of pipe.entries()) {
-      for (const cwd of cur) {
-        const o = commandRule(s, cmd, { cwd, piped: j > 0, pipeTouched });
-        if (o.verdict) return { ...o.verdict, touched: true };
-        pipeTouched ||= o.touched;
-        touched ||= o.touched;
-        if (o.cd) {
-          moved = uniq([...(moved ?? []), ...o.cd.to]);
-          certain = o.cd.certain;
+  const seen = new Set(cwdsIn);
+  /** One reading of the pipelines from the given directories; a verdict, or null. */
+  const pass = (start: string[], loopRound = false): Analysis | null => {
+    let cur = start;
+    // Where each `(` opened: a subshell's directory changes end at its `)` (the union is kept, to stay safe).
+    const saved: string[][] = [];
+    for (const [k, pipe] of parsed.pipelines.entries()) {
+      const sep = parsed.seps[k] ?? { before: "", after: "", depth: 0 };
+      if (sep.before === "(") saved.push(cur);
+      let pipeTouched = false;
+      let moved: string[] | null = null;
+      let certain = false;
+      for (const [j, cmd] of pipe.entries()) {
+        for (const cwd of cur) {
+          const o = commandRule(s, cmd, { cwd, piped: j > 0, pipeTouched });
+          if (o.verdict) return { ...o.verdict, touched: true };
+          pipeTouched ||= o.touched;
+          touched ||= o.touched;
+          if (o.cd) {
+            moved = uniq([...(moved ?? []), ...o.cd.to]);
+            certain = o.cd.certain;
+          }
         }
       }
+      if (moved) {
+        // bash certainly changes directory only for a lone `cd` that runs in this shell, whatever came before, and
+        // succeeds: not in a pipeline, not in the background, not on the right of `&&`/`||` (it may not run), not
+        // on the left of `||` (it failed). Otherwise both the old and the new directories stay possible.
+        const sure = !loopRound && certain && pipe.length === 1 && sep.after !== "&" && sep.after !== "||" && sep.before !== "&&" && sep.before !== "||";
+        cur = sure ? moved : uniq([...cur, ...moved]);
+      }
+      if (sep.after === ")" && saved.length) cur = uniq([...saved.pop()!, ...cur]);
+      if (cur.length > MAX_CWDS) cur = uniq([...s.policy.product.roots, ...cur.slice(0, MAX_CWDS)]);
+      for (const d of cur) seen.add(d);
     }
-    if (moved) {
-      // bash certainly changes directory only for a lone `cd` that runs in this shell, whatever came before, and
-      // succeeds: not in a pipeline, not in the background, not on the right of `&&`/`||` (it may not run), not on
-      // the left of `||` (it failed). Otherwise both the old and the new directories stay possible.
-      const sure = certain && pipe.length === 1 && sep.after !== "&" && sep.after !== "||" && sep.before !== "&&" && sep.before !== "||";
-      cur = sure ? moved : uniq([...cur, ...moved]);
-    }
-    if (sep.after === ")" && saved.length) cur = uniq([...saved.pop()!, ...cur]);
-    if (cur.length > MAX_CWDS) cur = uniq([...s.policy.product.roots, ...cur.slice(0, MAX_CWDS)]);
+    return null;
+  };
+  const first = pass(cwdsIn);
+  if (first) return first;
+  // A `cd` inside a loop moves again on the next round: read the whole command once more from every directory
+  // the first reading reached.
+  if (seen.size > cwdsIn.length && /(^|[\s;&|(])(for|while|until|select)\s/.test(command)) {
+    const again = pass([...seen].slice(0, MAX_CWDS * 2), true);
+    if (again) return again;
+  }
+  // $(...), backticks and <(...) run where the shell is when it reaches them: judged from every directory seen.
+  const all = [...seen].slice(0, MAX_CWDS * 2);
+  for (const [i, inner] of parsed.nested.entries()) {
+    const v = analyse(s, inner, all, depth + 1, parsed.nestedVars[i] ?? vars);
+    if (v.block) return v;
+    touched ||= v.touched;
   }
   if (s.envRisk && touched) return { ...deny(`${s.envRisk}=... set earlier changes what runs while touching the product repo`, "env_command"), touched: true };
   if (s.shadow && (touched || s.mentions)) return { ...deny(`'${s.shadow}' can make a read-only command name run something else, and the command touches the product repo`, "shadowing"), touched: true };

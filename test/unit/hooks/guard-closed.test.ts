@@ -99,6 +99,8 @@ const BLOCK: [string, () => string, string?][] = [
   ["a command over 256 KiB", () => `echo ${"a ".repeat(140_000)}`],
   ["an unparseable command", () => "echo 'unterminated"],
   ["nohup in the product (nohup.out)", () => "nohup make", "product"],
+  ["a cd inside a loop moves again on the next round", () => `cd ${PARENT}; for i in 1 2; do rm -f README.md; cd product; done`],
+  ["a substitution runs where the shell is", () => `cd ${P} && echo $(rm README.md)`],
 ];
 
 const ALLOW: [string, () => string, string?][] = [

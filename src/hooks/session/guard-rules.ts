@@ -517,6 +517,7 @@ function writeVerdict(s: Scope, name: string, args: readonly string[], opaque: b
 function symlinkReaches(s: Scope, args: readonly string[], cwd: string): boolean {
   if (!args.some((a) => a === "--symbolic" || /^-[a-zA-Z]*s/.test(a))) return false;
   const ops = args.filter((a) => !a.startsWith("-"));
+  if (!ops.length) return false;
   const tFlag = args.findIndex((a) => a === "-t" || a.startsWith("--target-directory"));
   let dir: string;
   let targets: string[];

@@ -124,6 +124,7 @@ const ALLOW: [string, () => string, string?][] = [
   ["a quoted carriage return is data", () => "printf 'a\\r\\n'; echo '\r'"],
   ["mkdir -p next to the product", () => `mkdir -p ${PARENT}/other && touch ${PARENT}/other/f`],
   ["a cd that certainly happens moves the cwd out", () => `cd ${OPS} && rm -f plain2`, "product"],
+  ["ln -s with no operand (found by the fuzz, seed 22)", () => "ln -s -f"],
 ];
 
 const cwdOf = (k?: string) => (k === "product" ? P : k === "parent" ? PARENT : k ?? OPS);

@@ -474,7 +474,7 @@ function readsOnly(s: Scope, name: string, args: readonly string[], cwd: string)
     const mode = args[0] && !args[0].startsWith("--") ? args[0].replace(/^-/, "") : "";
     const create = /^[a-zA-Z]*c/.test(mode) || args.includes("--create") || args.includes("-c");
     const list = /^[a-zA-Z]*t/.test(mode) || args.includes("--list") || args.includes("-t");
-    if (!(create || list) || /x|u|r|A/.test(mode) || args.some((a) => /^--(extract|get|append|update|delete|remove-files|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|index-file)/.test(a) || a === "-I" || a === "-F")) return false;
+    if (!(create || list) || /[xurAgG]/.test(mode) || args.some((a) => /^--(extract|get|append|update|delete|remove-files|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|index-file|listed-incremental|incremental|volno-file)/.test(a) || /^-[a-zA-Z]*[IFgG]/.test(a))) return false;
     // The archive file: the value of f (in the mode cluster, the next word) or -f/--file.
     let file: string | undefined;
     const fAt = args.findIndex((a) => a === "-f" || a === "--file");
@@ -485,9 +485,15 @@ function readsOnly(s: Scope, name: string, args: readonly string[], cwd: string)
     return file !== undefined && !inProduct(file) && !/[$`*?[]/.test(file) && !product.mentionedIn(file);
   }
   if (name === "sed" || name === "gsed") {
-    if (args.some((a) => isInPlace(name, a) || a === "-f" || a.startsWith("--file") || /^-[a-zA-Z]*f/.test(a))) return false;
+    // Only flags that cannot write or run: every script is then checked for w, W and e commands.
+    const SAFE = /^(-n|--quiet|--silent|-E|-r|--regexp-extended|-s|--separate|-u|--unbuffered|-z|--null-data|--posix|--debug|--sandbox|-[nErsuz]+)$/;
     const scripts: string[] = [];
-    for (let k = 0; k < args.length; k++) if (args[k] === "-e" || args[k] === "--expression") scripts.push(args[++k] ?? "");
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      if (a === "-e" || a === "--expression") scripts.push(args[++k] ?? "");
+      else if (a.startsWith("--expression=")) scripts.push(a.slice(13));
+      else if (a.startsWith("-") && a !== "-" && !SAFE.test(a)) return false;
+    }
     if (!scripts.length) {
       const first = args.find((a) => !a.startsWith("-"));
       if (first === undefined) return false;
@@ -496,7 +502,13 @@ function readsOnly(s: Scope, name: string, args: readonly string[], cwd: string)
     return scripts.every((p) => !/[wWe]/.test(p));
   }
   if (/^(g|m|n)?awk$/.test(name)) {
-    if (args.some((a) => a === "-f" || a.startsWith("--file") || a === "-i" || a.startsWith("--include") || a === "-l" || a.startsWith("--load") || a === "-E")) return false;
+    // Only -v and -F (and their long forms): any other flag may load a program (-f, -e, --source, -i, -l ...).
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!;
+      if (a === "-v" || a === "-F") k++;
+      else if (a.startsWith("-") && a !== "-" && !/^(-F.|-v.|--assign=|--field-separator=)/.test(a)) return false;
+      else if (!a.startsWith("-")) break;
+    }
     const program = args.filter((a, k) => !a.startsWith("-") && !(k > 0 && (args[k - 1] === "-v" || args[k - 1] === "-F")))[0];
     return program !== undefined && !/[>|]|system|getline|close|fflush|ENVIRON|PROCINFO|@/.test(program);
   }

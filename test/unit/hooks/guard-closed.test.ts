@@ -99,6 +99,10 @@ const BLOCK: [string, () => string, string?][] = [
   ["a command over 256 KiB", () => `echo ${"a ".repeat(140_000)}`],
   ["an unparseable command", () => "echo 'unterminated"],
   ["nohup in the product (nohup.out)", () => "nohup make", "product"],
+  ["sed with a w command in --expression=", () => `sed -n --expression='w ${P}/x' ${P}/README.md`],
+  ["sed with a glued -e", () => `sed -ne'w ${P}/x' ${P}/README.md`],
+  ["gawk --source with output", () => `gawk --source='BEGIN { print 1 > "${P}/x" }' ${P}/README.md`],
+  ["tar c with a snapshot file in the product", () => `tar -c -g ${P}/snar -f ${OPS}/x.tar ${P}`],
   ["a cd inside a loop moves again on the next round", () => `cd ${PARENT}; for i in 1 2; do rm -f README.md; cd product; done`],
   ["a substitution runs where the shell is", () => `cd ${P} && echo $(rm README.md)`],
 ];

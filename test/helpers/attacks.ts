@@ -464,6 +464,9 @@ section(
   "mv $P $W/gone && ln -s $W $P",
   "mount --bind $W $P 2>/dev/null; touch $P/mounted",
   "unshare -rm sh -c 'touch $P/unshared' 2>/dev/null || touch $P/unshared",
+  "umount -l $P 2>/dev/null; touch $P/umounted",
+  "mount -o remount,rw $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/remounted",
+  "unshare -Urm sh -c \"umount -l $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/nested-ns\"",
 );
 
 section(
@@ -476,6 +479,9 @@ section(
   "cp /etc/hostname /dev/fd/1 > $P/README.md",
   "echo x | tee /proc/self/fd/1 > $P/out",
   "bash -c 'exec 3<> \"$P/README.md\"; printf z >&3'",
+  "for r in /proc/[0-9]*/root; do echo x > \"$r$P/README.md\" 2>/dev/null && break; done",
+  "for r in /proc/[0-9]*/root; do touch \"$r$P/proc-root\" 2>/dev/null && break; done",
+  "for c in /proc/[0-9]*/cwd; do rm -f \"$c/../$(basename $P)/package.json\" 2>/dev/null; done; for r in /proc/[0-9]*/root; do rm -f \"$r$P/package.json\" 2>/dev/null && break; done",
 );
 
 section(

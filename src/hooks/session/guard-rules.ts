@@ -515,6 +515,46 @@ function readsOnly(s: Scope, name: string, args: readonly string[], cwd: string)
   return false;
 }
 
+/** Environment reads inside a program's text: `os.environ["P"]`, `$ENV{P}`, `process.env.P`, `ENVIRON["P"]`, `ENV["P"]`, `getenv("P")`. */
+const ENV_READS = [
+  /\b(?:environ(?:\.get)?\s*[[(]\s*|getenv\s*\(\s*|ENV(?:\.fetch)?\s*[[(]\s*)(["']?)([A-Za-z_]\w*)?/gi,
+  /\$ENV\{\s*["']?([A-Za-z_]\w*)?/g,
+  /\bprocess\.env(?:\.([A-Za-z_$][\w$]*)|\[\s*["'`]([A-Za-z_]\w*)?)?/g,
+  /\bDeno\.env\.get\(\s*["']([A-Za-z_]\w*)?/g,
+];
+
+/**
+ * Does a program's text read an environment variable whose value this guard cannot vouch for? One the hook's own
+ * environment does not hold (exported by an earlier call: it may be the product), or one that names the product.
+ * A read by a computed name (`os.environ[k]`) is unknowable too.
+ */
+function readsUnknownEnv(s: Scope, text: string, shellProgram: boolean): string | null {
+  const vars = s.policy.lex.vars;
+  const judge = (name: string | undefined): string | null => {
+    if (name === undefined || name === "") return "a variable by a computed name";
+    const v = vars[name];
+    if (v === undefined) return name;
+    return s.policy.product.mentionedIn(v) ? name : null;
+  };
+  for (const re of ENV_READS) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const name = m[3] ?? m[2] ?? m[1];
+      const bad = judge(/^["'`]?$/.test(name ?? "") ? undefined : name);
+      // `ENV[` and friends only count with a quoted literal or an identifier after them.
+      if (bad) return bad;
+    }
+  }
+  if (shellProgram) {
+    for (const m of text.matchAll(/\$\{?(!?)([A-Za-z_]\w*)/g)) {
+      if (m[1]) return `\${!${m[2]}}`;
+      const bad = judge(m[2]);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}
+
 /** The class and reason for a command that is not read-only and touches the product. */
 function writeVerdict(s: Scope, name: string, args: readonly string[], opaque: boolean, stdinProgram: boolean): Verdict | null {
   if (args.some((a) => isInPlace(name, a))) return deny(`${name} in-place editing touches the product repo`, "write_capable_arg");
@@ -643,6 +683,17 @@ function commandRule(s: Scope, cmd: SimpleCommand, c: Ctx1): Outcome {
   const opaque = inlineCode(name, args);
   const stdinProgram = readsStdinProgram(name, args);
   const fedInput = c.piped || cmd.redirects.some((r) => r.op === "<<" || r.op === "<<<" || r.op === "<");
+  // A program that reads the environment: a variable the shell already holds may be the product's path.
+  if (opaque || (stdinProgram && fedInput)) {
+    const text = opaque ? args.join("\n") : s.raw;
+    const shellProgram = SHELLS.has(name) || name === "eval";
+    const unknown = readsUnknownEnv(s, text, shellProgram);
+    if (unknown) return blocked(deny(`'${name}' runs a program that reads the environment (${unknown}), whose value this guard cannot see; it may name the product repo`, "opaque_interpreter"));
+  }
+  // Name references and indirection (`declare -n r=P`, `${!v}`): the variable read is chosen at run time.
+  if (!ANCESTOR_SAFE.has(name) && /(^|[\s;&|(])(declare|local|typeset)\s+-\w*n\b|\$\{!/.test(s.raw)) {
+    return blocked(deny(`a name reference or \${!...} indirection chooses at run time which variable '${name}' reads`, "lexer_disagreement"));
+  }
   // A non-read-only command whose words reach the product or an ancestor of it (mv/rm/chmod of a parent too).
   const reach = !ANCESTOR_SAFE.has(name);
   let touched = inCwd || envTouch || anyNames(s, cwd, words, reach);

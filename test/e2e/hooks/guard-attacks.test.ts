@@ -28,15 +28,11 @@ const SCRIPT = "a script or program file whose text writes the product";
  * The runner exports P and W into the shell, as an earlier tool call could; the guard reads the command text only.
  */
 const LIMITS: Record<string, string> = {
-  ...Object.fromEntries(
-    ["heredoc-7", "eval-24", "eval-25", "glob-1", "ancestor-6", "fd-proc-4", "fd-proc-5", "awk-5", "node-7"]
-      .concat([3, 4, 5, 6, 8, 9].map((n) => `python-${n}`), [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `perl-${n}`), [1, 2, 3, 4, 5, 6, 8].map((n) => `node-${n}`))
-      .map((id) => [id, ENV]),
-  ),
+  "glob-1": ENV,
   "base64-1": RUNTIME,
   "base64-2": RUNTIME,
   "base64-3": RUNTIME,
-  "base64-7": RUNTIME,
+  "python-9": RUNTIME,
   "python-10": SCRIPT,
   "script-1": SCRIPT,
   "script-2": SCRIPT,
@@ -124,8 +120,9 @@ describe("the attack table through the guard alone (issue 23)", () => {
     expect(stale).toEqual([]);
   });
 
-  test("benign read-only commands stay allowed (at most 2 blocked)", () => {
-    expect(benign.filter((b) => b.block).length).toBeLessThanOrEqual(2);
+  // Three interpreter programs over product files stay blocked (python3 -c, perl -ne, node -e reading $P).
+  test("benign read-only commands stay allowed (at most 3 blocked)", () => {
+    expect(benign.filter((b) => b.block).length).toBeLessThanOrEqual(3);
   });
 
   // The shared table has its own control in the sandbox runs; this one proves the guard-only attacks are real.

@@ -103,6 +103,16 @@ const BLOCK: [string, () => string, string?][] = [
   ["sed with a glued -e", () => `sed -ne'w ${P}/x' ${P}/README.md`],
   ["gawk --source with output", () => `gawk --source='BEGIN { print 1 > "${P}/x" }' ${P}/README.md`],
   ["tar c with a snapshot file in the product", () => `tar -c -g ${P}/snar -f ${OPS}/x.tar ${P}`],
+  ["python reading an exported variable the hook does not hold", () => `python3 -c 'import os; os.remove(os.environ["PRODUCT_DIR"] + "/README.md")'`],
+  ["perl $ENV{...}", () => `perl -e 'unlink "$ENV{PRODUCT_DIR}/README.md"'`],
+  ["node process.env", () => `node -e "require('fs').rmSync(process.env.PRODUCT_DIR, {recursive: true})"`],
+  ["awk ENVIRON", () => `echo | awk '{ print > ENVIRON["PRODUCT_DIR"] "/x" }'`],
+  ["a computed environment key", () => `python3 -c 'import os,sys; os.remove(os.environ[sys.argv[1]])' X`],
+  ["a variable naming the product in the hook's environment", () => `python3 -c 'import os; os.remove(os.environ["MOGUI_PRODUCT_REPO"] + "/x")'`],
+  ["bash -c with an unknown variable", () => `bash -c 'rm -rf "$PRODUCT_DIR/src"'`],
+  ["a program piped into node reading the environment", () => `echo "require('fs').unlinkSync(process.env.PRODUCT_DIR + '/x')" | node`],
+  ["a nameref", () => "declare -n r=PRODUCT_DIR; rm -f $r/README.md"],
+  ["indirection", () => "v=PRODUCT_DIR; rm -f ${!v}/README.md"],
   ["a cd inside a loop moves again on the next round", () => `cd ${PARENT}; for i in 1 2; do rm -f README.md; cd product; done`],
   ["a substitution runs where the shell is", () => `cd ${P} && echo $(rm README.md)`],
 ];
@@ -129,6 +139,7 @@ const ALLOW: [string, () => string, string?][] = [
   ["mkdir -p next to the product", () => `mkdir -p ${PARENT}/other && touch ${PARENT}/other/f`],
   ["a cd that certainly happens moves the cwd out", () => `cd ${OPS} && rm -f plain2`, "product"],
   ["ln -s with no operand (found by the fuzz, seed 22)", () => "ln -s -f"],
+  ["a program reading a variable the hook's environment holds", () => `python3 -c 'import os; print(os.environ["HOME"])'; node -e 'console.log(process.env.PATH)'`],
 ];
 
 const cwdOf = (k?: string) => (k === "product" ? P : k === "parent" ? PARENT : k ?? OPS);

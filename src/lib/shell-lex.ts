@@ -8,7 +8,7 @@
  * skipped (they are data), and `;`, `&&`, `||`, `&`, `|`, newlines and parentheses split commands. Anything it
  * cannot make sense of is a parse error, which the guard treats with suspicion rather than as "nothing to see".
  */
-import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, staticOutput, unmark } from "./shell-expand.ts";
+import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, ReadBudgetError, spend, staticOutput, unmark } from "./shell-expand.ts";
 
 export interface Redirect {
   op: string;
@@ -71,6 +71,7 @@ function skipNestedHeredoc(s: string, i: number): number {
   let at = s.indexOf("\n", i);
   while (at >= 0) {
     const next = s.indexOf("\n", at + 1);
+    spend((next < 0 ? s.length : next) - at);
     const line = s.slice(at + 1, next < 0 ? s.length : next);
     if ((m[1] ? line.replace(/^\t+/, "") : line) === delim) return next < 0 ? s.length : next;
     at = next;
@@ -82,6 +83,7 @@ function skipNestedHeredoc(s: string, i: number): number {
 function closeParen(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
+    spend();
     const c = s[i]!;
     if (c === "<" && s[i + 1] === "<") {
       const end = skipNestedHeredoc(s, i);
@@ -103,6 +105,7 @@ function closeParen(s: string, open: number): number {
 function closeBrace(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
+    spend();
     const c = s[i]!;
     if (c === "\\") i++;
     else if (c === "'") {
@@ -117,6 +120,7 @@ function closeBrace(s: string, open: number): number {
 
 function closeDouble(s: string, open: number): number {
   for (let i = open + 1; i < s.length; i++) {
+    spend();
     const c = s[i]!;
     if (c === "\\") i++;
     else if (c === '"') return i;
@@ -128,6 +132,7 @@ function closeDouble(s: string, open: number): number {
 
 function closeBacktick(s: string, open: number): number {
   for (let i = open + 1; i < s.length; i++) {
+    spend();
     if (s[i] === "\\") i++;
     else if (s[i] === "`") return i;
   }
@@ -365,6 +370,7 @@ class Lexer {
       for (;;) {
         if (i >= s.length) break;
         const nl = s.indexOf("\n", i);
+        spend((nl < 0 ? s.length : nl) - i + 1);
         const line = s.slice(i, nl < 0 ? s.length : nl);
         const start = i;
         i = nl < 0 ? s.length : nl + 1;
@@ -449,6 +455,7 @@ class Lexer {
     const s = this.s;
     let i = 0;
     while (i < s.length) {
+      spend();
       const c = s[i]!;
       if (this.word === null) this.wordStart = i;
       if (c === "\\" && s[i + 1] === "\n") {
@@ -569,7 +576,9 @@ export function parseShell(src: string, env: LexEnv): ShellParse {
     lx.run();
     return { pipelines: group(lx.tokens, functions, seps), seps, nested: lx.nested, nestedVars: lx.nestedVars, functions };
   } catch (e) {
-    if (e instanceof LexError) return { pipelines: [], seps, nested: lx.nested, nestedVars: lx.nestedVars, functions, error: e.message };
+    if (e instanceof LexError || e instanceof ReadBudgetError) return { pipelines: [], seps, nested: lx.nested, nestedVars: lx.nestedVars, functions, error: e.message };
+    // Quotes and substitutions nested thousands deep exhaust the stack: that is not a command to read.
+    if (e instanceof RangeError) return { pipelines: [], seps, nested: [], nestedVars: [], functions, error: "the command nests too deeply to read" };
     throw e;
   }
 }

@@ -11,6 +11,7 @@
  */
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, basename } from "node:path";
+import { spend } from "../../lib/shell-expand.ts";
 
 /** The guard cannot decide where a path leads: always a block, never an allow. */
 export class GuardUnsure extends Error {
@@ -35,6 +36,8 @@ function unsure(code: string | undefined, p: string): GuardUnsure {
 
 /** lstat that says "absent" for ENOENT and ENAMETOOLONG, and throws GuardUnsure for anything else it cannot see. */
 function exists(p: string): boolean {
+  // A path probe costs far more than a character scanned.
+  spend(64);
   try {
     return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch (e) {

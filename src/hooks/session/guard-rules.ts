@@ -14,6 +14,7 @@ import { basename, dirname, isAbsolute } from "node:path";
 import { BENIGN_PAGER, gitRule } from "./guard-git.ts";
 import { canonical, GuardUnsure, rawFrom, resolveFrom, shortPath } from "./guard-paths.ts";
 import { deny, type GuardPolicy, type Verdict } from "./guard-verdict.ts";
+import { ReadBudgetError, startReadBudget } from "../../lib/shell-expand.ts";
 import { parseShell, type LexEnv, type SimpleCommand } from "../../lib/shell-lex.ts";
 
 export type { GuardPolicy, Verdict } from "./guard-verdict.ts";
@@ -793,8 +794,21 @@ function analyse(s: Scope, command: string, cwdsIn: string[], depth: number, var
   return { ...allow(touched), touched };
 }
 
+/** Work (characters scanned, paths probed x 64) and wall time one reading may take before it refuses. */
+const READ_WORK = 8_000_000;
+const READ_MS = 3000;
+
 export function checkBash(policy: GuardPolicy, command: string, cwd: string): Verdict {
   if (command.length > MAX_COMMAND) return deny(`the command is ${command.length} characters long, over the ${MAX_COMMAND} this guard reads`, "unparseable");
-  const r = analyse({ policy, raw: command, mentions: policy.product.mentionedIn(command) }, command, [cwd], 0, policy.lex.vars);
-  return { block: r.block, reason: r.reason, commandClass: r.commandClass, targetScope: r.targetScope };
+  // A hook that outlives the host's timeout lets the call run: a reading too costly ends in a block, in time.
+  startReadBudget(READ_WORK, READ_MS);
+  try {
+    const r = analyse({ policy, raw: command, mentions: policy.product.mentionedIn(command) }, command, [cwd], 0, policy.lex.vars);
+    return { block: r.block, reason: r.reason, commandClass: r.commandClass, targetScope: r.targetScope };
+  } catch (e) {
+    if (e instanceof ReadBudgetError) return deny(e.message, "unparseable");
+    throw e;
+  } finally {
+    startReadBudget(Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+  }
 }

@@ -98,6 +98,7 @@ const BLOCK: [string, () => string, string?][] = [
   ["a path through a regular file", () => `touch ${OPS}/plain/x`],
   ["a command over 256 KiB", () => `echo ${"a ".repeat(140_000)}`],
   ["an unparseable command", () => "echo 'unterminated"],
+  ["a brace bomb is refused, not read past the host's timeout", () => `echo ${"{".repeat(20_000)}a,b${"}".repeat(20_000)}`],
   ["nohup in the product (nohup.out)", () => "nohup make", "product"],
   ["sed with a w command in --expression=", () => `sed -n --expression='w ${P}/x' ${P}/README.md`],
   ["sed with a glued -e", () => `sed -ne'w ${P}/x' ${P}/README.md`],

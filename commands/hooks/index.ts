@@ -32,6 +32,10 @@ export const commands = {
     summary: "SessionStart(compact) hook: the R1..R4 recall probe after a compaction",
     load: () => import("./hook/compaction-probe.ts"),
   },
+  "hook secret-alert": {
+    summary: "PostToolUse hook: a secret in a tool result is reported masked, masked in the output, and logged",
+    load: () => import("./hook/secret-alert.ts"),
+  },
   "hook spend-brake": {
     summary: "PreToolUse hook in a worker's session: warn at 80% of the job's token cap, deny every tool call past it",
     load: () => import("./hook/spend-brake.ts"),
@@ -39,6 +43,19 @@ export const commands = {
   "hook install": {
     summary: "Merge mogui's hook wiring into the host's settings JSON (never clobbers)",
     load: () => import("./hook/install.ts"),
+  },
+  "sandbox run": {
+    summary: "Run a command with paths read-only at the kernel level (bubblewrap, sandbox-exec)",
+    load: () => import("./sandbox/run.ts"),
+  },
+  "sandbox check": {
+    summary: "Prove the sandbox mechanism with a probe write; say which one is used",
+    load: () => import("./sandbox/check.ts"),
+  },
+  sandbox: { summary: "Kernel-enforced read-only paths for a command or a whole session (group)", hidden: true, load: () => import("./sandbox/index.ts") },
+  "hook doctor": {
+    summary: "Which product-protection layers a Claude Code settings file turns on (exit 1 unless the sandbox is)",
+    load: () => import("./hook/doctor.ts"),
   },
   hook: { summary: "The host hooks mogui provides, and their installer (group)", hidden: true, load: () => import("./hook/index.ts") },
   "hook-coverage-report": {

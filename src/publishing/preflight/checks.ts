@@ -174,8 +174,8 @@ export function checkSkillStack(h: Host): Line[] {
 
 /** Counts only: rule content is never printed. */
 export function checkRedactionExtra(h: Host): Line[] {
-  // The same resolution the scan uses; preflight alone falls back to the conventional location when unset.
-  const path = orgRulesPath(h.ctx) ?? join(h.home, ".config", "redaction-extra.txt");
+  // The same resolution the scan uses (rules.ts: $REDACTION_EXTRA_PATTERNS, else ~/.config/redaction-extra.txt).
+  const path = orgRulesPath({ env: { ...h.ctx.env, HOME: h.home }, cwd: h.ctx.cwd });
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -288,4 +288,25 @@ export function checkGateLedger(h: Host): Line[] {
   if (isDir) return writable(dir) ? [L("PASS", "gate-ledger", `${ledger} (directory writable)`)] : [L("FAIL", "gate-ledger", `${dir} exists but is not writable`)];
   if (existsSync(dirname(dir)) && writable(dirname(dir))) return [L("PASS", "gate-ledger", `${ledger} (directory will be created)`)];
   return [L("FAIL", "gate-ledger", `${dir} does not exist and cannot be created`)];
+}
+
+/**
+ * D39: the master cannot write the product when Claude Code's sandbox (layer 1) denies it. Asked of `mogui hook
+ * doctor --json` as a subprocess (the hooks family sits above this one), so the verdict is the doctor's own.
+ */
+export async function checkProtection(h: Host): Promise<Line[]> {
+  const r = await h.run([...h.ctx.self, "hook", "doctor", "--json"]);
+  let doc: { protected?: boolean; settings_read?: string[]; layers?: { name: string; active: boolean; checks: { name: string; ok: boolean }[] }[] } | null = null;
+  try {
+    doc = JSON.parse(r.stdout);
+  } catch {
+    doc = null;
+  }
+  if (!doc || !Array.isArray(doc.layers) || (r.code !== 0 && r.code !== 1)) {
+    return [L("WARN", "protection", `mogui hook doctor did not report (${(r.stderr.trim() || `exit ${r.code}`).split("\n")[0]}); run mogui hook doctor`)];
+  }
+  const on = doc.layers.filter((l) => l.active).map((l) => l.name);
+  if (doc.protected) return [L("PASS", "protection", `product protected by Claude Code's sandbox; layers on: ${on.join(", ")} (${(doc.settings_read ?? []).join(", ")})`)];
+  const miss = (doc.layers[0]?.checks ?? []).filter((c) => !c.ok).map((c) => c.name);
+  return [L("WARN", "protection", `product NOT protected: ${miss.join(", ")}; layers on: ${on.join(", ") || "none"}; run mogui hook doctor`)];
 }

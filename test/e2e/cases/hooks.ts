@@ -5,6 +5,7 @@ import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import type { Case } from "./types.ts";
+import { checksumToken } from "../../helpers/redaction-corpus.ts";
 
 // Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
 const MAC_HOME = ["", "Users"].join("/");
@@ -94,6 +95,13 @@ export const cases: FamilyCases = {
   },
   "hook bash-poll-warn": { argv: ["hook", "bash-poll-warn"], code: 0, stdout: /^$/, stdin: bashInput("while true; do sleep 5; done"), env: () => home() },
   "hook bash-output-trim-warn": { argv: ["hook", "bash-output-trim-warn"], code: 0, stdout: /^$/, stdin: bashInput("git log -p"), env: () => home() },
+  "hook spend-brake": {
+    argv: ["hook", "spend-brake", "--job", "j1", "--max-tokens", "1000"],
+    code: 0,
+    stdout: /^$/,
+    stdin: JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", transcript_path: "/nonexistent/session.jsonl" }),
+    env: () => home(),
+  },
   "hook compaction-probe": {
     argv: ["hook", "compaction-probe"],
     code: 0,
@@ -101,11 +109,27 @@ export const cases: FamilyCases = {
     stdin: '{"source":"compact"}',
     env: () => home(),
   },
-  "hook install": {
-    argv: ["hook", "install", "--host", "claude", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
+  "hook secret-alert": {
+    argv: ["hook", "secret-alert"],
     code: 0,
-    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
+    stdout: /^\{"decision":"block","reason":"secret-alert: 1 secret\(s\) in the Bash call \(github_token\).*"updatedToolOutput":".*gh\?_\*{8}.*"\}\}\n$/,
+    stdin: JSON.stringify({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "env" }, tool_response: { stdout: `T=${checksumToken("gh" + "p_", "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh")}` } }),
+    env: () => home(),
   },
+  "hook install": {
+    argv: ["hook", "install", "--host", "claude", "--product", "/usr", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
+    code: 0,
+    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"products":\["\/usr"\],"settings":\[.*\{"change":"added","setting":"permissions.deny","value":"Edit\(\/\/usr\/\*\*\)"\}\],"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
+  },
+  "hook doctor": {
+    // An empty settings file: no layer is on, so the product is not protected (exit 1).
+    argv: ["hook", "doctor", "--settings", "/nonexistent-dir/settings.json", "--product", "/usr", "--json"],
+    code: 1,
+    stdout: /^\{"layers":\[\{"active":false,.*"name":"sandbox".*\],"product_problem":null,"products":\["\/usr"\],"protected":false,"settings_path":"\/nonexistent-dir\/settings.json","settings_read":\[\]\}\n$/,
+  },
+  "sandbox run": { argv: ["sandbox", "run", "--deny-write", "/usr", "--", "sh", "-c", "echo inside; exit 3"], code: 3, stdout: /^inside\n$/ },
+  "sandbox check": { argv: ["sandbox", "check", "--deny-write", "/usr"], code: 0, stdout: /^mechanism: bubblewrap \(.*bwrap\)\nprobe: a write into a read-only temp dir was refused: enforced\nread-only: \/usr\n$/ },
+  sandbox: { argv: ["sandbox", "--help"], code: 0, stdout: /^Run a command with paths read-only at the kernel level[\s\S]*run[\s\S]*check/ },
   hook: { argv: ["hook", "--help"], code: 0, stdout: /^The host hooks mogui provides[\s\S]*product-path-guard[\s\S]*install/ },
   "hook-coverage-report": {
     argv: ["hook-coverage-report", "--json"],

@@ -113,8 +113,11 @@ export default defineCommand({
     if (!taskId && !dispatchId) throw new UsageError("one of --task-id, --dispatch-id is required", "worker-reap");
     const timeoutMs = args["timeout-ms"];
     let precious: readonly string[];
+    let regenerable: readonly string[] | undefined;
     try {
-      precious = loadPreciousIgnored(ctx, args.policy).patterns ?? DEFAULT_PRECIOUS_IGNORED;
+      const pol = loadPreciousIgnored(ctx, args.policy);
+      precious = pol.patterns ?? DEFAULT_PRECIOUS_IGNORED;
+      regenerable = pol.regenerable ?? undefined;
     } catch (e) {
       if (e instanceof PolicyError) return fail("ledgerUnavailable", `worker-reap: ${e.message}`);
       throw e;
@@ -129,6 +132,7 @@ export default defineCommand({
       orcaTimeoutMs: timeoutMs,
       gitTimeoutMs: timeoutMs,
       precious,
+      regenerable,
       allowIgnored: args["allow-ignored"],
       onLedgerWarning: sink.warn,
     };

@@ -10,7 +10,8 @@ import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
 import { HerdrClient, HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
-import { inside, realOrSelf, type ProcTable } from "./procs.ts";
+import { repoFacts } from "../../workers/reap/worktree-safety.ts";
+import { inside, type ProcTable } from "./procs.ts";
 import { safetyOf, type FleetScan, type FleetWorktree, type ProcRef, type SafetyOptions } from "./scan.ts";
 
 export interface ReapOptions {
@@ -127,12 +128,17 @@ async function act(ctx: Ctx, w: FleetWorktree, table: ProcTable, o: ReapOptions)
     if (err) return { ...r, failed: true, reason: `terminal close failed: ${err}` };
     r.terminal_closed = `${rec.host}:${rec.id}`;
   }
-  const stopped = await stopProcesses(table, procs, realOrSelf(w.path), o.graceMs, o.sleep ?? realSleep);
+  if (!w.safety.safe) return { ...r, reason: w.safety.reason };
+  const verified = w.safety.real;
+  const stopped = await stopProcesses(table, procs, verified, o.graceMs, o.sleep ?? realSleep);
   r.killed = stopped.killed;
   if (stopped.survivors.length) return { ...r, failed: true, reason: `process survived SIGKILL: ${stopped.survivors.map((p) => p.pid).join(",")}` };
-  const again = await safetyOf(ctx, w.path, o.timeoutMs, o.safety);
+  // Asked afresh against the named repository (D40 identity included): a stopped process may have written, and the
+  // directory must still be the one verified at scan time.
+  const again = await safetyOf(ctx, w.path, o.timeoutMs, o.safety, await repoFacts(ctx, w.repo, o.timeoutMs));
   if (!again.safe) return { ...r, reason: `after stopping processes: ${again.reason}` };
-  const rm = await git(ctx, again.owner, ["worktree", "remove", w.path], o.timeoutMs);
+  if (again.real !== verified) return { ...r, reason: "after stopping processes: identity_mismatch:the worktree directory changed since the scan" };
+  const rm = await git(ctx, again.owner, ["worktree", "remove", verified], o.timeoutMs);
   if (!rm.ok) return { ...r, failed: true, reason: `git worktree remove failed: ${rm.why}` };
   return { ...r, outcome: "removed", bytes_reclaimed: w.size_bytes ?? 0 };
 }

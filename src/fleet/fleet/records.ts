@@ -6,7 +6,7 @@
  */
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 import { isSettled } from "../../workers/reap/worker-reap.ts";
-import { realOrSelf } from "./procs.ts";
+import { listedReal } from "../../workers/reap/keep-rules.ts";
 
 export interface Terminal {
   host: "herdr" | "orca";
@@ -68,7 +68,7 @@ async function fromDispatches(path: string, out: Map<string, Binding[]>, opts: R
 }
 
 function push(out: Map<string, Binding[]>, wt: string, b: Binding): void {
-  const k = realOrSelf(wt);
+  const k = listedReal(wt);
   out.set(k, [...(out.get(k) ?? []), b]);
 }
 

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
 import type { LedgerWarning } from "../../lib/ledger.ts";
+import { listedReal } from "../../workers/reap/keep-rules.ts";
 import { repoFacts, worktreeSafety, type RepoFacts, type SafetyOptions, type SafetyVerdict } from "../../workers/reap/worktree-safety.ts";
 import { decisive, loadBindings, type Binding } from "./records.ts";
 import { livePanes, type HostName, type Pane, type PaneView } from "./panes.ts";
@@ -158,9 +159,12 @@ export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): P
   const items = lists.flatMap((l, i) => l.map((w) => ({ repo: req.repos[i]!, facts: facts[i]!, ...w })));
   let done = 0;
   const worktrees = await boundedMap(items, req.concurrency, async (w): Promise<FleetWorktree> => {
-    const real = realOrSelf(w.path);
+    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, { ...req.safety, countReflog: true }, w.facts);
+    // D40: processes and panes are matched against the identity-verified real path only; an unverified worktree
+    // is matched against the path the repository lists (its last component not followed: a symlink's target,
+    // another repository's worktree, is never "inside").
+    const real = safety.safe ? safety.real : w.main ? realOrSelf(w.path) : listedReal(w.path);
     const b = decisive(bindings.get(real)) ?? null;
-    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, req.safety, w.facts);
     req.onProgress?.(++done, items.length, w.path);
     return {
       repo: w.repo,

@@ -12,7 +12,7 @@
  * cannot stage cheaply (stubborn and unkillable processes, reused pids, failing hosts and removals).
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RunResult, Runner } from "../../src/lib/runner.ts";
 import { reapFleet } from "../../src/fleet/fleet/reap.ts";
@@ -48,8 +48,14 @@ interface ModelWt {
   squashEqual: boolean;
   /** D31: an index entry with skip-worktree ("S") or assume-unchanged (lowercase tag). */
   hidden: "S" | "h" | null;
-  /** D31: an ignored file: precious (`.env`), regenerable (`dist/app.js`) or none. */
-  ignored: "precious" | "regenerable" | null;
+  /** D31/D40: an ignored file: precious (`.env`), not provably regenerable (`prod.env`, `gen/.gitignore`), regenerable (`dist/app.js`) or none. */
+  ignored: "precious" | "unproven" | "regenerable" | null;
+  /** D40: a git operation in progress (its state file in the gitdir). */
+  operation: string | null;
+  /** D40: a refs/worktree/* ref with commits no branch or remote has (false: the ref exists, its commits are merged). */
+  worktreeRef: "unique" | "merged" | null;
+  /** D40: the worktree directory was swapped for a symlink to another repository's clean worktree (`foreign`). */
+  swapped: string | null;
   binding: "none" | "open" | "settled";
   recorded: string | null; // recorded herdr pane
   recordedLive: boolean;
@@ -88,7 +94,18 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
     for (let wi = 0; wi < r.int(1, 6); wi++) {
       const path = join(root, `f${n}-r${ri}-w${wi}`);
       const exists = !r.p(0.05);
-      if (exists) mkdirSync(path, { recursive: true });
+      // A linked worktree's `.git` file and its gitdir's back-pointer, as git writes them (D40 identity reads them).
+      const gitdir = join(repo, ".git", "worktrees", `w${wi}`);
+      mkdirSync(gitdir, { recursive: true });
+      writeFileSync(join(gitdir, "gitdir"), `${path}/.git\n`);
+      if (exists) {
+        mkdirSync(path, { recursive: true });
+        writeFileSync(join(path, ".git"), `gitdir: ${gitdir}\n`);
+      }
+      const operation = r.p(0.06) ? (["MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply", "BISECT_LOG", "sequencer"] as const)[r.int(0, 6)]! : null;
+      if (operation) (operation.includes("-") || operation === "sequencer" ? mkdirSync : (p: string) => writeFileSync(p, "x\n"))(join(gitdir, operation));
+      const worktreeRef = r.p(0.06) ? (r.p(0.5) ? "unique" : "merged") : null;
+      if (worktreeRef) mkdirSync(join(gitdir, "refs", "worktree"), { recursive: true });
       const binding = r.p(0.35) ? "none" : r.p(0.35) ? "open" : "settled";
       const recorded = binding !== "none" && r.p(0.5) ? `w${n}:p${ri}${wi}` : null;
       wts.push({
@@ -102,7 +119,10 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
         merged: r.p(0.5),
         squashEqual: r.p(0.3),
         hidden: r.p(0.08) ? (r.p(0.5) ? "S" : "h") : null,
-        ignored: r.p(0.1) ? "precious" : r.p(0.15) ? "regenerable" : null,
+        ignored: r.p(0.08) ? "precious" : r.p(0.08) ? "unproven" : r.p(0.15) ? "regenerable" : null,
+        operation,
+        worktreeRef,
+        swapped: null,
         binding,
         recorded,
         recordedLive: recorded !== null && r.p(0.6),
@@ -111,12 +131,27 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
       });
       for (let k = 0; k < r.int(0, 3); k++) procs.push(proc(r, pid++, path));
     }
+    mkdirSync(join(repo, ".git"), { recursive: true });
     repos.push({ path: repo, wts });
     for (let k = 0; k < r.int(0, 2); k++) procs.push(proc(r, pid++, repo)); // in the main worktree
   }
   for (let k = 0; k < r.int(0, 3); k++) procs.push(proc(r, pid++, outside));
   const wts = repos.flatMap((x) => x.wts);
   if (r.p(0.3)) procs.push({ ...proc(r, pid++, outside), file: join(wts[r.int(0, wts.length - 1)]!.path, "open.txt") });
+  // D40: a worktree directory swapped for a symlink to another repository's clean worktree, with its processes.
+  const victim = wts[r.int(0, wts.length - 1)]!;
+  if (victim.exists && r.p(0.15)) {
+    const foreign = join(root, `f${n}-foreign`);
+    mkdirSync(foreign, { recursive: true });
+    const fgd = join(root, `f${n}-foreign-repo`, ".git", "worktrees", "x");
+    mkdirSync(fgd, { recursive: true });
+    writeFileSync(join(fgd, "gitdir"), `${foreign}/.git\n`);
+    writeFileSync(join(foreign, ".git"), `gitdir: ${fgd}\n`);
+    rmSync(victim.path, { recursive: true, force: true });
+    symlinkSync(foreign, victim.path);
+    victim.swapped = foreign;
+    for (let k = 0; k < r.int(1, 2); k++) procs.push(proc(r, pid++, foreign));
+  }
   return { repos, procs, procsUnmeasured: r.p(0.04), herdrFails: r.p(0.04) };
 }
 
@@ -131,7 +166,8 @@ function proc(r: ReturnType<typeof rng>, pid: number, dir: string): ModelProc {
  * no precious ignored file (D31), is on a branch, unlocked, and its branch is in origin/main.
  */
 function holdsWork(w: ModelWt): boolean {
-  return !w.exists || w.dirty || w.untracked || w.hidden !== null || w.ignored === "precious" || w.detached || w.locked || !(w.merged || w.squashEqual);
+  if (w.swapped) return true; // D40: not this repository's worktree at all: never acted on
+  return !w.exists || w.dirty || w.untracked || w.hidden !== null || w.ignored === "precious" || w.ignored === "unproven" || w.operation !== null || w.worktreeRef === "unique" || w.detached || w.locked || !(w.merged || w.squashEqual);
 }
 
 /** May fleet reap act on it at all? */
@@ -162,6 +198,18 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
     for (const w of repo.wts) wtOf.set(w.path, { repo, w });
   }
   return async (argv) => {
+    // A swapped worktree: git run inside it answers as the other repository's clean, merged worktree would.
+    const swapped = argv[0] === "git" ? f.repos.flatMap((x) => x.wts).find((x) => x.swapped && x.path === argv[2]) : undefined;
+    if (swapped) {
+      const a = argv.slice(3);
+      if (a[0] === "status" || a[0] === "ls-files" || a[0] === "rev-parse" || a[0] === "merge-tree" || a[0] === "for-each-ref" || a[0] === "rev-list") return res(argv, 0, a[0] === "rev-parse" || a[0] === "merge-tree" ? "tree-main\n" : "");
+      if (a[0] === "branch") return res(argv, 0, a[1] === "--show-current" ? "foreign\n" : "  foreign\n");
+      if (a[0] === "worktree" && a[1] === "list") return res(argv, 0, `worktree ${swapped.swapped}-repo\nHEAD ${"1".repeat(40)}\nbranch refs/heads/main\n\nworktree ${swapped.swapped}\nHEAD ${"2".repeat(40)}\nbranch refs/heads/foreign\n`);
+      if (a[0] === "worktree" && a[1] === "remove") {
+        removed.push(swapped.path);
+        return res(argv, 0);
+      }
+    }
     if (argv[0] === "herdr") {
       if (f.herdrFails) return res(argv, 1, "", `${JSON.stringify({ error: { code: "internal_error", message: "boom" } })}\n`);
       const panes = f.repos.flatMap((r) => r.wts).flatMap((w) => [
@@ -195,9 +243,13 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
         // Repository-wide, like git: every branch merged into origin/main, wherever it is asked from.
         if (args[1] === "-a") return res(argv, 0, `  main\n${at.repo.wts.filter((x) => x.merged).map((x) => `+ ${x.branch}\n`).join("")}`);
         break;
+      case "for-each-ref":
+        return res(argv, 0, w?.worktreeRef ? "refs/worktree/keep\n" : "");
+      case "rev-list":
+        return res(argv, 0, w?.worktreeRef === "unique" ? `${"5".repeat(40)}\n` : "");
       case "ls-files": {
         // The index (`-v -s`: tag, mode, blob, stage, path) and the ignored files, as git prints them (-z).
-        if (args.includes("--ignored")) return res(argv, 0, w?.ignored === "precious" ? ".env\0" : w?.ignored === "regenerable" ? "dist/app.js\0" : "");
+        if (args.includes("--ignored")) return res(argv, 0, w?.ignored === "precious" ? ".env\0" : w?.ignored === "unproven" ? (w.branch.length % 2 ? "prod.env\0" : "gen/.gitignore\0gen/parser.ts\0") : w?.ignored === "regenerable" ? "dist/app.js\0" : "");
         const tag = w?.hidden ?? "H";
         return res(argv, 0, `${tag} 100644 ${"3".repeat(40)} 0\tREADME.md\0H 100644 ${"4".repeat(40)} 0\tsrc/a.ts\0`);
       }
@@ -259,7 +311,8 @@ describe("fleet reap over random fleets", () => {
     console.log(`fleet reap property: MOGUI_FLEET_SEED=${seed} MOGUI_FLEET_RUNS=${runs}`);
     const r = rng(seed);
     const root = tempDir("mogui-fleet-prop-");
-    const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, signals: 0, eligible: 0, d31Left: 0 };
+    const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, signals: 0, eligible: 0, d31Left: 0, d40Left: 0, swapped: 0 };
+    const keptBy = new Map<string, number>();
     for (let n = 0; n < runs; n++) {
       const f = makeFleet(r, root, n);
       const removed: string[] = [];
@@ -295,9 +348,21 @@ describe("fleet reap over random fleets", () => {
       totals.signals += signals.length;
       totals.eligible += all.filter((w) => eligible(w, f)).length;
       totals.d31Left += results.filter((x) => x.reason === "hidden_index_flags" || x.reason?.startsWith("precious_ignored:")).length;
+      totals.d40Left += results.filter((x) => /^(identity_mismatch|operation_in_progress|worktree_ref_unique):|^precious_ignored:(prod\.env|gen\/)/.test(x.reason ?? "")).length;
+      totals.swapped += all.filter((w) => w.swapped).length;
+      for (const x of results) if (x.outcome === "left") {
+        const k = (x.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|panes unmeasured|processes unmeasured|after stopping).*/, "$1");
+        keptBy.set(k, (keptBy.get(k) ?? 0) + 1);
+      }
+      // D40: a swapped worktree is left as identity_mismatch, and nothing of the other repository was signalled.
+      for (const w of all.filter((x) => x.swapped && x.binding !== "open")) {
+        const rr = results.find((x) => x.path === w.path);
+        expect({ fleet: ctxMsg, path: w.path, reason: rr?.reason?.split(":")[0] }).toEqual({ fleet: ctxMsg, path: w.path, reason: "identity_mismatch" });
+      }
     }
-    console.log(`fleet reap property: ${JSON.stringify(totals)}`);
+    console.log(`fleet reap property: ${JSON.stringify(totals)} kept by reason: ${JSON.stringify(Object.fromEntries(keptBy))}`);
     expect(totals.removed).toBeGreaterThan(0);
+    if (runs >= 100) expect(totals.d40Left).toBeGreaterThan(0);
     expect(totals.signals).toBeGreaterThan(0);
     // The D31 checks were reached (not answered by a stub that knows no index).
     expect(totals.d31Left).toBeGreaterThan(0);

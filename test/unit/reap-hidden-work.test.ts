@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { realRunner } from "../../src/lib/runner.ts";
 import { reap } from "../../src/workers/reap/worker-reap.ts";
-import { DEFAULT_PRECIOUS_IGNORED, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../src/workers/reap/worktree-safety.ts";
+import { DEFAULT_PRECIOUS_IGNORED, DEFAULT_REGENERABLE, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../src/workers/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, mergeBranch, sh, type Fixture } from "../helpers/git.ts";
 import { settledReapCtx } from "../helpers/reap-oracle.ts";
 
@@ -168,4 +168,5 @@ test("the precious matcher: gitignore-style globs, base name unless the pattern 
 test("the example surface policy spells out exactly the built-in precious set (reap.precious_ignored)", () => {
   const example = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "config", "worker-surface-policy.example.json"), "utf8"));
   expect(example.reap.precious_ignored).toEqual([...DEFAULT_PRECIOUS_IGNORED]);
+  expect(example.reap.regenerable).toEqual([...DEFAULT_REGENERABLE]);
 });

@@ -1,5 +1,5 @@
 /** Arg fragments and helpers the `mogui spend ...` commands share: which transcripts a job has, --since parsing. */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { UsageError } from "../../lib/errors.ts";
@@ -54,6 +54,8 @@ export async function resolveJobs(ctx: Ctx, cmd: string, jobs: readonly string[]
     if (jobs.length !== 1) throw new UsageError("--transcript needs exactly one --job", `spend ${cmd}`);
     const paths = transcripts.map((t) => resolve(ctx.cwd, t));
     for (const p of paths) if (!existsSync(p)) fail("transcriptNotFound", `spend ${cmd}: TRANSCRIPT_NOT_FOUND: ${p}`);
+    // A directory (or any non-file) is a usage error, never an internal EISDIR (issue 24 §3).
+    for (const p of paths) if (!statSync(p).isFile()) throw new UsageError(`--transcript ${p} is not a file (a transcript is one .jsonl file)`, `spend ${cmd}`);
     return { jobs: [{ job_id: jobs[0]!, transcripts: paths }], missing: [] };
   }
   const ledger = jobsLedgerPath(ctx, jobsLedgerFlag);

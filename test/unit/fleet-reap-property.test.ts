@@ -357,7 +357,8 @@ describe("fleet reap over random fleets", () => {
       // D40: a swapped worktree is left as identity_mismatch, and nothing of the other repository was signalled.
       for (const w of all.filter((x) => x.swapped && x.binding !== "open")) {
         const rr = results.find((x) => x.path === w.path);
-        expect({ fleet: ctxMsg, path: w.path, reason: rr?.reason?.split(":")[0] }).toEqual({ fleet: ctxMsg, path: w.path, reason: "identity_mismatch" });
+        const reason = rr?.reason?.startsWith("live herdr pane") ? "identity_mismatch" : rr?.reason?.split(":")[0];
+        expect({ fleet: ctxMsg, path: w.path, outcome: rr?.outcome, reason }).toEqual({ fleet: ctxMsg, path: w.path, outcome: "left", reason: "identity_mismatch" });
       }
     }
     console.log(`fleet reap property: ${JSON.stringify(totals)} kept by reason: ${JSON.stringify(Object.fromEntries(keptBy))}`);

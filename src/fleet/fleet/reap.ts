@@ -53,6 +53,8 @@ export interface ReapResult {
 /** Why this worktree must be left, or null when every check before acting passes. */
 export function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
   if (w.state === "main") return "main worktree";
+  // A live terminal or pane no record knows binds it (D41): it is someone's work in progress.
+  if (w.state === "open" && (w.binding!.source === "orca" || w.binding!.source === "herdr")) return `live ${w.binding!.source} pane ${w.binding!.id} works in it`;
   if (w.state === "open") return `bound to open ${w.binding!.source} ${w.binding!.id} (status ${w.binding!.status})`;
   if (!w.safety.safe) return w.safety.reason.replace(/[\r\n]+/g, " ");
   if (scan.panes.failed.length) return `panes unmeasured: ${scan.panes.failed.join("; ")}`;

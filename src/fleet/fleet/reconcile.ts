@@ -91,6 +91,8 @@ export interface Reconciled {
   byPath: Map<string, Binding[]>;
   /** Bindings whose task Orca no longer has (by binding id). */
   gone: Set<string>;
+  /** Gate-registered dispatches Orca could not place in a worktree (task gone, terminal no longer live). */
+  unplaced: { binding: Binding; drift: Drift[] }[];
 }
 
 /** Rules 1-3 for the whole fleet: Orca's task status applied, gate-registered dispatches placed by their terminal. */
@@ -100,15 +102,18 @@ export function reconcileRecords(records: Records, tasks: TaskView, panes: PaneV
   for (const [k, bs] of records.byPath) byPath.set(k, bs.map((b) => ({ ...b })));
   for (const bs of byPath.values()) for (const b of bs) if (applyTask(b, tasks.tasks)) gone.add(b.id);
   const orcaTerminals = new Map(panes.panes.filter((p) => p.host === "orca").map((p) => [p.id, p]));
+  const unplaced: Reconciled["unplaced"] = [];
   for (const raw of records.unplaced) {
     const b = { ...raw };
-    if (applyTask(b, tasks.tasks)) gone.add(b.id);
+    const isGone = applyTask(b, tasks.tasks);
+    if (isGone) gone.add(b.id);
     // Placed through its assignee terminal's worktree (a live terminal: `terminal list` only lists live ones).
     const t = b.terminal ? orcaTerminals.get(b.terminal.id) : undefined;
     const wt = t?.dirs[0] ?? null;
     if (wt) pushBinding(byPath, wt, b);
+    else unplaced.push({ binding: b, drift: isGone ? ["task_gone"] : [] });
   }
-  return { byPath, gone };
+  return { byPath, gone, unplaced };
 }
 
 /** The binding that decides: an open one if any, else the last settled one, else orphaned (undefined). */

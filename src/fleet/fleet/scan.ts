@@ -76,6 +76,8 @@ export interface FleetScan {
   panes: PaneView;
   /** Why Orca's tasks are not known (not asked: no record names a task; Orca not running; a failure), or null. */
   tasks_unknown: string | null;
+  /** Gate-registered dispatches no worktree could be found for (their task gone from Orca: drift task_gone). */
+  unplaced: { binding: Binding; drift: Drift[] }[];
 }
 
 export class FleetRepoError extends Error {
@@ -211,5 +213,5 @@ export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): P
       age_seconds: ageSeconds(w.path, ctx.now()),
     };
   });
-  return { worktrees, processes_unmeasured: procs === null ? table.why || "unmeasured" : null, panes, tasks_unknown: tasks.why };
+  return { worktrees, processes_unmeasured: procs === null ? table.why || "unmeasured" : null, panes, tasks_unknown: tasks.why, unplaced: rec.unplaced };
 }

@@ -5,6 +5,14 @@
  * unkillable ones and pids reused between the scan and the signal. The real scanFleet/reapFleet and the real
  * worktree-safety module run against them; an independent oracle (below) says what may happen.
  *
+ * D40 states: ignored files not provably regenerable, operations in progress (the gitdir's state files),
+ * refs/worktree commits, a worktree directory swapped for a symlink to another repository's worktree (with
+ * processes of that repository in it). D41 binding sources mixed in every fleet: the jobs ledger (recorded herdr
+ * panes), dispatch lifecycle rows naming the worktree, gate register rows with an orchestration task and no worktree
+ * (placed by the stub Orca's task-list -> assignee terminal -> terminal list; task dispatched, completed, failed,
+ * cancelled or gone; terminal live or closed), stray Orca terminals and herdr panes no record knows, a failing
+ * terminal list or task-list. Only a settled register dispatch's terminal may be closed (`terminal close`).
+ *
  * Seed: printed; set MOGUI_FLEET_SEED to replay, MOGUI_FLEET_RUNS to change the number of fleets (default 300).
  * The oracle is `holdsWork`/`eligible`: written from the rules (D7, D31, issue 18), not from the code. The shared
  * reap oracle (test/helpers/reap-oracle.ts) reads real repositories, so it judges the real-git property run of
@@ -57,6 +65,19 @@ interface ModelWt {
   /** D40: the worktree directory was swapped for a symlink to another repository's clean worktree (`foreign`). */
   swapped: string | null;
   binding: "none" | "open" | "settled";
+  /**
+   * D41: which record binds it: the jobs ledger (`job`, with a recorded herdr pane), a dispatch lifecycle row naming
+   * the worktree (`lifecycle`), or a gate register row with an orchestration task and no worktree (`register`):
+   * Orca's task-list gives the task's status (open: dispatched; settled: completed/failed/cancelled; or the task is
+   * gone) and its assignee terminal, whose worktreePath places it.
+   */
+  via: "job" | "lifecycle" | "register";
+  taskState: "dispatched" | "completed" | "failed" | "cancelled" | "gone";
+  /** The register dispatch's assignee terminal, live in `terminal list` (else Orca cannot place it: orphaned). */
+  orcaTerm: string | null;
+  orcaTermLive: boolean;
+  /** A live Orca terminal in the worktree no record knows. */
+  strayOrca: string | null;
   recorded: string | null; // recorded herdr pane
   recordedLive: boolean;
   foreignPane: string | null;
@@ -79,6 +100,8 @@ interface Fleet {
   procs: ModelProc[];
   procsUnmeasured: boolean;
   herdrFails: boolean;
+  orcaFails: boolean;
+  taskListFails: boolean;
 }
 
 function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
@@ -107,7 +130,10 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
       const worktreeRef = r.p(0.06) ? (r.p(0.5) ? "unique" : "merged") : null;
       if (worktreeRef) mkdirSync(join(gitdir, "refs", "worktree"), { recursive: true });
       const binding = r.p(0.35) ? "none" : r.p(0.35) ? "open" : "settled";
-      const recorded = binding !== "none" && r.p(0.5) ? `w${n}:p${ri}${wi}` : null;
+      const via = (["job", "lifecycle", "register"] as const)[r.int(0, 2)]!;
+      const taskState = binding === "open" ? (r.p(0.2) ? "gone" : "dispatched") : (["completed", "failed", "cancelled"] as const)[r.int(0, 2)]!;
+      const recorded = binding !== "none" && via === "job" && r.p(0.5) ? `w${n}:p${ri}${wi}` : null;
+      const orcaTerm = binding !== "none" && via === "register" ? `term_${n}_${ri}_${wi}` : null;
       wts.push({
         path,
         branch: `b${ri}${wi}`,
@@ -124,6 +150,11 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
         worktreeRef,
         swapped: null,
         binding,
+        via,
+        taskState,
+        orcaTerm,
+        orcaTermLive: orcaTerm !== null && !r.p(0.15),
+        strayOrca: r.p(0.07) ? `term_stray_${n}_${ri}_${wi}` : null,
         recorded,
         recordedLive: recorded !== null && r.p(0.6),
         foreignPane: r.p(0.1) ? `w${n}:x${ri}${wi}` : null,
@@ -152,7 +183,7 @@ function makeFleet(r: ReturnType<typeof rng>, root: string, n: number): Fleet {
     victim.swapped = foreign;
     for (let k = 0; k < r.int(1, 2); k++) procs.push(proc(r, pid++, foreign));
   }
-  return { repos, procs, procsUnmeasured: r.p(0.04), herdrFails: r.p(0.04) };
+  return { repos, procs, procsUnmeasured: r.p(0.04), herdrFails: r.p(0.04), orcaFails: r.p(0.03), taskListFails: r.p(0.04) };
 }
 
 function proc(r: ReturnType<typeof rng>, pid: number, dir: string): ModelProc {
@@ -170,10 +201,22 @@ function holdsWork(w: ModelWt): boolean {
   return !w.exists || w.dirty || w.untracked || w.hidden !== null || w.ignored === "precious" || w.ignored === "unproven" || w.operation !== null || w.worktreeRef === "unique" || w.detached || w.locked || !(w.merged || w.squashEqual);
 }
 
+/**
+ * D41, from the rules: is it bound open? A register dispatch is placed only through its live assignee terminal; Orca's
+ * task status decides (a gone task or an unreadable task-list leaves the ledger's "open"); a terminal no record knows
+ * binds its worktree open. Unplaced (its terminal closed) = no binding.
+ */
+function openBinding(w: ModelWt, f: Fleet): boolean {
+  if (w.binding === "none") return w.strayOrca !== null;
+  if (w.via !== "register") return w.binding === "open" || (w.strayOrca !== null && false);
+  if (!w.orcaTermLive) return w.strayOrca !== null; // unplaced: only a stray terminal binds it
+  return f.taskListFails || w.taskState === "dispatched" || w.taskState === "gone";
+}
+
 /** May fleet reap act on it at all? */
 function eligible(w: ModelWt, f: Fleet): boolean {
-  if (holdsWork(w) || w.binding === "open" || f.herdrFails || f.procsUnmeasured) return false;
-  if (w.foreignPane) return false;
+  if (holdsWork(w) || openBinding(w, f) || f.herdrFails || f.orcaFails || f.procsUnmeasured) return false;
+  if (w.foreignPane || w.strayOrca) return false;
   // A process working elsewhere with a file open inside is not a leftover: the worktree is left.
   if (f.procs.some((p) => p.file !== null && p.file.startsWith(`${w.path}/`))) return false;
   return true;
@@ -191,7 +234,7 @@ function porcelain(repo: Fleet["repos"][number]): string {
   return blocks.join("\n");
 }
 
-function stubRunner(f: Fleet, removed: string[]): Runner {
+function stubRunner(f: Fleet, removed: string[], orcaClosed: string[]): Runner {
   const wtOf = new Map<string, { repo: Fleet["repos"][number]; w: ModelWt | null }>();
   for (const repo of f.repos) {
     wtOf.set(repo.path, { repo, w: null });
@@ -219,7 +262,30 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
       if (argv[1] === "pane" && argv[2] === "list") return res(argv, 0, `${JSON.stringify({ id: "cli:pane:list", result: { type: "pane_list", panes } })}\n`);
       if (argv[1] === "pane" && argv[2] === "close") return res(argv, 0, `${JSON.stringify({ id: "cli:pane:close", result: { type: "ok" } })}\n`);
     }
-    if (argv[0] === "orca") return { ...res(argv, null as unknown as number), missing: true };
+    if (argv[0] === "orca") {
+      const env = (result: unknown) => res(argv, 0, JSON.stringify({ id: "r", ok: true, result, _meta: { runtimeId: "x" } }));
+      const wts = f.repos.flatMap((x) => x.wts);
+      const cmd = argv.slice(1, 3).join(" ");
+      if (cmd === "terminal list") {
+        if (f.orcaFails) return res(argv, 1, JSON.stringify({ id: "local", ok: false, error: { code: "runtime_error", message: "boom" }, _meta: { runtimeId: null } }));
+        const terms = wts.flatMap((w) => [
+          ...(w.orcaTerm && w.orcaTermLive && !orcaClosed.includes(w.orcaTerm) ? [{ handle: w.orcaTerm, worktreePath: w.path, worktreeId: `r::${w.path}` }] : []),
+          ...(w.strayOrca ? [{ handle: w.strayOrca, worktreePath: w.path, worktreeId: `r::${w.path}` }] : []),
+        ]);
+        return env({ terminals: terms, totalCount: terms.length, truncated: false });
+      }
+      if (cmd === "orchestration task-list") {
+        if (f.taskListFails) return res(argv, 1, JSON.stringify({ id: "local", ok: false, error: { code: "runtime_error", message: "boom" }, _meta: { runtimeId: null } }));
+        const tasks = wts.filter((w) => w.orcaTerm && w.taskState !== "gone").map((w) => ({ id: `task_${w.orcaTerm}`, status: w.taskState, dispatch_id: `ctx_${w.orcaTerm}`, assignee_handle: w.orcaTerm }));
+        return env({ tasks, count: tasks.length });
+      }
+      if (cmd === "terminal close") {
+        const h = argv[argv.indexOf("--terminal") + 1]!;
+        orcaClosed.push(h);
+        return env({ close: { handle: h, tabId: "t", ptyKilled: true } });
+      }
+      throw new Error(`stub orca: unmodelled call ${JSON.stringify(argv)}`);
+    }
     if (argv[0] !== "git" || argv[1] !== "-C") throw new Error(`unexpected call ${JSON.stringify(argv)}`);
     const at = wtOf.get(argv[2]!);
     if (!at) return res(argv, 128, "", "fatal: not a git repository");
@@ -289,16 +355,28 @@ function fakeTable(f: Fleet, signals: { pid: number; sig: string }[]): ProcTable
 
 function ledgers(root: string, n: number, f: Fleet): { jobs: string; dispatch: string } {
   const rows: string[] = [];
+  const drows: string[] = [];
   let k = 0;
   for (const w of f.repos.flatMap((r) => r.wts)) {
     if (w.binding === "none") continue;
     const id = `job-${n}-${k++}`;
-    rows.push(JSON.stringify({ event: "job_spawned", ts: 1, job_id: id, worktree: w.path, host: "herdr", pane_id: w.recorded ?? "" }));
-    if (w.binding === "settled") rows.push(JSON.stringify({ event: "job_decision", ts: 2, job_id: id, state: "closed" }));
+    if (w.via === "job") {
+      rows.push(JSON.stringify({ event: "job_spawned", ts: 1, job_id: id, worktree: w.path, host: "herdr", pane_id: w.recorded ?? "" }));
+      if (w.binding === "settled") rows.push(JSON.stringify({ event: "job_decision", ts: 2, job_id: id, state: "closed" }));
+    } else if (w.via === "lifecycle") {
+      drows.push(JSON.stringify({ event: "dispatch_submitted", ts: 1, dispatch_id: id, task_id: null, worktree_path: w.path, status: "dispatched" }));
+      if (w.binding === "settled") drows.push(JSON.stringify({ event: "dispatch_completed", ts: 2, dispatch_id: id, task_id: null, status: "completed" }));
+    } else {
+      // Through the gate only: no worktree in any mogui row; Orca's task carries the rest.
+      drows.push(JSON.stringify({ ts: 1, decision: "ALLOW", reason: "OK", job_id: id, orchestration_task: `task_${w.orcaTerm}`, contract_sha: "c".repeat(64), runtime: "codex" }));
+      drows.push(JSON.stringify({ ts: 1, event: "dispatch_submitted", dispatch_id: id, task_id: `task_${w.orcaTerm}`, status: "dispatched" }));
+    }
   }
   const jobs = join(root, `f${n}-jobs.jsonl`);
   writeFileSync(jobs, rows.length ? `${rows.join("\n")}\n` : "");
-  return { jobs, dispatch: join(root, `f${n}-dispatch.jsonl`) };
+  const dispatch = join(root, `f${n}-dispatch.jsonl`);
+  writeFileSync(dispatch, drows.length ? `${drows.join("\n")}\n` : "");
+  return { jobs, dispatch };
 }
 
 // ------------------------------------------------------------------------------------------------ the property
@@ -311,13 +389,14 @@ describe("fleet reap over random fleets", () => {
     console.log(`fleet reap property: MOGUI_FLEET_SEED=${seed} MOGUI_FLEET_RUNS=${runs}`);
     const r = rng(seed);
     const root = tempDir("mogui-fleet-prop-");
-    const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, signals: 0, eligible: 0, d31Left: 0, d40Left: 0, swapped: 0 };
+    const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, signals: 0, eligible: 0, d31Left: 0, d40Left: 0, swapped: 0, orcaClosed: 0, bySource: { job: 0, lifecycle: 0, register: 0, orca: 0, herdr: 0 } };
     const keptBy = new Map<string, number>();
     for (let n = 0; n < runs; n++) {
       const f = makeFleet(r, root, n);
       const removed: string[] = [];
+      const orcaClosed: string[] = [];
       const signals: { pid: number; sig: string }[] = [];
-      const ctx = unitCtx({ runner: stubRunner(f, removed), env: { ORCA_CLI_COMMAND: "orca", HERDR_CLI_COMMAND: "herdr" }, now: () => 1_800_000_000_000 });
+      const ctx = unitCtx({ runner: stubRunner(f, removed, orcaClosed), env: { ORCA_CLI_COMMAND: "orca", HERDR_CLI_COMMAND: "herdr" }, now: () => 1_800_000_000_000 });
       const l = ledgers(root, n, f);
       const table = fakeTable(f, signals);
       const req = { repos: f.repos.map((x) => x.path), jobsLedger: l.jobs, dispatchLedger: l.dispatch, hosts: ["orca", "herdr"] as ("orca" | "herdr")[], concurrency: 4, timeoutMs: 1000, safety: {} };
@@ -328,7 +407,7 @@ describe("fleet reap over random fleets", () => {
       // 1. Nothing holding work (or bound to an open record) is ever removed.
       for (const p of removed) {
         const w = all.find((x) => x.path === p)!;
-        expect({ fleet: ctxMsg, path: p, holdsWork: holdsWork(w), open: w.binding === "open", eligible: eligible(w, f) }).toEqual({ fleet: ctxMsg, path: p, holdsWork: false, open: false, eligible: true });
+        expect({ fleet: ctxMsg, path: p, holdsWork: holdsWork(w), open: openBinding(w, f), eligible: eligible(w, f) }).toEqual({ fleet: ctxMsg, path: p, holdsWork: false, open: false, eligible: true });
       }
       // 2. Every signal went to a live, non-reused process inside a worktree the oracle lets fleet reap act on.
       for (const s of signals) {
@@ -355,7 +434,18 @@ describe("fleet reap over random fleets", () => {
         keptBy.set(k, (keptBy.get(k) ?? 0) + 1);
       }
       // D40: a swapped worktree is left as identity_mismatch, and nothing of the other repository was signalled.
-      for (const w of all.filter((x) => x.swapped && x.binding !== "open")) {
+      // D41: only the terminal of a settled register dispatch in a worktree reap may act on is ever closed.
+      for (const h of orcaClosed) {
+        const w = all.find((x) => x.orcaTerm === h);
+        expect({ fleet: ctxMsg, closed: h, ofEligible: Boolean(w && eligible(w, f)) }).toEqual({ fleet: ctxMsg, closed: h, ofEligible: true });
+      }
+      totals.orcaClosed += orcaClosed.length;
+      totals.bySource.register += all.filter((w) => w.binding !== "none" && w.via === "register").length;
+      totals.bySource.job += all.filter((w) => w.binding !== "none" && w.via === "job").length;
+      totals.bySource.lifecycle += all.filter((w) => w.binding !== "none" && w.via === "lifecycle").length;
+      totals.bySource.orca += all.filter((w) => w.strayOrca).length;
+      totals.bySource.herdr += all.filter((w) => w.foreignPane).length;
+      for (const w of all.filter((x) => x.swapped && !openBinding(x, f) && !x.strayOrca && !f.orcaFails)) {
         const rr = results.find((x) => x.path === w.path);
         const reason = rr?.reason?.startsWith("live herdr pane") ? "identity_mismatch" : rr?.reason?.split(":")[0];
         expect({ fleet: ctxMsg, path: w.path, outcome: rr?.outcome, reason }).toEqual({ fleet: ctxMsg, path: w.path, outcome: "left", reason: "identity_mismatch" });
@@ -363,7 +453,10 @@ describe("fleet reap over random fleets", () => {
     }
     console.log(`fleet reap property: ${JSON.stringify(totals)} kept by reason: ${JSON.stringify(Object.fromEntries(keptBy))}`);
     expect(totals.removed).toBeGreaterThan(0);
-    if (runs >= 100) expect(totals.d40Left).toBeGreaterThan(0);
+    if (runs >= 100) {
+      expect(totals.d40Left).toBeGreaterThan(0);
+      expect(totals.orcaClosed).toBeGreaterThan(0);
+    }
     expect(totals.signals).toBeGreaterThan(0);
     // The D31 checks were reached (not answered by a stub that knows no index).
     expect(totals.d31Left).toBeGreaterThan(0);

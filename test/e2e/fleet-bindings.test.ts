@@ -14,7 +14,7 @@
  * plus a register row whose task Orca no longer has       -> unplaced, drift task_gone.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { addWorktree, makeRepo, mergeBranch, sh, type Fixture } from "../helpers/git.ts";
@@ -77,6 +77,8 @@ beforeAll(async () => {
     MOGUI_HOME: home,
     HOME: home,
     MOGUI_JOBS_LEDGER: `${home}-jobs.jsonl`,
+    CLAUDE_CONFIG_DIR: join(f.dir, "claude"),
+    CODEX_HOME: join(f.dir, "codex"),
     ORCA_SIM_STATE: join(f.dir, "orca-state.json"),
     ORCA_SIM_SCENARIO: join(f.dir, "orca-scenario.json"),
     HERDR_SIM_STATE: join(f.dir, "herdr-state.json"),
@@ -126,6 +128,18 @@ describe("fleet scan reconciles gate-registered dispatches with Orca and herdr (
     expect(text.stdout).toContain(`${wt.stray}\topen(orca:${T("stray")})`);
     expect(text.stdout).toMatch(/drift=unknown_terminal/);
     expect(text.stdout).toContain(`(no worktree)\topen(register:job-gone)\ttask=${TASK("d")}`);
+  });
+
+  test("spend record maps a gate-registered job to its transcript through the worktree Orca recorded for it", async () => {
+    const project = join(env.CLAUDE_CONFIG_DIR!, "projects", wt.open!.replace(/[^A-Za-z0-9]/g, "-"));
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "s1.jsonl"), `${JSON.stringify({ type: "assistant", message: { id: "m1", role: "assistant", model: "claude-sonnet-5", usage: { input_tokens: 1200, output_tokens: 300 } } })}\n`);
+    const r = await run(["spend", "record", "--job", "job-open", "--json"]);
+    expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: "" });
+    const rows = readFileSync(join(env.MOGUI_HOME!, "spend-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rows.map((x) => [x.job_id, x.transcript, x.input_tokens, x.output_tokens])).toEqual([["job-open", join(project, "s1.jsonl"), 1200, 300]]);
+    // A job neither ledger knows is still the usage error it was.
+    expect((await run(["spend", "record", "--job", "job-nobody"])).code).toBe(2);
   });
 
   test("fleet reap: settled dispatches' terminals closed, then removed, then the row; drift and open bindings left", async () => {

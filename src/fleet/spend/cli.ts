@@ -8,7 +8,8 @@ import { boundedWarnings, checkLedger, type LedgerWarning } from "../../lib/ledg
 import { loadTierPolicy, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
 import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
 import { SPEND_LEDGER_ENV } from "./paths.ts";
-import { TranscriptLocator } from "./locate.ts";
+import { gateJobWorktree, TranscriptLocator } from "./locate.ts";
+import { gateLedgerPath } from "../../dispatch/gate/paths.ts";
 import { jobWorktrees, recordSpend, type JobTranscripts, type RecordSummary } from "./record.ts";
 
 export const SPEND_LEDGER_ARG = {
@@ -64,8 +65,9 @@ export async function resolveJobs(ctx: Ctx, cmd: string, jobs: readonly string[]
   const locator = new TranscriptLocator(ctx);
   const out: Resolved = { jobs: [], missing: [] };
   for (const id of ids) {
-    const wt = worktrees.get(id);
-    if (wt === undefined) fail("unknownJob", `spend ${cmd}: no job ${id} in ${ledger} (name its transcript with --transcript)`);
+    // D41: a job only the gate registered is found through the worktree Orca recorded for it.
+    const wt = worktrees.get(id) ?? (await gateJobWorktree(ctx, gateLedgerPath(ctx), id)) ?? undefined;
+    if (wt === undefined) fail("unknownJob", `spend ${cmd}: no job ${id} in ${ledger} nor registered at the gate with a worktree Orca knows (name its transcript with --transcript)`);
     const found = locator.forWorktree(wt);
     if (found.length) out.jobs.push({ job_id: id, transcripts: found });
     else out.missing.push(id);

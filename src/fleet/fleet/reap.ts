@@ -45,6 +45,8 @@ export interface ReapResult {
   /** Dry run: what would be signalled. */
   would_kill: ProcRef[];
   terminal_closed: string | null;
+  /** Dry run: the recorded terminal that would be closed (`<host>:<id>`, live only). */
+  would_close?: string | null;
   /** An action was tried and failed (terminal close, a process that survived KILL, the removal itself). */
   failed: boolean;
   ledger_error?: string;
@@ -174,7 +176,9 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
       continue;
     }
     if (!o.execute) {
-      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[] });
+      const rec = w.binding?.terminal;
+      const live = rec && w.panes.some((p) => p.host === rec.host && p.id === rec.id);
+      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[], would_close: live ? `${rec.host}:${rec.id}` : null });
       continue;
     }
     const r = await act(ctx, w, table, o);

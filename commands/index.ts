@@ -12,8 +12,6 @@ import * as publishing from "./publishing/index.ts";
 import * as succession from "./succession/index.ts";
 import * as workers from "./workers/index.ts";
 import type { CommandEntry, FamilyRow, FamilyTitle } from "./entry.ts";
-import { main as runMain } from "../src/main.ts";
-import type { Ctx } from "../src/lib/context.ts";
 import type { Registry } from "../src/lib/registry.ts";
 
 export type { CommandEntry } from "./entry.ts";
@@ -41,10 +39,5 @@ export function commandEntry(name: string): CommandEntry | undefined {
   return (COMMANDS as Record<string, CommandEntry>)[name];
 }
 
-/** The command tree src/main.ts runs on: injected here, so src/ never imports commands/. */
+/** The command tree src/main.ts runs on: injected by commands/main.ts, so src/ never imports commands/. */
 export const REGISTRY: Registry = { commands: COMMANDS };
-
-/** main(argv) bound to mogui's command tree: what src/cli.ts, the demo and the in-process tests call. */
-export function main(argv: readonly string[], ctx?: Partial<Ctx>): Promise<number> {
-  return runMain(argv, ctx, REGISTRY);
-}

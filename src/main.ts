@@ -1,6 +1,6 @@
 /**
  * main(argv, ctx, registry) -> exit code. The ONE place that maps errors to exit codes; it never calls process.exit
- * (only src/cli.ts touches process.exitCode). The command tree is injected (commands/index.ts binds it), so src/
+ * (only src/cli.ts touches process.exitCode). The command tree is injected (commands/main.ts binds it), so src/
  * never imports commands/.
  */
 import { parseArgv, type MoguiArgsDef } from "./lib/args.ts";
@@ -8,11 +8,11 @@ import type { AnyCommand, Command } from "./lib/command.ts";
 import { processCtx, type ColorMode, type Ctx } from "./lib/context.ts";
 import { withDefaults } from "./lib/runner.ts";
 import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
-import { GLOBAL_EXIT } from "./lib/exit-codes.ts";
+import { GLOBAL_EXIT } from "./lib/exits.ts";
 import { exitCode, NamedExit, SHARED_ERRORS } from "./lib/exits.ts";
 import { renderCommandHelp, renderExitCodes, renderGroupHelp, renderRootHelp, useRegistry } from "./lib/help.ts";
 import { didYouMean, isGroup, subcommandsOf, type Registry } from "./lib/registry.ts";
-import { versionInfo, versionLine } from "./version.ts";
+import { versionInfo, versionLine } from "./lib/version.ts";
 
 const BUILTINS = ["help", "version", "completion"];
 

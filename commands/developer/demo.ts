@@ -30,7 +30,7 @@ async function runStep(ctx: Ctx, w: DemoWorld, n: number, s: Step): Promise<void
   let out = "";
   let err = "";
   // Lazy: index.ts loads this file lazily, so a static import back would be a cycle.
-  const { main } = await import("../index.ts");
+  const { main } = await import("../main.ts");
   const code = await main(s.argv, {
     ...ctx,
     env: w.env,

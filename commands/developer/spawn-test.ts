@@ -3,9 +3,9 @@ import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc } from "../../src/lib/output.ts";
-import { localDay } from "../../src/hooks/ops/workstream.ts";
-import { mustPassOk, renderReport, writeReport } from "../../src/hooks/ops/spawn-report.ts";
-import { requireOrca, runRuntime, SpawnAbort, type RuntimeResult, type Scenario, type SpawnConfig } from "../../src/hooks/ops/spawn-test.ts";
+import { localDay } from "../../src/dispatch/workstream/workstream.ts";
+import { mustPassOk, renderReport, writeReport } from "../../src/developer/spawn-test/spawn-report.ts";
+import { requireOrca, runRuntime, SpawnAbort, type RuntimeResult, type Scenario, type SpawnConfig } from "../../src/developer/spawn-test/spawn-test.ts";
 
 function list(raw: string | undefined, dflt: string): string[] {
   return (raw ?? dflt).split(/[\s,]+/).filter(Boolean);

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
-import { scanTree, selfTest } from "../../src/hooks/ops/tool-naming.ts";
+import { scanTree, selfTest } from "../../src/developer/tool-naming/tool-naming.ts";
 
 export default defineCommand({
   meta: {

@@ -5,7 +5,7 @@ import { UsageError } from "../../src/lib/errors.ts";
 import { SHARED_EXITS } from "../../src/lib/exits.ts";
 import { logger } from "../../src/lib/log.ts";
 import { printLines } from "../../src/lib/output.ts";
-import { localDay, renderDay } from "../../src/hooks/ops/workstream.ts";
+import { localDay, renderDay } from "../../src/dispatch/workstream/workstream.ts";
 
 const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 

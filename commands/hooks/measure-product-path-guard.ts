@@ -5,7 +5,7 @@ import { SHARED_EXITS } from "../../src/lib/exits.ts";
 import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { EVENT_LOG_ENV, EVENT_LOG_FILE } from "../../src/hooks/session/firelog.ts";
-import { guardStats, renderGuardStats } from "../../src/hooks/ops/measure.ts";
+import { guardStats, renderGuardStats } from "../../src/hooks/measure/measure.ts";
 
 export default defineCommand({
   meta: {

@@ -2,7 +2,7 @@ import { ARGS, parseArgv } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { forward } from "../../src/lib/exits.ts";
-import { measure } from "../../src/hooks/ops/measure.ts";
+import { measure } from "../../src/hooks/measure/measure.ts";
 
 const DEFAULT_TIMEOUT_MS = 600_000;
 

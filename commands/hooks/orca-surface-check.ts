@@ -3,7 +3,7 @@ import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath } from "../../src/lib/context.ts";
 import { printDoc } from "../../src/lib/output.ts";
-import { baselineFrom, compareSurface, measureSurface, parseBaseline, Unmeasurable, type Baseline } from "../../src/hooks/ops/orca-surface.ts";
+import { baselineFrom, compareSurface, measureSurface, parseBaseline, Unmeasurable, type Baseline } from "../../src/hooks/orca/orca-surface.ts";
 
 const BASELINE_ENV = "BASELINE_FILE";
 const BASELINE_NAME = "orca-surface-baseline.json";

@@ -2,7 +2,7 @@ import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { forward } from "../../src/lib/exits.ts";
-import { ORCA_MESSAGE_TYPES, orcaWait, WaitFailure } from "../../src/hooks/ops/orca-wait.ts";
+import { ORCA_MESSAGE_TYPES, orcaWait, WaitFailure } from "../../src/hooks/orca/orca-wait.ts";
 
 const DEFAULT_TIMEOUT_MS = 3_300_000;
 

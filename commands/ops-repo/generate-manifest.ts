@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { defineCommand, failWith } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { hygieneDefects, installPaths, renderManifest, staleDiagnostics, type ManifestDoc } from "../../src/ops-repo/manifest/generate.ts";
-import { atomicWrite } from "../../src/ops-repo/template/atomic.ts";
+import { atomicWrite } from "../../src/lib/fs.ts";
 
 const NAME = "generate-manifest";
 

@@ -2,8 +2,8 @@ import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
-import { formatViolation, scanConversations } from "../../src/hooks/ops/conversation-scan.ts";
-import { GhError, REPO_RE, requireGhAuth } from "../../src/hooks/ops/gh.ts";
+import { formatViolation, scanConversations } from "../../src/publishing/github/conversation-scan.ts";
+import { GhError, REPO_RE, requireGhAuth } from "../../src/publishing/github/gh.ts";
 
 const REPO_ENV = "MOGUI_PRODUCT_GITHUB";
 

@@ -5,7 +5,8 @@ import { isFile } from "../../src/lib/fs.ts";
 import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { audit, AuditFail, renderJson, renderText } from "../../src/publishing/probes/drift.ts";
-import { expandHome, lookupProjectTranscript } from "../../src/publishing/probes/resolve.ts";
+import { lookupProjectTranscript } from "../../src/publishing/probes/resolve.ts";
+import { expandHome } from "../../src/lib/paths.ts";
 
 const NAME = "model-drift-audit";
 

@@ -4,8 +4,8 @@ import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
-import { GhError, ghJson, repoArgs, REPO_RE, requireGhAuth } from "../../src/hooks/ops/gh.ts";
-import { checkBody, renderBody } from "../../src/hooks/ops/pr-body.ts";
+import { GhError, ghJson, repoArgs, REPO_RE, requireGhAuth } from "../../src/publishing/github/gh.ts";
+import { checkBody, renderBody } from "../../src/publishing/github/pr-body.ts";
 
 const NAME = "pr-body-check";
 

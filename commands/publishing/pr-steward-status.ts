@@ -2,8 +2,8 @@ import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
-import { GhError, REPO_RE, requireGhAuth } from "../../src/hooks/ops/gh.ts";
-import { currentRepo, renderSteward, stewardStatus } from "../../src/hooks/ops/pr-steward.ts";
+import { GhError, REPO_RE, requireGhAuth } from "../../src/publishing/github/gh.ts";
+import { currentRepo, renderSteward, stewardStatus } from "../../src/publishing/github/pr-steward.ts";
 
 export default defineCommand({
   meta: {

@@ -14,7 +14,7 @@ import { printJson } from "../../src/lib/output.ts";
 import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../../src/publishing/redaction/report.ts";
 import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
-import { VERSION } from "../../src/version.ts";
+import { VERSION } from "../../src/lib/version.ts";
 
 const P = "redaction-scan";
 

@@ -5,7 +5,7 @@
 import type { MoguiArgsDef } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { UsageError } from "./errors.ts";
-import { GLOBAL_EXIT } from "./exit-codes.ts";
+import { GLOBAL_EXIT } from "./exits.ts";
 import type { Registry } from "./registry.ts";
 
 interface Tree {

@@ -70,3 +70,20 @@ export const GROUP_EXITS = {
   usage: { code: 2, meaning: "no or unknown subcommand, or a flag before it that the subcommand does not take" },
   forwarded: { code: "N", meaning: "the subcommand's own exit code" },
 } as const satisfies Exits;
+
+/**
+ * The codes main itself returns, from the one declaration of the shared rows (COMMON_EXITS), and the row shape help
+ * renders: `mogui help exit-codes` renders EVERY_COMMAND, then each command's declared rows.
+ */
+export const GLOBAL_EXIT = {
+  OK: COMMON_EXITS.ok.code, // the command did what was asked
+  INTERNAL: COMMON_EXITS.internal.code, // an unexpected failure inside mogui (one line on stderr; the stack only with --debug)
+  USAGE: COMMON_EXITS.usage.code, // unknown command or flag, missing or conflicting flags, a malformed value
+} as const;
+
+export interface ExitCodeRow {
+  code: number | string;
+  meaning: string;
+}
+
+export const EVERY_COMMAND: readonly ExitCodeRow[] = Object.values(COMMON_EXITS);

@@ -1,8 +1,8 @@
 /** gh-style help text, rendered from the command definitions and their declared exits (the registry is injected). */
-import { VERSION } from "../version.ts";
+import { VERSION } from "./version.ts";
 import { aliasesOf, type MoguiArgsDef } from "./args.ts";
 import type { AnyCommand } from "./command.ts";
-import { EVERY_COMMAND, type ExitCodeRow } from "./exit-codes.ts";
+import { EVERY_COMMAND, type ExitCodeRow } from "./exits.ts";
 import type { Registry } from "./registry.ts";
 
 let current: Registry = { commands: {} };

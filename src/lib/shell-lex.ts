@@ -8,7 +8,7 @@
  * skipped (they are data), and `;`, `&&`, `||`, `&`, `|`, newlines and parentheses split commands. Anything it
  * cannot make sense of is a parse error, which the guard treats with suspicion rather than as "nothing to see".
  */
-import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, staticOutput, unmark } from "../hooks/session/shell-expand.ts";
+import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, staticOutput, unmark } from "./shell-expand.ts";
 
 export interface Redirect {
   op: string;

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { stubRunner, type StubReply } from "../../src/lib/stub-runner.ts";
+import { stubRunner, type StubReply } from "../helpers/stub-runner.ts";
 import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { COMMANDS, type CommandEntry } from "../../commands/index.ts";
-import { EVERY_COMMAND, type ExitCodeRow } from "../../src/lib/exit-codes.ts";
+import { EVERY_COMMAND, type ExitCodeRow } from "../../src/lib/exits.ts";
 import { exitRows, exitRowsFor } from "../../src/lib/help.ts";
-import { versionInfo, versionLine } from "../../src/version.ts";
+import { versionInfo, versionLine } from "../../src/lib/version.ts";
 import { runMain } from "../helpers/ctx.ts";
 
 describe("main(argv): global behaviour", () => {

@@ -1,5 +1,5 @@
 /** In-process harness: run main(argv) with captured stdout/stderr, a chosen env and (optionally) a stub runner. */
-import { main } from "../../commands/index.ts";
+import { main } from "../../commands/main.ts";
 import type { Ctx, Env } from "../../src/lib/context.ts";
 import type { Runner } from "../../src/lib/runner.ts";
 

@@ -1,6 +1,6 @@
 /** `mogui config example <name> [--out <path>]`: one file the binary carries (instance examples, brief template, hook). */
 import { resolve } from "node:path";
-import { exampleNames, findExample, writeExample } from "../../../src/lib/config/examples.ts";
+import { exampleNames, findExample, writeExample } from "../../../src/evidence/config/examples.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
 

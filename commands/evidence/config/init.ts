@@ -1,7 +1,7 @@
 /** `mogui config init`: every instance config example into $MOGUI_HOME/config/, never over an existing file. */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { EXAMPLES, writeInstanceExamples, type InitResult } from "../../../src/lib/config/examples.ts";
+import { EXAMPLES, writeInstanceExamples, type InitResult } from "../../../src/evidence/config/examples.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { moguiHome } from "../../../src/lib/context.ts";

@@ -1,5 +1,5 @@
 /** `mogui config schema <name>`: the JSON Schema of an instance config file, generated from the loader's own schema. */
-import { configNames, jsonSchemaFor } from "../../../src/lib/config/registry.ts";
+import { configNames, jsonSchemaFor } from "../../../src/evidence/config/registry.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";

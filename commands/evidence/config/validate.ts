@@ -1,6 +1,6 @@
 /** `mogui config validate <name> [--file F]`: check an instance config file with the loader the commands use. */
 import { readFileSync } from "node:fs";
-import { CONFIG_KINDS, configNames, configPath } from "../../../src/lib/config/registry.ts";
+import { CONFIG_KINDS, configNames, configPath } from "../../../src/evidence/config/registry.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";

@@ -32,7 +32,7 @@ export default defineCommand({
     const report = await duplicateReport(ctx, args.marker, selfHandle(ctx, args["self-handle"], "master-succeed check-duplicates"));
     const unmeasured = (["session_id", "process_id"] as const).filter((k) => report[k] === "unmeasured");
     if (unmeasured.length) {
-      // Text pinned by test/e2e/dispatch-orca-contract.test.ts (no "warning:" tag).
+      // Text pinned by test/e2e/dispatch/orca-contract.test.ts (no "warning:" tag).
       ctx.io.stderr(`check-duplicates: ${unmeasured.join(", ")} unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${report.relies_on.join(", ")}\n`);
     }
     printDoc(ctx, report, args.json);

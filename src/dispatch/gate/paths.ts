@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { moguiHome, resolveStatePath } from "../../lib/context.ts";
-import { spendLedgerPath } from "../../fleet/spend/paths.ts";
+import { spendLedgerPath } from "./spend-paths.ts";
 
 export const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 const LEDGER_FILE = "dispatch-ledger.jsonl";

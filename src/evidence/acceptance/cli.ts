@@ -6,7 +6,7 @@ import { ExitError } from "../../lib/errors.ts";
 import type { ExitDef } from "../../lib/exits.ts";
 import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "./config.ts";
 import type { CaseBook } from "./casebook.ts";
-import { within } from "../../ops-repo/template/paths.ts";
+import { within } from "../../lib/paths.ts";
 
 /** The acceptance-loop commands' `usage` row: a config or case book problem is a usage error (exit 2, naming the file). */
 export const ACCEPTANCE_USAGE = {

@@ -6,14 +6,14 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sortKeys } from "../../lib/output.ts";
-import { atomicWrite as replaceAtomically } from "../../ops-repo/template/atomic.ts";
+import { atomicWrite as replaceAtomically } from "../../lib/fs.ts";
 import { isVisibleSplit, type Split } from "./casebook.ts";
 
 export const CANDIDATE_FILENAME = "candidate.json";
 export const TASK_FILENAME = "task.md";
 export const PROPOSAL_FILENAME = "proposal.md";
 
-/** An atomic write (src/template/atomic.ts) that creates the parent directories first. */
+/** An atomic write (src/lib/fs.ts) that creates the parent directories first. */
 export function atomicWrite(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   replaceAtomically(path, text, undefined, ".");

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import type { Ctx, Env } from "../../lib/context.ts";
 import { ok } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
-import { expandHome } from "../../publishing/probes/resolve.ts";
+import { expandHome } from "../../lib/paths.ts";
 
 export const DOCTOR_TIMEOUT_MS = 10_000;
 

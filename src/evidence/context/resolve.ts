@@ -6,7 +6,7 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { expandHome } from "../../publishing/probes/resolve.ts";
+import { expandHome } from "../../lib/paths.ts";
 import { ManifestError, type WorkspaceManifest } from "./manifest.ts";
 
 export type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";

@@ -8,7 +8,7 @@ import { isAbsolute, normalize, relative, resolve } from "node:path";
 import * as v from "valibot";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { dropUnderscoreKeys, issueLine } from "../../lib/config/issues.ts";
-import { within } from "../../ops-repo/template/paths.ts";
+import { within } from "../../lib/paths.ts";
 import { WorkspaceDescriptorSchema } from "./schema.ts";
 
 export const DESCRIPTOR_ENVS = ["WORKSPACE_DESCRIPTOR", "MOGUI_WORKSPACE_DESCRIPTOR"] as const;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { readRows } from "../../lib/ledger.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
-import { claudeProjectName, claudeProjectsDir, codexSessionsDir } from "./paths.ts";
+import { claudeProjectName, claudeProjectsDir, codexSessionsDir } from "../../dispatch/gate/spend-paths.ts";
 
 function real(p: string): string {
   try {

@@ -10,8 +10,8 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { appendRows, LedgerError, readRows, type LedgerRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { LockTimeoutError, withLock } from "../../lib/lock.ts";
-import { tierOf, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
-import { spendStatePath } from "./paths.ts";
+import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
+import { spendStatePath } from "../../dispatch/gate/spend-paths.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState, type ModelUsage } from "./usage.ts";
 
 export interface TranscriptState {

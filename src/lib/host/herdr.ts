@@ -2,7 +2,7 @@
 import type { Ctx } from "../context.ts";
 import { HerdrClient, HerdrError } from "../herdr/client.ts";
 import type { AgentInfoT, PaneInfoT } from "../herdr/schemas.ts";
-import { pause } from "../../workers/worker/clock.ts";
+import { pause } from "../clock.ts";
 import type { Host, HostPane, HostRead, HostStatus, SpawnRequest } from "./types.ts";
 
 /**

@@ -5,8 +5,9 @@
  */
 import { lstatSync, mkdirSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { atomicWrite } from "./atomic.ts";
-import { invalidRelPath, isInstanceOwned, isTemplateSide, placeholderTokens, unsafeDestination, within, type Placeholder } from "./paths.ts";
+import { atomicWrite } from "../../lib/fs.ts";
+import { invalidRelPath, isInstanceOwned, isTemplateSide, placeholderTokens, unsafeDestination, type Placeholder } from "./paths.ts";
+import { within } from "../../lib/paths.ts";
 import { parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
 
 export type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";

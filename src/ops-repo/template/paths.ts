@@ -4,7 +4,8 @@
  * relative-path rule every reader and writer of a template path applies.
  */
 import { lstatSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
+import { within } from "../../lib/paths.ts";
 
 /** The closed placeholder set; nothing else may appear between `{{` and `}}` in the template. */
 export const PLACEHOLDERS = [
@@ -59,15 +60,6 @@ export function invalidRelPath(p: unknown): string | null {
   if (parts.includes("..")) return "path contains '..'";
   if (parts.some((s) => s === "" || s === ".")) return "path has an empty or '.' segment";
   return null;
-}
-
-/**
- * True when `child` is `root` itself or inside it (lexically, after resolve). Only a leading `..` SEGMENT leaves the
- * root: `..notes/x` is a child named `..notes`.
- */
-export function within(root: string, child: string): boolean {
-  const r = relative(resolve(root), resolve(child));
-  return r === "" || (!isAbsolute(r) && r.split(sep)[0] !== "..");
 }
 
 /**

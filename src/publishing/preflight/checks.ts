@@ -10,10 +10,10 @@ import { gatePaths } from "../../dispatch/gate/paths.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { ok as runOk, type RunResult } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
-import { expandHome } from "../probes/resolve.ts";
+import { expandHome } from "../../lib/paths.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
-import { VERSION } from "../../version.ts";
+import { VERSION } from "../../lib/version.ts";
 
 export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
 

@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { InstanceConfigError, loadInstanceConfig, requireMasterHostRuntime, requireTranscriptGlob } from "../../lib/config/instance.ts";
-import { expandHome, globFiles, newest } from "./resolve.ts";
+import { globFiles, newest } from "./resolve.ts";
+import { expandHome } from "../../lib/paths.ts";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError } from "./transcript.ts";
 
 export const PROBE_ACTION = "propose a clean-spawn succession and review delegation state for sensitive areas";

@@ -1,16 +1,9 @@
 /** Finding the transcript to read: explicit path, or the newest regular file a glob matches (reference §19/§20). */
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { globPaths } from "../../lib/glob.ts";
-
-export function expandHome(ctx: Pick<Ctx, "env">, p: string): string {
-  const home = ctx.env.HOME || homedir();
-  if (p === "~") return home;
-  if (p.startsWith("~/")) return join(home, p.slice(2));
-  return p;
-}
+import { expandHome } from "../../lib/paths.ts";
 
 /** Every regular file the glob matches (`**` recursive), absolute; dangling symlinks and unstattable paths skipped. */
 export function globFiles(ctx: Pick<Ctx, "env" | "cwd">, pattern: string): Array<{ path: string; mtimeMs: number }> {

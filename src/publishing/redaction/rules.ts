@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { expandHome } from "../probes/resolve.ts";
+import { expandHome } from "../../lib/paths.ts";
 import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError, type Rule, type RuleSet } from "./config.ts";
 import embeddedConfig from "../../../config/gitleaks.toml" with { type: "text" };
 

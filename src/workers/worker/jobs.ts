@@ -10,7 +10,7 @@ import { resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { NamedExit, SHARED_EXITS } from "../../lib/exits.ts";
 import { logger } from "../../lib/log.ts";
 import { appendRow, checkLedger, LedgerError, readRows, type LedgerRow } from "../../lib/ledger.ts";
-import { workerNow } from "./clock.ts";
+import { workerNow } from "../../lib/clock.ts";
 import type { Tier } from "./tiers.ts";
 
 export const LEDGER_ENV = "MOGUI_JOBS_LEDGER";

@@ -7,7 +7,7 @@
 import type { Ctx } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import type { Host, HostRead } from "../../lib/host/types.ts";
-import { pause } from "./clock.ts";
+import { pause } from "../../lib/clock.ts";
 
 export interface LandingResult {
   landed: boolean;

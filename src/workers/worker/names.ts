@@ -9,7 +9,7 @@
 import { appendIf, appendRow, readRows } from "../../lib/ledger.ts";
 import type { Ctx } from "../../lib/context.ts";
 import type { Host } from "../../lib/host/types.ts";
-import { workerNow } from "./clock.ts";
+import { workerNow } from "../../lib/clock.ts";
 import { type Job, loadJobs } from "./jobs.ts";
 
 /** A reservation older than this no longer holds its name (the spawn that made it died). */

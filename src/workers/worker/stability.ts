@@ -4,7 +4,7 @@
  */
 import type { Ctx } from "../../lib/context.ts";
 import type { Host, HostStatus } from "../../lib/host/types.ts";
-import { pause } from "./clock.ts";
+import { pause } from "../../lib/clock.ts";
 
 export interface Stability {
   notWorking: boolean;

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Ctx } from "../../lib/context.ts";
 import type { Host } from "../../lib/host/types.ts";
-import { workerNow } from "./clock.ts";
+import { workerNow } from "../../lib/clock.ts";
 import { hasReport, type Job, record } from "./jobs.ts";
 import { LANDING_READ_LINES } from "./landing.ts";
 

@@ -47,7 +47,7 @@ export const cases: FamilyCases = {
   "sim herdr": { argv: ["sim", "herdr", "--version"], code: 0, stdout: /^herdr 0\.8\.2\n$/ },
 };
 
-// ---- shared setup for test/e2e/workers-*.test.ts: a temp repo with a bare origin, both fakes, a fast clock.
+// ---- shared setup for test/e2e/workers/*.test.ts: a temp repo with a bare origin, both fakes, a fast clock.
 export interface World {
   dir: string;
   f: Fixture;

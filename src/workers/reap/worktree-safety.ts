@@ -3,11 +3,12 @@
  * (by ancestry, or by tree equality after a squash merge). Every failure, ambiguity or exception answers
  * "leave, because ..."; a wrong removal destroys work, a skipped one costs a manual cleanup.
  *
- * "Clean" (DECISIONS D31) is more than an empty `git status`: an index entry with the skip-worktree or
+ * "Clean" (DECISIONS D31, D40) is more than an empty `git status`: an index entry with the skip-worktree or
  * assume-unchanged bit hides its edits from status (`hidden_index_flags`), and `git worktree remove` deletes
- * ignored files, so an ignored file of the precious set (`.env`, keys, credentials) or an ignored nested
- * repository leaves the worktree too (`precious_ignored:<first relative path>`). Other ignored files
- * (`node_modules/`, `dist/`) are regenerable and go with the worktree.
+ * ignored files, so an ignored file that is not provably regenerable (D40: outside the regenerable set, or of D31's
+ * precious set) or an ignored nested repository leaves the worktree too (`precious_ignored:<first relative path>`);
+ * regenerable output (`node_modules/`, `dist/`) goes with it. D40 adds, in keep-rules.ts: identity
+ * (`identity_mismatch:<what>`), an operation in progress, unique refs/worktree commits, and the reflog count.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";

@@ -87,6 +87,8 @@ interface Proc {
 
 const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, holdsWork: 0, hiddenFlags: 0, precious: 0, allowedPrecious: 0, visited: 0, killed: 0, procs: 0, identity: 0, operation: 0, worktreeRef: 0, unsafe: 0 };
 
+const keptBy: Record<string, number> = {};
+
 function sleeper(cwd: string, procs: Proc[], argv = ["sleep", "600"]): void {
   const p = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
   spawned.push(p);
@@ -304,6 +306,11 @@ async function oneBatch(tpl: string, b: number, size: number): Promise<void> {
   await Bun.sleep(100); // let the signalled children be reaped
   const where = `MOGUI_FLEET_SEED=${SEED} batch ${b}`;
   expect({ where, code: res.code, stderr: res.code === 0 ? "" : res.stderr }).toEqual({ where, code: 0, stderr: "" });
+  for (const w of JSON.parse(res.stdout).worktrees as { outcome: string; reason: string | null }[]) {
+    if (w.outcome !== "left") continue;
+    const k = (w.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|after stopping).*/, "$1");
+    keptBy[k] = (keptBy[k] ?? 0) + 1;
+  }
   for (const f of fleets) judge(f, where, allowIgnored);
   rmSync(home, { recursive: true, force: true });
 }
@@ -321,7 +328,7 @@ test(`fleet reap --execute over ${RUNS} real fleets against the reap oracle (MOG
       }
     }),
   );
-  console.log(`fleet reap real property: ${JSON.stringify(totals)}`);
+  console.log(`fleet reap real property: ${JSON.stringify(totals)} kept by reason: ${JSON.stringify(keptBy)}`);
   expect(totals.fleets).toBe(RUNS);
   expect(totals.unsafe).toBe(0);
   // The D31 checks and the signals were really exercised.

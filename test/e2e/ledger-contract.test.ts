@@ -267,7 +267,7 @@ function reachesAppend(file: string, seen: Set<string>): boolean {
   if (seen.has(file)) return false;
   seen.add(file);
   const text = readFileSync(file, "utf8");
-  if (/\bappendRows?\(/.test(text)) return true;
+  if (/\bappend(?:Rows?|If|IfSync)(?:<[^>]*>)?\(/.test(text)) return true;
   for (const m of text.matchAll(/(?:from\s+|import\()\s*"(\.{1,2}\/[^"]+\.ts)"/g)) {
     const p = resolve(dirname(file), m[1]!);
     if (!HUB.test(p) && existsSync(p) && reachesAppend(p, seen)) return true;

@@ -47,6 +47,8 @@ export interface ReapResult {
   terminal_closed: string | null;
   /** Dry run: the recorded terminal that would be closed (`<host>:<id>`, live only). */
   would_close?: string | null;
+  /** Dry run, D40's documented limit: commits only the worktree's HEAD reflog reaches (they go with it). */
+  reflog_only_commits?: number | null;
   /** An action was tried and failed (terminal close, a process that survived KILL, the removal itself). */
   failed: boolean;
   ledger_error?: string;
@@ -178,7 +180,7 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
     if (!o.execute) {
       const rec = w.binding?.terminal;
       const live = rec && w.panes.some((p) => p.host === rec.host && p.id === rec.id);
-      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[], would_close: live ? `${rec.host}:${rec.id}` : null });
+      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[], would_close: live ? `${rec.host}:${rec.id}` : null, reflog_only_commits: w.safety.safe ? (w.safety.reflog_only_commits ?? null) : null });
       continue;
     }
     const r = await act(ctx, w, table, o);

@@ -173,9 +173,10 @@ describe("D40: work git keeps outside the branch", () => {
     const o = await reapOracle(wt, { env: gitEnv(), repo: f.repo, countReflog: true });
     expect(o.reflogOnly).toBe(1);
     expect(await workerReap(wt, false)).toBe(`worktree_removed:${wt};reflog_only_commits:1`);
-    const { scan } = await fleetReap(f.repo, false);
+    const { scan, results } = await fleetReap(f.repo, false);
     const w = scan.worktrees.find((x) => x.path === wt)!;
     expect(w.safety).toMatchObject({ safe: true, reflog_only_commits: 1 });
+    expect(results.find((x) => x.path === wt)).toMatchObject({ outcome: "would_remove", reflog_only_commits: 1 });
   });
 });
 

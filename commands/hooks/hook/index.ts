@@ -15,6 +15,7 @@ export default defineGroup({
     "compaction-probe": () => import("./compaction-probe.ts").then((m) => m.default),
     "spend-brake": () => import("./spend-brake.ts").then((m) => m.default),
     install: () => import("./install.ts").then((m) => m.default),
+    doctor: () => import("./doctor.ts").then((m) => m.default),
   },
   examples: ["mogui hook install --host claude --dry-run"],
 });

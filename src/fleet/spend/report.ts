@@ -80,7 +80,7 @@ function keyOf(row: Record<string, unknown>, by: GroupBy): string {
   return typeof k === "string" && k !== "" ? k : "unknown";
 }
 
-function rowCost(row: Record<string, unknown>, prices: PriceTableT): number | null {
+export function rowCost(row: Record<string, unknown>, prices: PriceTableT): number | null {
   const p = typeof row.model === "string" ? prices.models[row.model] : undefined;
   if (!p) return null;
   const perTok = (x: number | undefined, fallback: number) => (x ?? fallback) / 1_000_000;

@@ -262,6 +262,9 @@ async function uniqueContent(wt: string, env: Record<string, string>): Promise<s
 
 // ------------------------------------------------------------------------------------------------ the oracle
 
+/** The named repositories' common dirs (a repository's common dir never moves during a test). */
+const commonDirs = new Map<string, string>();
+
 export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<OracleVerdict> {
   const env = opts.env ?? gitEnv();
   const o: OracleVerdict = {
@@ -290,7 +293,13 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
   if (opts.repo) {
     // D40 identity, from git: the path git lists for the named repository, and the same common dir.
     const listed = (await G(opts.repo, env, "worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
-    const common = async (dir: string) => realOr((await G(dir, env, "rev-parse", "--path-format=absolute", "--git-common-dir")).trim());
+    const common = async (dir: string) => {
+      const hit = commonDirs.get(dir);
+      if (hit) return hit;
+      const c = realOr((await G(dir, env, "rev-parse", "--path-format=absolute", "--git-common-dir")).trim());
+      commonDirs.set(dir, c);
+      return c;
+    };
     const mine = realOr(wt);
     const sameCommon = (await gitRun(wt, ["rev-parse", "--path-format=absolute", "--git-common-dir"], env)).stdout.trim();
     if (!listed.includes(mine) || realOr(sameCommon) !== (await common(opts.repo))) {

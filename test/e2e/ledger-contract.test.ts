@@ -233,6 +233,7 @@ const NOT_APPENDERS: Record<string, string> = {
   fleet: "the group dispatcher: its subcommands have their own cases",
   spend: "the group dispatcher: its subcommands have their own cases",
   "fleet scan": "reads the jobs and dispatch ledgers only (reaches the append through the shared reap modules)",
+  top: "its one action (d, confirmed) is fleet reap's: the whole-ledger check and the fleet_reap row are fleet reap's (its case above)",
   "spend report": "reads the spend ledger only (reaches the append through the shared spend modules)",
   "dispatch-collision-check": "reads the dispatch ledger only",
   demo: "appends only to the temp ledger it creates (and removes) itself",
@@ -267,7 +268,7 @@ function reachesAppend(file: string, seen: Set<string>): boolean {
   if (seen.has(file)) return false;
   seen.add(file);
   const text = readFileSync(file, "utf8");
-  if (/\bappendRows?\(/.test(text)) return true;
+  if (/\bappend(?:Rows?|If|IfSync)(?:<[^>]*>)?\(/.test(text)) return true;
   for (const m of text.matchAll(/(?:from\s+|import\()\s*"(\.{1,2}\/[^"]+\.ts)"/g)) {
     const p = resolve(dirname(file), m[1]!);
     if (!HUB.test(p) && existsSync(p) && reachesAppend(p, seen)) return true;

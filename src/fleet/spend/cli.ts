@@ -1,5 +1,5 @@
 /** Arg fragments and helpers the `mogui spend ...` commands share: which transcripts a job has, --since parsing. */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { UsageError } from "../../lib/errors.ts";
@@ -8,7 +8,8 @@ import { boundedWarnings, checkLedger, type LedgerWarning } from "../../lib/ledg
 import { loadTierPolicy, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
 import { SPEND_LEDGER_ENV } from "../../dispatch/gate/spend-paths.ts";
-import { TranscriptLocator } from "./locate.ts";
+import { gateJobWorktree, TranscriptLocator } from "./locate.ts";
+import { gateLedgerPath } from "../../dispatch/gate/paths.ts";
 import { jobWorktrees, recordSpend, type JobTranscripts, type RecordSummary } from "./record.ts";
 
 export const SPEND_LEDGER_ARG = {
@@ -54,6 +55,8 @@ export async function resolveJobs(ctx: Ctx, cmd: string, jobs: readonly string[]
     if (jobs.length !== 1) throw new UsageError("--transcript needs exactly one --job", `spend ${cmd}`);
     const paths = transcripts.map((t) => resolve(ctx.cwd, t));
     for (const p of paths) if (!existsSync(p)) fail("transcriptNotFound", `spend ${cmd}: TRANSCRIPT_NOT_FOUND: ${p}`);
+    // A directory (or any non-file) is a usage error, never an internal EISDIR (issue 24 §3).
+    for (const p of paths) if (!statSync(p).isFile()) throw new UsageError(`--transcript ${p} is not a file (a transcript is one .jsonl file)`, `spend ${cmd}`);
     return { jobs: [{ job_id: jobs[0]!, transcripts: paths }], missing: [] };
   }
   const ledger = jobsLedgerPath(ctx, jobsLedgerFlag);
@@ -62,8 +65,9 @@ export async function resolveJobs(ctx: Ctx, cmd: string, jobs: readonly string[]
   const locator = new TranscriptLocator(ctx);
   const out: Resolved = { jobs: [], missing: [] };
   for (const id of ids) {
-    const wt = worktrees.get(id);
-    if (wt === undefined) fail("unknownJob", `spend ${cmd}: no job ${id} in ${ledger} (name its transcript with --transcript)`);
+    // D41: a job only the gate registered is found through the worktree Orca recorded for it.
+    const wt = worktrees.get(id) ?? (await gateJobWorktree(ctx, gateLedgerPath(ctx), id)) ?? undefined;
+    if (wt === undefined) fail("unknownJob", `spend ${cmd}: no job ${id} in ${ledger} nor registered at the gate with a worktree Orca knows (name its transcript with --transcript)`);
     const found = locator.forWorktree(wt);
     if (found.length) out.jobs.push({ job_id: id, transcripts: found });
     else out.missing.push(id);

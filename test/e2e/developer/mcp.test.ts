@@ -313,7 +313,7 @@ describe("mcp: long tools", () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
   });
 
-  test("redaction_scan: its JSON report as the document, its verdict exit, progress per file batch", async () => {
+  test("redaction_scan: its JSON report as the document, its verdict exit, progress notifications", async () => {
     const { env } = homeEnv();
     const dir = tempDir("mogui-mcp-scan-");
     // Assembled at run time, so this file itself passes the repository's own redaction gate.
@@ -324,7 +324,10 @@ describe("mcp: long tools", () => {
     const r = (await client.callTool({ name: "redaction_scan", arguments: { dir, paths: true, operands: ["leak.txt", "clean.txt"] } }, undefined, { onprogress: (p) => void seen.push(p) })) as Result;
     expect(r.isError).toBeUndefined();
     expect(r.structuredContent).toMatchObject({ exit_code: 1, exit: "findings", verdict: "findings", files: 2 });
-    expect(seen.some((p) => p.message === "files")).toBe(true);
+    // Start and end always; the scan's own file-batch steps in between when it reports them (timing-dependent).
+    expect(seen[0]!.message).toContain("started");
+    expect(seen.at(-1)!.message).toContain("exit 1");
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.progress).toBeGreaterThan(seen[i - 1]!.progress);
   });
 
   /** The processes of a blocking `orca orchestration check` against this state file (the simulator's). */

@@ -15,6 +15,7 @@ import { join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { git } from "../../lib/git.ts";
+import { BRAKE_SETTINGS, isBrakeOnlySettings } from "../worker/brake-wiring.ts";
 import { DEFAULT_REGENERABLE, IDENTITY_MISMATCH, listedReal, operationInProgress, OPERATION_IN_PROGRESS, reflogOnlyCommits, regenerableMatcher, uniqueWorktreeRef, verifyIdentity } from "./keep-rules.ts";
 
 export { DEFAULT_REGENERABLE, IDENTITY_MISMATCH, OPERATION_IN_PROGRESS, WORKTREE_REF_UNIQUE } from "./keep-rules.ts";
@@ -184,9 +185,24 @@ async function preciousIgnored(ctx: GitCtx, path: string, patterns: readonly str
   const precious = preciousMatcher(patterns);
   const regen = regenerableMatcher(regenerable);
   for (const rel of records(ls.stdout)) {
+    if (rel === BRAKE_SETTINGS && brakeOnly(join(path, rel))) continue;
     if (rel.endsWith("/") || precious(rel) || !regen(rel)) return `${PRECIOUS_IGNORED}:${rel}`;
   }
   return null;
+}
+
+/**
+ * The spend brake's worker settings (D44): mogui wrote it and can write it again, so a regular file that holds
+ * nothing but that wiring is regenerable. Anything else in it (a user's permission, another hook), a symlink, or a
+ * file we cannot read is precious, like every other ignored file.
+ */
+function brakeOnly(file: string): boolean {
+  try {
+    if (!lstatSync(file).isFile()) return false;
+    return isBrakeOnlySettings(readFileSync(file, "utf8"));
+  } catch {
+    return false;
+  }
 }
 
 async function listWorktrees(ctx: GitCtx, path: string, timeoutMs: number): Promise<RepoFacts["worktrees"]> {

@@ -14,6 +14,7 @@ import { reapFleet } from "../../../src/fleet/fleet/reap.ts";
 import { scanFleet } from "../../../src/fleet/fleet/scan.ts";
 import { reap } from "../../../src/workers/reap/worker-reap.ts";
 import { regenerableMatcher } from "../../../src/workers/reap/keep-rules.ts";
+import { wireSpendBrake } from "../../../src/workers/worker/brake-wiring.ts";
 import { DEFAULT_REGENERABLE, worktreeSafety } from "../../../src/workers/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, mergeBranch, sh, type Fixture } from "../../helpers/git.ts";
 import { reapOracle, settledReapCtx } from "../../helpers/reap-oracle.ts";
@@ -77,6 +78,21 @@ async function bothLeave(wt: string, file: string, prefix: string): Promise<void
 }
 
 describe("D40: ignored files are precious unless regenerable", () => {
+  test("the spend brake's own worker settings are regenerable; a settings file with anything more is precious", async () => {
+    // A separate repository: the brake adds its file to the shared info/exclude.
+    const fx = makeRepo();
+    const wt = mergedWorktree(fx);
+    wireSpendBrake(wt, ["/usr/local/bin/mogui"], "job-1", 5000);
+    expect(sh(wt, "status", "--porcelain")).toBe(""); // kept out of the worker's commits
+    expect(await worktreeSafety(gctx(), wt)).toMatchObject({ safe: true });
+    const file = join(wt, ".claude", "settings.local.json");
+    const mine = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...mine, permissions: { allow: ["Bash(make)"] } }));
+    const v = await worktreeSafety(gctx(), wt);
+    expect(v.safe ? "(safe)" : v.reason).toBe("precious_ignored:.claude/settings.local.json");
+    rmSync(fx.dir, { recursive: true, force: true });
+  });
+
   test("new code under a self-ignoring dir/.gitignore", async () => {
     const wt = mergedWorktree();
     mkdirSync(join(wt, "gen"));

@@ -1,6 +1,7 @@
 // `bun run bench <suite>`: figures an issue asks for, each as a ratio against a named baseline measured in the
 // same run. A suite is scripts/bench/suite-<name>.ts with a default export (opts) => Promise<exit code>.
 //   bun run bench startup [--runs N]
+//   bun run bench mcp [--runs N]      (mogui mcp: initialize, tools/list, a read-only call vs --version)
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -18,6 +18,10 @@ export const commands = {
   },
   "sim herdr": { summary: "The stateful herdr CLI simulator (what fixtures/bin/herdr runs)", load: () => import("./sim/herdr.ts") },
   sim: { summary: "The Orca and herdr simulators (group)", hidden: true, load: () => import("./sim/index.ts") },
+  mcp: {
+    summary: "Serve the commands as MCP tools over stdio (typed, safety hints, confirmed destructive calls)",
+    load: () => import("./mcp.ts"),
+  },
   "test-tool-naming": {
     summary: "Lint docs/ and skills/ for retired ctx.* tool names",
     load: () => import("./test-tool-naming.ts"),

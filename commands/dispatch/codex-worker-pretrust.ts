@@ -21,6 +21,7 @@ export default defineCommand({
         "Orca's Codex accounts directory (default $CODEX_ACCOUNTS_DIR, else ~/Library/Application Support/orca/codex-accounts on macOS, ~/.local/share/orca/codex-accounts elsewhere)",
     },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "every config trusted (added, updated or already), or no accounts directory (nothing to do)" },
     refused: { code: 2, meaning: "usage error, relative path or line break in the path, a config that does not parse, is not a table where one is needed, is a symlink or is reached through a symlinked account/home directory, or has no single verified edit; nothing was written" },

@@ -21,6 +21,7 @@ export default defineCommand({
       description: "Cursor's projects directory (default $CURSOR_PROJECTS_DIR, else ~/.cursor/projects)",
     },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the trust marker was added, updated or already present" },
     refused: { code: 2, meaning: "usage error, relative or missing worktree, a symlink anywhere on the marker path (any ancestor of the projects dir included), an unreadable/invalid marker, or a marker for another workspace" },

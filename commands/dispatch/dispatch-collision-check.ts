@@ -23,6 +23,7 @@ export default defineCommand({
       description: "Dispatch ledger (default $DISPATCH_GATE_LEDGER, else $MOGUI_HOME/dispatch-ledger.jsonl)",
     },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "checked (fail-open): zero or more `WARNING: scope overlap ...` lines on stdout, whatever the ledger holds" },
     usage: { code: 2, meaning: "usage error: no contract argument, an unknown flag" },

@@ -60,6 +60,7 @@ export default defineCommand({
     "orca-timeout-ms": { type: "int", min: 0, max: 600_000, valueHint: "ms", description: "Timeout of each Orca call (default 30000)", hidden: true },
   },
   rules: { exclusive: [["terminal", "worktree"]] },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   exits: EXITS,
   notes: [
     "Steps: dry gate (--no-record) -> orca orchestration run-current -> [codex: codex-worker-pretrust of the worktree]\n" +

@@ -23,6 +23,7 @@ export default defineCommand({
     date: { type: "positional", required: false, valueHint: "YYYY-MM-DD", description: "The local day to render (default today)" },
     ledger: { ...ARGS.ledger, description: `Dispatch ledger (default $${LEDGER_ENV}, else $MOGUI_HOME/dispatch-ledger.jsonl)` },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "table printed (header only when the day has no rows)" },
     usage: { code: 2, meaning: "usage error (not a real YYYY-MM-DD day)" },

@@ -32,6 +32,7 @@ export default defineCommand({
     "allow-unknown-repo": { type: "boolean", description: "Allow the action when the path matches no declared repository" },
     json: { ...ARGS.json, description: "Print the decision as one compact JSON document" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "allowed: the action is not prohibited for the matched repository" },
     prohibited: { code: 1, meaning: "prohibited, or the path matches no declared repository (unless --allow-unknown-repo)" },

@@ -25,6 +25,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "Print {log, total, rows:[{hook, runtime, session, count, last_fired}], never_fired}" },
   },
   examples: ["mogui hook-coverage-report", "mogui hook-coverage-report --json"],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "report printed (an absent fire log is an empty report)" },
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage error; the fire log is unreadable or has a corrupt line (named with its line number)" },

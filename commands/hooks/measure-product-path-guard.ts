@@ -22,6 +22,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "Print {log, bash_command_observations, guard_rejections, rejection_rate} (rate 0..1 or null)" },
   },
   examples: ["mogui measure-product-path-guard"],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "figures printed (N/A when there were no observations)" },
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage error; the event log is unreadable or has a corrupt line" },

@@ -36,6 +36,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "Print {appVersion, schemaVersion, commandCount, watched, drift:[...]}" },
   },
   examples: ["mogui orca-surface-check", "mogui orca-surface-check --write-baseline"],
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "unchanged (or --write-baseline recorded the surface)" },
     drift: { code: 1, meaning: "drift: one [orca-surface] DRIFT line per change on stderr" },

@@ -30,6 +30,7 @@ export default defineCommand({
     },
     types: { type: "string", valueHint: "a,b", description: "Only these Orca message types: status, dispatch, worker_done, merge_ready, escalation, handoff, decision_gate, question, heartbeat" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "messages printed, or the wait timed out (a checkpoint, as in Orca)" },
     usage: { code: 2, meaning: "usage error (unknown flag, bad --timeout-ms, or a --types entry that is not an Orca message type)" },

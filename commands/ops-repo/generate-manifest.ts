@@ -89,6 +89,7 @@ export default defineCommand({
     stdout: { type: "boolean", description: "Print the manifest instead of writing it" },
   },
   rules: { exclusive: [["check", "stdout"]] },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: EXITS,
   examples: [`mogui ${NAME} --check`, `mogui ${NAME} --skeleton ./master-ops --stdout`],
   async run({ ctx, args }) {

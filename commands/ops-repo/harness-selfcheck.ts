@@ -55,6 +55,7 @@ export default defineCommand({
     template: { ...TEMPLATE_ARG, description: "Template to compare with (default: embedded)" },
     json: { ...ARGS.json, description: "One compact JSON document {checks:[{detail, name, ok}], exit_code} (keys sorted)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: EXITS,
   notes: [
     "Seat reads 'Master seat (absolute path)' and 'Master seat (workspace id)' from role-state.md ($ROLE_STATE_PATH\n" +

@@ -46,6 +46,7 @@ export default defineCommand({
     "instance-config": { type: "string", valueHint: "path", description: "Instance runtime config (default $INSTANCE_RUNTIME_CONFIG, else $MOGUI_HOME/config/instance-runtime.json)" },
     json: { ...ARGS.json, description: "One compact JSON document {failures, gaps, ops_repo, results, workspace_root} (keys sorted)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "every row PASS (needs --live; L02 is always GAP, so in practice read failures/gaps)" },
     notAllPass: { code: 1, meaning: "at least one row FAIL or GAP" },

@@ -23,6 +23,7 @@ export default defineCommand({
     limit: { type: "int", min: 1, max: UNBOUNDED_MAX, default: 30, valueHint: "n", description: "How many PRs and how many issues to read (default 30)" },
     json: { ...ARGS.json, description: "Print one compact JSON document {count, repo, violations:[{author, locator, number, pattern, surface}]}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "no home path in the scanned conversations" },
     violations: { code: 1, meaning: "violations found (surface|number|author|locator|pattern per line, never the value)" },

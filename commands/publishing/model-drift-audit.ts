@@ -32,6 +32,7 @@ export default defineCommand({
     "ignore-synthetic": { type: "boolean", description: "Drop <synthetic> turns before counting transitions (A -> synthetic -> B is A -> B)" },
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "no transition and no mismatch with --expect" },
     drift: { code: 1, meaning: "a model transition, or a real model other than --expect" },

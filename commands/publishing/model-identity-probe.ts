@@ -29,6 +29,7 @@ export default defineCommand({
     "mogui model-identity-probe --expect claude-opus-4-1",
     "mogui model-identity-probe --transcript ~/.claude/projects/ws/abc.jsonl --limit 20",
   ],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "MODEL-PROBE OK (every sampled turn is the expected model) or INFO (no expectation supplied)" },
     drift: { code: 2, meaning: "MODEL-PROBE DRIFT: another model, an invalid --limit, unconfigured, transcript error, unsupported format, or undecidable (no real model); usage error" },

@@ -17,6 +17,7 @@ export default defineCommand({
     dir: { type: "string", alias: "C", valueHint: "dir", default: ".", description: "The repository to count in (default: the current directory)" },
     json: { ...ARGS.json, description: "One compact JSON document: {\"build\":N,\"tag\":\"vX.Y.N\",\"version\":\"X.Y.N\"}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "printed the next version" },
     unavailable: { code: 2, meaning: "origin/main unavailable, shallow clone, not a git repository; usage error" },

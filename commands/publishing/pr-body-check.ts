@@ -54,6 +54,7 @@ export default defineCommand({
     "template-file": { type: "string", valueHint: "path", description: "The PR template (default .github/pull_request_template.md when present)" },
     json: { ...ARGS.json, description: "Print one compact JSON document {home_path_lines, ok, sections:[{heading, state}]}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   exits: EXITS,
   examples: ["mogui pr-body-check 42", "mogui pr-body-check --body-file body.md --template-file .github/pull_request_template.md"],
   async run({ ctx, args, fail }) {

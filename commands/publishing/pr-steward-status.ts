@@ -21,6 +21,7 @@ export default defineCommand({
     repo: { type: "string", valueHint: "owner/name", description: "Repository (default $GH_REPO, else gh's current repository)" },
     json: { ...ARGS.json, description: "Print one compact JSON document {conditions:[{detail, name, state}], pr, ready, repo}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "READY (unreachable today: the gates condition is never visible from the API)" },
     notReady: { code: 1, meaning: "NOT READY: at least one condition is not met or unverified" },

@@ -43,6 +43,7 @@ export default defineCommand({
     yes: { type: "boolean", description: "With --fix: do not ask" },
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: true, readsStdin: [["fix", true, "yes"]] },
   exits: {
     ok: { code: 0, meaning: "READY, or READY WITH WAIVERS (PREFLIGHT_WAIVE downgraded some FAILs)" },
     blocked: { code: 1, meaning: "BLOCKED: at least one check FAILed and was not waived" },

@@ -25,6 +25,7 @@ export default defineCommand({
     "min-count": { type: "int", min: UNBOUNDED_MIN, max: UNBOUNDED_MAX, default: 1, valueHint: "n", description: "Report a token only when it occurs at least n times (default 1)" },
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "no uncovered candidates" },
     candidates: { code: 1, meaning: "uncovered candidates listed (the normal triage state)" },

@@ -29,6 +29,7 @@ function progress(ctx: Ctx): Progress {
   let shown = false;
   const tty = ctx.io.stderrIsTTY ? progressLine(ctx, P) : null;
   return (done, total) => {
+    ctx.onProgress?.(done, total, "files");
     const now = ctx.now();
     if (done === 0 || now - start < 1000 || (now - last < (tty ? 100 : 1000) && done < total) || (done === total && !shown)) return;
     last = now;
@@ -159,6 +160,7 @@ export default defineCommand({
   ],
   args: SCAN_ARGS,
   rules: { exclusive: [["staged", "range", "paths", "transcripts"], ["json", "report-format"]], variadic: true },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false, document: ["report-format", "json"] },
   exits: REDACTION_SCAN_EXITS,
   notes: [
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +

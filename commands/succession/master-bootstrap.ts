@@ -30,6 +30,7 @@ export default defineCommand({
       "PROCESS_PROBE_FAILED:<kind>. Roles: Architecture, Research, Reference Implementation, Feature\n" +
       "Implementation, Release / Operations, Incident Response, Maintenance; Role Lock ENABLED or DISABLED.",
   ],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "measured" },
     usage: { code: 2, meaning: "usage; charter missing; invalid Role State; DUAL_INSTANCE with --strict-lease" },

@@ -38,6 +38,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "One compact JSON report (default: '<step> <status>: <evidence>' lines)" },
   },
   notes: ["Statuses: OK, MISS, WARN, SKIP. A step-0 MISS fails closed: steps 1, 2-3 and 5 are SKIP. Exit 0 whatever the verdict."],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "report printed, whatever the step statuses" },
     usage: { code: 2, meaning: "usage: unknown flag, missing or conflicting flags, a malformed value" },

@@ -75,6 +75,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "Print one compact JSON document (default: indented JSON)" },
     "timeout-ms": { ...ARGS.timeoutMs, description: "Timeout for each orca and git call (default 30000)" },
   },
+  mcp: { readOnly: false, destructive: true, idempotent: false, openWorld: false, confirmWith: { add: "dry-run" }, safeWhen: ["unreaped"], volatile: ["timestamp"] },
   exits: {
     ok: { code: 0, meaning: "reaped (or planned with --dry-run); --unreaped listed the ledger" },
     failed: REAP_EXITS.failed,

@@ -32,8 +32,40 @@ export interface CommandSpec<A extends MoguiArgsDef, X extends Exits> {
   exits: X;
   /** Hand argv over untouched in args._ (the simulators parse like the real CLIs they imitate). */
   passthrough?: boolean;
+  /** The command as an MCP tool (D42): its safety hints, and how a destructive call's plan is made. */
+  mcp?: McpSpec;
   /** Returns an exit name; a passthrough command may return forward(code) (its `N` row). */
   run(rc: RunContext<A, X>): Promise<ExitName<X> | Forwarded>;
+}
+
+/**
+ * A command's MCP tool declaration (D42), next to its definition: the four hints every tool carries, and for a
+ * destructive command how its dry run is invoked, so `mogui mcp` can return the plan and a confirm token first.
+ */
+export interface McpSpec {
+  readOnly: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  openWorld: boolean;
+  /**
+   * How the plan of a destructive call is made: `{ add: "dry-run" }` (the call acts unless the flag is given; the
+   * plan adds it) or `{ remove: "execute" }` (the call acts only with the flag; the plan drops it). Absent on a
+   * destructive command, the plan is the validated call itself (nothing run) and the token call acts.
+   */
+  confirmWith?: { add: string } | { remove: string };
+  /** For a command without --json: the flag and value that make it print its JSON document (unless the call sets it). */
+  document?: readonly [string, string];
+  /** Flags that make a call of a destructive command act on nothing (`worker-reap --unreaped` only lists). */
+  safeWhen?: readonly string[];
+  /** Keys of the plan document that change from run to run (a timestamp) and do not make a plan stale. */
+  volatile?: readonly string[];
+  /** Boolean flags added to the confirmed call: the server's confirm token is the command's typed confirmation. */
+  actWith?: readonly string[];
+  /**
+   * Calls that would read stdin (which carries the protocol under `mogui mcp`): `[flag, value, unless?]`, value
+   * `true` for a boolean flag; such a call is refused with a message.
+   */
+  readsStdin?: readonly (readonly [string, string | true, string?])[];
 }
 
 /** A mogui command: the citty definition, tagged so main knows a command from a group. */

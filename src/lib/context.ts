@@ -30,6 +30,8 @@ export interface Ctx {
   self: string[];
   /** The global --color flag (default auto). */
   color?: ColorMode;
+  /** Told of every progress update (src/lib/log.ts progress): `mogui mcp` turns them into progress notifications. */
+  onProgress?: (done: number, total?: number, item?: string) => void;
 }
 
 /**

@@ -58,6 +58,7 @@ export function progress(ctx: Ctx, label: string): Progress {
   let lastStep = -1;
   return {
     update(done, total, item) {
+      ctx.onProgress?.(done, total, item);
       const text = `${label}: ${done}${total !== undefined ? `/${total}` : ""}${item ? ` ${item}` : ""}`;
       if (tty) return ctx.io.stderr(`\r\x1b[2K${text}`);
       const step = total ? Math.floor((done * 10) / Math.max(total, 1)) : Math.floor(done / 100);

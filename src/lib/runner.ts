@@ -16,6 +16,8 @@ export interface RunOptions {
    * keep such a text small, it is written when the promise settles, and the input is closed after it.
    */
   stdin?: string | Promise<string>;
+  /** Aborting kills the process group (a cancelled `mogui mcp` call stops its children). */
+  signal?: AbortSignal;
 }
 
 export interface RunResult {
@@ -80,6 +82,7 @@ export const realRunner: Runner = async (argv, opts = {}) => {
   const env = cleanEnv(opts.env ?? (process.env as Record<string, string | undefined>));
   const cmd = argv[0];
   if (!cmd) return missingResult(argv);
+  if (opts.signal?.aborted) return { argv: [...argv], code: null, signal: "SIGKILL", stdout: "", stderr: "", timedOut: false, missing: false };
   const resolved = cmd.includes("/") ? cmd : Bun.which(cmd, { PATH: env.PATH ?? "", cwd: opts.cwd });
   if (!resolved) return missingResult(argv);
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -111,6 +114,8 @@ export const realRunner: Runner = async (argv, opts = {}) => {
   let timedOut = false;
   let release!: () => void;
   const killed = new Promise<void>((r) => (release = r));
+  const onAbort = () => killGroup(proc.pid);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
   const timer = setTimeout(() => {
     timedOut = true;
     killGroup(proc.pid);
@@ -132,6 +137,7 @@ export const realRunner: Runner = async (argv, opts = {}) => {
   ]);
   await Promise.race([proc.exited, killed]);
   done = true;
+  opts.signal?.removeEventListener("abort", onAbort);
   clearTimeout(timer);
   clearTimeout(straggler);
   release();
@@ -153,6 +159,13 @@ const REAL = Symbol("mogui.realRunner");
 /** The real process runner, possibly wrapped with defaults by main(); false for every stub. */
 export function isRealRunner(r: Runner): boolean {
   return (r as Runner & { [REAL]?: true })[REAL] === true;
+}
+
+/** Wraps a runner so every call carries `signal` (aborting it kills the running child), keeping whether it is real. */
+export function withSignal(r: Runner, signal: AbortSignal): Runner {
+  const wrapped: Runner = (argv, opts = {}) => r(argv, { ...opts, signal: opts.signal ?? signal });
+  if (isRealRunner(r)) (wrapped as Runner & { [REAL]?: true })[REAL] = true;
+  return wrapped;
 }
 
 /** Wraps a runner with default options, keeping whether it is the real one. */

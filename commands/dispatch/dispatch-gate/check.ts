@@ -34,6 +34,7 @@ export default defineCommand({
     "no-record": { type: "boolean", description: "Decide only: no ledger row, no ticket" },
     ledger: LEDGER_FLAG,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "ALLOW: the decision JSON has allow=true (warnings may be present)" },
     deny: { code: 2, meaning: "DENY (any reason code): the decision JSON has allow=false; `dispatch-gate: <REASON>: <message>` on stderr; or a usage error" },

@@ -27,6 +27,7 @@ export default defineCommand({
     "model-probe-cmd": { type: "string", valueHint: "shell-command", description: "Shell command whose last non-blank stdout line is the measured model (30 s timeout)" },
     ledger: LEDGER_FLAG,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "ALLOW: registered; the ticket is consumed and the register + dispatch_submitted rows appended" },
     deny: { code: 2, meaning: "DENY (INVALID_REQUEST, NO_MATCHING_TICKET, AMBIGUOUS_TICKET, ORCHESTRATION_UNVERIFIED, UNVERIFIED_JOB, MODEL_TIER_ESCALATION), or a usage error" },

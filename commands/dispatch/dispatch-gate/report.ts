@@ -31,6 +31,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "Print one compact JSON document instead of the text report" },
     ledger: LEDGER_FLAG,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "report printed (a missing ledger is an empty report)" },
     usage: { code: 2, meaning: "usage error: an unknown flag, a missing value" },

@@ -20,6 +20,7 @@ export default defineCommand({
     "max-idle": { type: "int", min: UNBOUNDED_MIN, max: UNBOUNDED_MAX, valueHint: "seconds", default: 360, description: "Idle seconds tolerated before STALLED" },
     ledger: { ...LEDGER_FLAG, description: "Accepted for symmetry with the other subcommands (watch does not read the ledger)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "OK: the log moved within --max-idle seconds" },
     missing: { code: 2, meaning: "MISSING: the log does not exist (stderr `dispatch-gate: LOG_MISSING`), or a usage error" },

@@ -9,6 +9,7 @@ export default defineCommand({
   meta: { name: "acceptance-loop inspect", description: "Print <run-dir>/report.json verbatim (the JSON report of a finished run)." },
   usage: ["acceptance-loop inspect --run-dir <dir>"],
   args: { "run-dir": { type: "string", valueHint: "dir", required: true, description: "The run directory of an acceptance-loop run" } },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "report.json printed" },
     usage: { ...ACCEPTANCE_USAGE, meaning: "usage error, or no report in the run dir" },

@@ -74,6 +74,7 @@ export default defineCommand({
       description: "Print one compact JSON document of the final scorecard {complete, final, final_score, final_scorecard, report} instead of the report markdown",
     },
   },
+  mcp: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "the final gated scorecard is complete: every train and holdout case passes" },
     incomplete: { code: 1, meaning: "the run ended with failing gated cases, or the restore command failed" },

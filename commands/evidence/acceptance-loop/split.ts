@@ -21,6 +21,7 @@ export default defineCommand({
     config: { type: "string", valueHint: "path", required: true, description: "The acceptance config JSON" },
     "output-dir": { type: "string", valueHint: "dir", description: "Where to write the split files (default: run_dir)" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "split files written (path of split.json on stdout)" },
     usage: { ...ACCEPTANCE_USAGE, meaning: `${ACCEPTANCE_USAGE.meaning}; the output folder cannot be created or written` },

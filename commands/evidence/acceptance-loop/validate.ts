@@ -17,6 +17,7 @@ export default defineCommand({
     config: { type: "string", valueHint: "path", required: true, description: "The acceptance config JSON" },
     json: ARGS.json,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the config and the case book are valid (summary on stdout)" },
     usage: ACCEPTANCE_USAGE,

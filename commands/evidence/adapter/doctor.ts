@@ -16,6 +16,7 @@ export default defineCommand({
   args: {
     json: { ...ARGS.json, description: "Print one compact JSON document {missing, present, results} (default: one line per tool)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the presence report was printed (whatever it found)" },
     usage: { code: 2, meaning: "usage error: an unknown flag or argument" },

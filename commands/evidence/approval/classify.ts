@@ -23,6 +23,7 @@ export default defineCommand({
     description: { type: "string", valueHint: "text", description: "What the action is (echoed in --json)" },
     json: { ...ARGS.json, description: "Print {action, gate, requires_human} as one compact JSON document" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the gate class was printed" },
     usage: { code: 2, meaning: "usage error: --read-only combined with a write or --irreversible" },

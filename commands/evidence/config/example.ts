@@ -18,6 +18,7 @@ export default defineCommand({
     name: { type: "positional", required: true, description: `One of: ${exampleNames().join(", ")}` },
     out: { type: "string", valueHint: "path", description: "Write the file here instead of printing it, parent directories included (refused when the path exists)" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the file was printed (or written with --out)" },
     exists: { code: 1, meaning: "--out names a path that exists; left unchanged" },

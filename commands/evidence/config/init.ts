@@ -23,6 +23,7 @@ export default defineCommand({
   args: {
     json: { ...ARGS.json, description: "One compact JSON document {dir, kept, written}" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "every instance file written, or kept because it already existed (both listed)" },
     usage: { code: 2, meaning: "usage error, or $MOGUI_HOME/config cannot be created or written" },

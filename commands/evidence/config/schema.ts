@@ -18,6 +18,7 @@ export default defineCommand({
     name: { type: "positional", required: true, description: `One of: ${configNames().join(", ")}` },
     json: { ...ARGS.json, description: "Print compact JSON (default: indented, as in config/*.schema.json)" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the JSON Schema was printed" },
     usage: { code: 2, meaning: "usage error: unknown config name" },

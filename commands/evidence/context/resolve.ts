@@ -26,6 +26,7 @@ export default defineCommand({
     "Only the declared paths, the root's immediate children and the path's ancestors inside the root are looked at.\n" +
       "A .git directory marks a repo; a .git file starting with `gitdir:` marks a worktree (nothing else of it is read).",
   ],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the path was resolved (missing declared repositories are warnings, not errors)" },
     usage: { code: 2, meaning: "usage error, or the manifest is missing, unreadable or malformed" },

@@ -15,6 +15,7 @@ export default defineCommand({
   },
   usage: ["l1-digest tick --config <file>"],
   args: { config: { type: "string", valueHint: "file", required: true, description: "The digest config JSON" } },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "no unexplained repo drift (the digest on stdout)" },
     usage: { code: 2, meaning: "usage error, or a config, baseline, I/O or JSON error" },

@@ -22,6 +22,7 @@ export default defineCommand({
     execute: { type: "boolean", description: "Act: stop processes, close terminals, remove worktrees, append rows" },
     "grace-ms": { type: "int", min: 0, max: 600_000, default: 3000, valueHint: "ms", description: "Wait between TERM and KILL (default 3000)" },
   },
+  mcp: { readOnly: false, destructive: true, idempotent: true, openWorld: false, confirmWith: { remove: "execute" } },
   exits: {
     ok: { code: 0, meaning: "every candidate worktree was removed (or would be, in a dry run) or left with its reason" },
     failed: { code: 1, meaning: "an action failed: a terminal close, a process that survived SIGKILL, git worktree remove, or a fleet_reap row not written" },

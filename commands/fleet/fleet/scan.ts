@@ -17,6 +17,7 @@ export default defineCommand({
   },
   usage: ["fleet scan --repo <path>... [--jobs-ledger <path>] [--ledger <path>] [--host orca|herdr|none]... [--policy <path>] [--allow-ignored] [--concurrency <n>] [--json]"],
   args: FLEET_ARGS,
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "scan printed (processes or panes that could not be measured are marked, with a warning)" },
     ...FLEET_EXITS,

@@ -21,6 +21,7 @@ export default defineCommand({
     ...JOBS_LEDGER_ARG,
     json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "recorded (nothing new to record is also 0; jobs without a transcript are warned about)" },
     ...SPEND_EXITS,

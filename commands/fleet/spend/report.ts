@@ -28,6 +28,7 @@ export default defineCommand({
     json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
   },
   rules: { exclusive: [["since", "window"]] },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "report printed (a missing ledger is an empty report)" },
     invalidPrices: { code: 2, meaning: "usage (a bad flag or value, --since unreadable); the price table is present but not valid JSON or not a price table" },

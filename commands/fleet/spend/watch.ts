@@ -37,6 +37,7 @@ export default defineCommand({
     ...JOBS_LEDGER_ARG,
     json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the job's measured tokens are at or under --max-tokens" },
     ...SPEND_EXITS,

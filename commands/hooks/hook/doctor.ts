@@ -22,6 +22,7 @@ export default defineCommand({
   },
   notes: ["Without --settings the scopes are merged as Claude Code merges them: the highest scope that sets a sandbox switch wins, the deny lists and hooks add up."],
   examples: ["mogui hook doctor", "mogui hook doctor --settings ~/.claude/settings.json --json"],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "protected: layer 1 (Claude Code's sandbox with the product denied) is active" },
     unprotected: { code: 1, meaning: "layer 1 is not active (the report says what is missing)" },

@@ -39,6 +39,7 @@ export default defineCommand({
     "mogui hook install --host claude --product ~/code/product",
     "mogui hook install --host claude --settings ~/.claude/settings.json --dry-run",
   ],
+  mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "wiring merged (or printed with --dry-run); unchanged hooks are reported as such" },
     badSettings: { code: 2, meaning: "the settings file is not valid JSON, not an object, a symlink, or cannot be written (nothing changed)" },

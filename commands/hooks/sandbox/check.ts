@@ -17,6 +17,7 @@ export default defineCommand({
     "deny-write": { type: "string", multiple: true, valueHint: "path", description: "Also check that this path is read-only inside the sandbox; repeatable" },
     json: { type: "boolean", description: "Print {mechanism, path, enforced, problem, paths:[{path, read_only}]}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the probe write was refused: the mechanism works (and every --deny-write path is read-only)" },
     unavailable: { code: 2, meaning: "no mechanism, or it cannot create a sandbox here, or the probe write went through" },

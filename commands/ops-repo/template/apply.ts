@@ -71,6 +71,7 @@ export default defineCommand({
     attempt: { type: "string", multiple: true, hidden: true, description: "test hook: also plan this path" },
     "confirm-input": { type: "string", hidden: true, description: "test hook: the confirmation text" },
   },
+  mcp: { readOnly: false, destructive: true, idempotent: false, openWorld: false, confirmWith: { remove: "write" }, actWith: ["yes"] },
   exits: EXITS,
   notes: [
     [

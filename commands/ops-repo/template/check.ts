@@ -48,6 +48,7 @@ export default defineCommand({
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
   rules: { exclusive: [["template", "no-template"]] },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: EXITS,
   notes: [
     "Instance-owned paths (docs/lineage/, .beads/, config/, contracts/, docs/runbooks/role-state.md) and the\n" +

@@ -21,6 +21,7 @@ export default defineCommand({
     template: TEMPLATE_ARG,
     json: { ...ARGS.json, description: "List as one compact JSON document {files, template, template_version}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "file printed or files listed" },
     missing: { code: 1, meaning: "no such template file" },

@@ -24,6 +24,7 @@ export default defineCommand({
     entry: { type: "string", valueHint: "file|-", required: true, description: "The entry as a JSON object, from a file or stdin (-)" },
     json: ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false, readsStdin: [["entry", "-"]] },
   exits: {
     ok: { code: 0, meaning: "appended and verified" },
     invalid: { code: 2, meaning: "usage; entry unreadable, invalid, or its generation already recorded" },

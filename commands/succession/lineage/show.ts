@@ -18,6 +18,7 @@ export default defineCommand({
     ledger: { ...ARGS.ledger, valueHint: "file", required: true, description: "The lineage markdown ledger" },
     json: { ...ARGS.json, description: "One compact JSON document {entries, ledger, warnings}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "parsed" },
     unreadable: { code: 2, meaning: "usage; ledger unreadable" },

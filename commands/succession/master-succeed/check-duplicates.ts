@@ -23,6 +23,7 @@ export default defineCommand({
     marker: { type: "string", valueHint: "text", required: true, description: "Session marker to look for (e.g. the session id)" },
     json: ARGS.json,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "listed (possibly none)" },
     usage: { code: 2, meaning: "usage; orca terminal list failed or printed unusable JSON" },

@@ -30,6 +30,7 @@ export default defineCommand({
     json: ARGS.json,
   },
   notes: [`IMMEDIATE phrases (case-insensitive substrings): ${IMMEDIATE_PHRASES.map((p) => `'${p}'`).join(", ")}.`],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "classified (the status is in the JSON)" },
     usage: { code: 2, meaning: "usage: unknown flag, missing or conflicting flags, a malformed value" },

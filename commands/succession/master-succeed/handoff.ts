@@ -25,6 +25,7 @@ export default defineCommand({
       "current_objective, active_tracks, open_tracks, accepted_artifacts, deferred_work, open_questions,\n" +
       "recommended_next_role, observed_baseline. Lists may be a string or an array; empty renders '- none'.",
   ],
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "handoff rendered" },
     usage: { code: 2, meaning: "usage; spec unreadable, not a JSON object, missing or unknown role" },

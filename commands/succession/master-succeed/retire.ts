@@ -38,6 +38,7 @@ export default defineCommand({
     "disappearances: measured = gone; still_present = survived (REFUSED); skipped:<why> = could not be measured\n" +
       "(no pid/tty given, or `ps` missing or timed out), which caps the result at CLOSED_PARTIAL.",
   ],
+  mcp: { readOnly: false, destructive: true, idempotent: false, openWorld: false, confirmWith: { remove: "execute" } },
   exits: {
     ok: { code: 0, meaning: "DRY_RUN, CLOSED or CLOSED_PARTIAL" },
     usage: { code: 2, meaning: "usage; self matched as a candidate; bad --target-pid; orca terminal list failed" },

@@ -37,6 +37,7 @@ export default defineCommand({
   },
   rules: { exactlyOne: [["kickoff-text", "kickoff-file"]] },
   // The 20-26 failures are thrown from src/succession/master/spawn.ts as SuccessionError with their SPAWN_EXIT code.
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "DRY_RUN, or CREATED and verified (MATCH or MATCH_REISSUED)" },
     usage: { code: 2, meaning: "usage; a required value empty; --model missing for an agent without a default" },

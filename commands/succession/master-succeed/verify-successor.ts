@@ -18,6 +18,7 @@ export default defineCommand({
     report: { type: "string", valueHint: "file", required: true, description: "Recovery report JSON" },
     json: ARGS.json,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "graded (PASS, PARTIAL or FAILED is in the JSON)" },
     usage: { code: 2, meaning: "usage; report unreadable or not a JSON object" },

@@ -11,6 +11,7 @@ export default defineCommand({
     ledger: ledgerArg,
     json: ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: TRACK_EXITS,
   examples: ["mogui tracks close T-12 --resolution 'merged in #40'"],
   async run({ ctx, args }) {

@@ -15,6 +15,7 @@ export default defineCommand({
     ledger: ledgerArg,
     json: { ...ARGS.json, description: "One compact JSON document {ledger, tracks, warnings}" },
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "listed (bad ledger lines are warnings on stderr)" },
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage; the work ledger cannot be read" },

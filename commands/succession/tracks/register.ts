@@ -15,6 +15,7 @@ export default defineCommand({
     ledger: ledgerArg,
     json: ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: TRACK_EXITS,
   examples: ['mogui tracks register T-12 --title "Ship the parser" --ref gh#12'],
   async run({ ctx, args }) {

@@ -12,6 +12,7 @@ export default defineCommand({
     ledger: ledgerArg,
     json: ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: TRACK_EXITS,
   examples: ["mogui tracks update T-12 --status BLOCKED --note 'waiting for review'"],
   async run({ ctx, args }) {

@@ -22,6 +22,7 @@ export default defineCommand({
     filled: { type: "boolean", description: "Also refuse placeholders left unfilled ({{INBOX}} ...), as spawn does" },
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "clean" },
     findings: { code: 1, meaning: "findings (one line each: file:line: CODE: message)" },

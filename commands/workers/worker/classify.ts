@@ -30,6 +30,7 @@ export default defineCommand({
     policy: WORKER_ARGS.policy,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "classified: T and spawn_mode printed" },
     usage: { code: 2, meaning: "usage; surface policy missing or invalid; git diff failed" },

@@ -26,6 +26,7 @@ export default defineCommand({
     ledger: WORKER_ARGS.ledger,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: false, destructive: true, idempotent: true, openWorld: false, confirmWith: { remove: "execute" } },
   exits: {
     ok: { code: 0, meaning: "every job was kept or closed (or would be, in a dry run) as its rules say" },
     failed: { code: 1, meaning: "a pane close failed, or the host failed" },

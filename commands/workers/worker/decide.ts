@@ -21,6 +21,7 @@ export default defineCommand({
     ledger: WORKER_ARGS.ledger,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "decision recorded" },
     ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,

@@ -21,6 +21,7 @@ export default defineCommand({
     ledger: WORKER_ARGS.ledger,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "report printed" },
     ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,

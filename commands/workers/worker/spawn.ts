@@ -56,6 +56,7 @@ export default defineCommand({
     policy: WORKER_ARGS.policy,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   exits: SPAWN_EXITS,
   notes: [
     "Job id: <issue>-<stage>-<YYYYMMDD-HHMM> (UTC); inbox <inbox root>/jobs/<job id>/ (the brief's report channel).",

@@ -26,6 +26,7 @@ export default defineCommand({
     policy: WORKER_ARGS.policy,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: false, destructive: true, idempotent: true, openWorld: false, confirmWith: { remove: "execute" } },
   exits: {
     ok: { code: 0, meaning: "the workspace was classified (and dead tabs closed with --execute)" },
     failed: { code: 1, meaning: "a pane close failed, or the host failed" },

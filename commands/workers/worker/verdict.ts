@@ -28,6 +28,7 @@ export default defineCommand({
     policy: WORKER_ARGS.policy,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "recorded: pass, rework round opened, or a self-check (not independent)" },
     ledgerUnavailable: { ...WORKER_EXITS.ledgerUnavailable, meaning: "usage; findings unreadable or a bad severity; ledger unavailable; unknown job" },

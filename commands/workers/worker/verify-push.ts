@@ -25,6 +25,7 @@ export default defineCommand({
     ledger: WORKER_ARGS.ledger,
     json: WORKER_ARGS.json,
   },
+  mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "the remote branch is at the claimed SHA" },
     failed: { code: 1, meaning: "git ls-remote failed" },

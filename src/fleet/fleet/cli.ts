@@ -87,7 +87,8 @@ export async function withRepoFault<T>(cmd: string, fail: Fail, fn: () => Promis
 
 /** One updating progress line on a TTY while many worktrees are checked (nothing for a handful, nothing off a TTY). */
 export function scanProgress(ctx: Ctx, label: string): { onProgress?: ScanRequest["onProgress"]; end(): void } {
-  if (!ctx.io.stderrIsTTY) return { end() {} };
+  // Off a TTY only a listener (`mogui mcp`'s progress notifications) hears of it.
+  if (!ctx.io.stderrIsTTY) return ctx.onProgress ? { onProgress: (done, n, path) => ctx.onProgress!(done, n, path), end() {} } : { end() {} };
   const p = progress(ctx, label);
   let total = 0;
   return {

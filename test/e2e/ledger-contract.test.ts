@@ -256,6 +256,7 @@ const NOT_APPENDERS: Record<string, string> = {
   "hook bash-poll-warn": "fail-open hook fire log",
   "hook bash-output-trim-warn": "fail-open hook fire log",
   "hook compaction-probe": "fail-open hook fire log",
+  mcp: "its own call log ($MOGUI_HOME/mcp-ledger.jsonl, one row per tool call, checked writable at start): a row that cannot be written is a stderr diagnostic, never a protocol error; the tools' own ledgers follow their commands' contracts",
   "hook secret-alert": "a PostToolUse hook: its alert row (secret-alerts.jsonl, never the secret) is best effort; the hook's answer never waits on it",
   "hook spend-brake": "a worker's PreToolUse hook (D44): its warn/deny rows are best effort, since exit 2 would deny the tool call; the decision never waits on the spend ledger",
 };

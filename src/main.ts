@@ -124,7 +124,7 @@ async function runCommand(ctx: Ctx, path: string, cmd: Command, rest: string[]):
     return typeof out === "number" ? out : exitCode(cmd.exits, out);
   } catch (e) {
     const shared = e instanceof Error ? SHARED_ERRORS[e.name] : undefined;
-    if (shared && cmd.exits[shared.exit]) fail(shared.exit, `${path.split(" ")[0]}: ${shared.label}: ${(e as Error).message}`);
+    if (shared && cmd.exits[shared.exit]) fail(shared.exit, `${path.split(" ")[0]}: ${shared.label}: ${errorMessage(e)}`);
     throw e;
   }
 }

@@ -7,6 +7,7 @@ import { printDoc, printLines } from "../../src/lib/output.ts";
 import { audit, AuditFail, renderJson, renderText } from "../../src/publishing/probes/drift.ts";
 import { lookupProjectTranscript } from "../../src/publishing/probes/resolve.ts";
 import { expandHome } from "../../src/lib/paths.ts";
+import { errorMessage } from "../../src/lib/errors.ts";
 
 const NAME = "model-drift-audit";
 
@@ -62,7 +63,7 @@ export default defineCommand({
       report = audit(path, expect, args["ignore-synthetic"]);
     } catch (e) {
       if (e instanceof AuditFail) return undecidable(e.message);
-      return undecidable(`cannot read transcript: ${(e as Error).message}`);
+      return undecidable(`cannot read transcript: ${errorMessage(e)}`);
     }
     if (report.malformed) logger(ctx, NAME).warn(`skipped ${report.malformed} malformed line(s)`);
     if (args.json) printDoc(ctx, renderJson(report), true);

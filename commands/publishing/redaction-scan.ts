@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { ArgValues } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { UsageError } from "../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../src/lib/errors.ts";
 import type { Exits } from "../../src/lib/exits.ts";
 import { progress as progressLine } from "../../src/lib/log.ts";
 import { gitleaksVersion, runGitleaksScan } from "../../src/publishing/redaction/gitleaks.ts";
@@ -41,7 +41,7 @@ function writeReport(path: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (e) {
-    throw new ScanFail(`cannot write the report ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ScanFail(`cannot write the report ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
 }
 

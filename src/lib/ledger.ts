@@ -8,6 +8,7 @@ import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, wri
 import { dirname } from "node:path";
 import { DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, withLock } from "./lock.ts";
 import { sortedJson } from "./output.ts";
+import { errnoCode, errorMessage } from "./errors.ts";
 
 /**
  * node:fs/promises, loaded when a ledger is first read: loading it costs about half a millisecond, which every hook
@@ -55,7 +56,7 @@ function parseLine(text: string): { row: LedgerRow } | { why: string } {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { why: `corrupt line (invalid JSON: ${(e as Error).message})` };
+    return { why: `corrupt line (invalid JSON: ${errorMessage(e)})` };
   }
   // What v.record(v.string(), v.unknown()) accepts of a JSON.parse result, without copying every row: a whole-ledger
   // check before an append (the appender contract) reads every line.
@@ -183,7 +184,7 @@ async function openForRead(path: string) {
   try {
     return await openForReading(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoCode(e) === "ENOENT") return undefined;
     throw new LedgerError("unreadable", path, `cannot open: ${errno(e)}`);
   }
 }

@@ -16,6 +16,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dlopen, FFIType, read } from "bun:ffi";
+import { errnoCode } from "./errors.ts";
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** A pid lock file still empty after this long belongs to a process that died between create and write. */
@@ -35,7 +36,7 @@ function pidAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    return errnoCode(e) === "EPERM";
   }
 }
 
@@ -228,7 +229,7 @@ function tryCreate(path: string): boolean {
   try {
     fd = openSync(path, "wx", 0o644);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (errnoCode(e) === "EEXIST") return false;
     throw e;
   }
   try {

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
 const SHIMS: Array<[string, string]> = [["orca", "orca"], ["orca-dev", "orca"], ["orca-ide", "orca"], ["herdr", "herdr"]];
@@ -50,7 +50,7 @@ export default defineCommand({
         try {
           writeFileSync(path, shim(sim), { flag: "wx" });
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+          if (errnoCode(e) !== "EEXIST") throw e;
           lines.push(`kept ${path} (exists; left unchanged)`);
           continue;
         }
@@ -58,7 +58,7 @@ export default defineCommand({
         lines.push(`wrote ${path}`);
       }
     } catch (e) {
-      return fail("usage", `sim install-shims: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `sim install-shims: cannot write into ${dir}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     printLines(ctx, lines);
     return "ok";

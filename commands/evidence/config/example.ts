@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { exampleNames, findExample, writeExample } from "../../../src/evidence/config/examples.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 
 export default defineCommand({
   meta: {
@@ -39,7 +39,7 @@ export default defineCommand({
     try {
       wrote = writeExample(e, path);
     } catch (err) {
-      return fail("usage", `config example: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`);
+      return fail("usage", `config example: cannot write ${path}: ${errnoCode(err) ?? errorMessage(err)}`);
     }
     if (!wrote) return fail("exists", `config example: ${path} exists; left unchanged`);
     ctx.io.stdout(`wrote ${path}\n`);

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { CONFIG_KINDS, configNames, configPath } from "../../../src/evidence/config/registry.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
 export default defineCommand({
@@ -36,7 +36,7 @@ export default defineCommand({
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      return fail("usage", `config validate: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `config validate: cannot read ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     try {
       kind.validate(text, path);

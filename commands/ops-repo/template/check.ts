@@ -5,6 +5,7 @@ import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { renderCheck, templateCheck } from "../../../src/ops-repo/template/check.ts";
 import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 const NAME = "template check";
 
@@ -61,7 +62,7 @@ export default defineCommand({
     try {
       outcome = templateCheck(ops, src);
     } catch (e) {
-      return unreadable(`could not read inputs: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return unreadable(`could not read inputs: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     if (args.json) printDoc(ctx, outcome.report, true);
     else printLines(ctx, renderCheck(outcome.report, outcome.code));

@@ -6,6 +6,7 @@ import { LockTimeoutError } from "../../../src/lib/lock.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { appendEntry, FIELDS, LineageAppendError, LineageValidationError } from "../../../src/succession/lineage/lineage.ts";
 import { readText } from "../../../src/succession/master/io.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const NAME = "lineage append";
 
@@ -42,7 +43,7 @@ export default defineCommand({
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return fail("invalid", `${NAME}: the entry is not valid JSON: ${(e as Error).message}`);
+      return fail("invalid", `${NAME}: the entry is not valid JSON: ${errorMessage(e)}`);
     }
     let section: string;
     try {

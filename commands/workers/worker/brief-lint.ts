@@ -4,6 +4,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { lintBrief } from "../../../src/workers/worker/brief.ts";
 import { WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 export default defineCommand({
   meta: {
@@ -35,7 +36,7 @@ export default defineCommand({
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      return fail("usage", `worker brief-lint: unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return fail("usage", `worker brief-lint: unreadable: ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     const inbox = args.inbox ? resolve(ctx.cwd, args.inbox) : undefined;
     const { findings, facts } = lintBrief(text, { inbox, filled: args.filled });

@@ -3,7 +3,7 @@ import { InstanceConfigError, loadInstanceConfig, requireProductRepo } from "../
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../../src/lib/command.ts";
-import { UsageError } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
@@ -14,7 +14,7 @@ function readBrief(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    return failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: brief unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: brief unreadable: ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
 }
 

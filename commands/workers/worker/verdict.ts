@@ -6,6 +6,7 @@ import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_FAMILIES, providerFamily } from "../../../src/workers/worker/policy.ts";
 import { decideVerdict, FindingsError, parseFindings } from "../../../src/workers/worker/verdict.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 export default defineCommand({
   meta: {
@@ -43,7 +44,7 @@ export default defineCommand({
     try {
       findings = parseFindings(readFileSync(file, "utf8"));
     } catch (e) {
-      const why = e instanceof FindingsError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      const why = e instanceof FindingsError ? e.message : (errnoCode(e) ?? errorMessage(e));
       return fail("ledgerUnavailable", `worker verdict: findings ${file}: ${why}`);
     }
     // No policy file: the built-in vendor families (D13) still tell the providers apart.

@@ -9,6 +9,7 @@ import { acquireLock, LockTimeoutError } from "../../lib/lock.ts";
 import { LedgerError } from "../../lib/ledger.ts";
 import { sortedJson } from "../../lib/output.ts";
 import { EXPIRED_TICKET_GC_GRACE_SECONDS, RUNTIME_PATTERN, TICKET_TTL_SECONDS } from "./reasons.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export const GATE_LOCK_NAME = ".dispatch-gate.lock";
 
@@ -38,13 +39,13 @@ export function takeGateLock(dir: string, ledger: string, timeoutMs: number): ()
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new LedgerError("unwritable", dir, `cannot create ticket dir: ${(e as Error).message}`);
+    throw new LedgerError("unwritable", dir, `cannot create ticket dir: ${errorMessage(e)}`);
   }
   try {
     return acquireLock(join(dir, GATE_LOCK_NAME), timeoutMs);
   } catch (e) {
     if (e instanceof LockTimeoutError) throw new LedgerError("lock", ledger, e.message);
-    throw new LedgerError("unwritable", dir, `cannot take the gate lock: ${(e as Error).message}`);
+    throw new LedgerError("unwritable", dir, `cannot take the gate lock: ${errorMessage(e)}`);
   }
 }
 
@@ -66,14 +67,14 @@ export function prepareTicket(dir: string, runtime: string, sha: string, nAgents
       closeSync(fd);
     }
   } catch (e) {
-    throw new LedgerError("unwritable", dir, `cannot write ticket: ${(e as Error).message}`);
+    throw new LedgerError("unwritable", dir, `cannot write ticket: ${errorMessage(e)}`);
   }
   return {
     commit() {
       try {
         renameSync(tmp, path);
       } catch (e) {
-        throw new LedgerError("unwritable", dir, `cannot write ticket: ${(e as Error).message}`);
+        throw new LedgerError("unwritable", dir, `cannot write ticket: ${errorMessage(e)}`);
       }
       gcTickets(dir, nowSec);
     },

@@ -10,6 +10,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { moguiHome } from "../../lib/context.ts";
 // The template policy's raw bytes: embedded so the binary always has a last fallback, hashed like any other file.
 import embeddedRaw from "../../../master-ops/model-tier-policy.json" with { type: "text" };
+import { errorMessage } from "../../lib/errors.ts";
 
 export const TIER_POLICY_ENV = "DISPATCH_TIER_POLICY";
 export const UNKNOWN_TIER = "unknown";
@@ -165,7 +166,7 @@ export function parseTierPolicy(path: string, raw: Uint8Array | string): TierPol
   try {
     obj = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (e) {
-    throw new TierPolicyError(path, `not valid UTF-8 JSON (${(e as Error).message})`);
+    throw new TierPolicyError(path, `not valid UTF-8 JSON (${errorMessage(e)})`);
   }
   if (!isPlainObject(obj)) throw new TierPolicyError(path, "must be a JSON object");
   if (obj.version === 2) return loadV2(path, digest, obj);

@@ -13,6 +13,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { parseToml } from "../../lib/toml.ts";
 import { atomicWrite, errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";
 
@@ -105,7 +106,7 @@ function planConfig(config: string, path: string): Plan {
   try {
     doc = parseToml(text);
   } catch (e) {
-    throw new PretrustError(`ERROR ${config}: cannot parse TOML before pre-trust edit: ${(e as Error).message}`);
+    throw new PretrustError(`ERROR ${config}: cannot parse TOML before pre-trust edit: ${errorMessage(e)}`);
   }
   const projects = doc.projects;
   if (projects !== undefined && !isTable(projects)) throw new PretrustError(`ERROR ${config}: projects is not a table`);

@@ -6,6 +6,7 @@ import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renam
 import { basename, dirname, join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { printLines } from "../../lib/output.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export class PretrustError extends Error {
   override name = "PretrustError";
@@ -49,7 +50,7 @@ export function lstatOrNull(p: string): Stats | null {
   try {
     return lstatSync(p);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw e;
   }
@@ -84,5 +85,5 @@ export function atomicWrite(path: string, data: Uint8Array, mode: number, tmpNam
 
 export function errnoText(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
-  return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, "")}` : String((e as Error)?.message ?? e);
+  return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, "")}` : String(errorMessage(e) ?? e);
 }

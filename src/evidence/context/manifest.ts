@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
+import { errnoCode } from "../../lib/errors.ts";
 
 export class ManifestError extends Error {
   override name = "ManifestError";
@@ -50,7 +51,7 @@ export function loadManifest(path: string): WorkspaceManifest {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT") throw new ManifestError(`manifest file does not exist: ${path}`);
     throw new ManifestError(`cannot read manifest file: ${path}`);
   }

@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { expandHome } from "../../lib/paths.ts";
 import { ManifestError, type WorkspaceManifest } from "./manifest.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";
 export type RepoStatus = "declared+observed" | "declared-missing" | "observed-undeclared";
@@ -77,7 +78,7 @@ function candidates(root: string, query: string, declared: readonly string[], wa
   try {
     for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory()) out.add(join(root, e.name));
   } catch (e) {
-    warnings.push(`Could not list workspace children: ${root}: ${(e as Error).message}`);
+    warnings.push(`Could not list workspace children: ${root}: ${errorMessage(e)}`);
   }
   if (inside(root, query)) for (let cur = query; inside(root, cur); cur = dirname(cur)) {
     out.add(cur);

@@ -12,6 +12,7 @@ import { HerdrClient, HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { inside, realOrSelf, type ProcTable } from "./procs.ts";
 import { safetyOf, type FleetScan, type FleetWorktree, type ProcRef, type SafetyOptions } from "./scan.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface ReapOptions {
   execute: boolean;
@@ -175,7 +176,7 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
       try {
         appendRow(o.ledger, ledgerRow(ctx, r, w), { onWarning: o.onLedgerWarning });
       } catch (e) {
-        r.ledger_error = (e as Error).message;
+        r.ledger_error = errorMessage(e);
       }
     }
     out.push(r);

@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { UsageError } from "../../lib/errors.ts";
+import { errorMessage, UsageError } from "../../lib/errors.ts";
 import { SHARED_EXITS } from "../../lib/exits.ts";
 import { boundedWarnings, checkLedger, type LedgerWarning } from "../../lib/ledger.ts";
 import { loadTierPolicy, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
@@ -32,7 +32,7 @@ export function policyOrNull(ctx: Ctx, warn: (m: string) => void): TierPolicy | 
   try {
     return loadTierPolicy(ctx);
   } catch (e) {
-    warn(`tier policy not loaded, rows carry no tier: ${(e as Error).message}`);
+    warn(`tier policy not loaded, rows carry no tier: ${errorMessage(e)}`);
     return null;
   }
 }

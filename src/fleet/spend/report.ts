@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export type GroupBy = "job" | "model" | "tier" | "day";
 export const GROUP_BY: readonly GroupBy[] = ["job", "model", "tier", "day"];
@@ -33,7 +34,7 @@ export function loadPrices(path: string): PriceTableT | null {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new PriceTableError(`spend: price table ${path}: not valid JSON (${(e as Error).message})`);
+    throw new PriceTableError(`spend: price table ${path}: not valid JSON (${errorMessage(e)})`);
   }
   const p = v.safeParse(PriceTable, raw);
   if (!p.success) throw new PriceTableError(`spend: price table ${path}: ${v.summarize(p.issues).replace(/\n/g, "; ")}`);

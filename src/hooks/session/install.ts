@@ -5,6 +5,7 @@
  */
 import { lstatSync, readFileSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export interface Wiring {
   event: string;
@@ -81,15 +82,15 @@ export function readSettings(path: string): Json {
   try {
     st = lstatSync(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new SettingsError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code}`);
+    if (errnoCode(e) === "ENOENT") return {};
+    throw new SettingsError(`cannot read ${path}: ${errnoCode(e)}`);
   }
   if (st.isSymbolicLink()) throw new SettingsError(`${path} is a symlink; refusing to write through it`);
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new SettingsError(`${path} is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
+    throw new SettingsError(`${path} is not valid JSON (${errorMessage(e)}); fix it first, nothing was changed`);
   }
   if (!isObj(value)) throw new SettingsError(`${path} must hold a JSON object`);
   return value;
@@ -103,6 +104,6 @@ export function writeSettings(path: string, settings: Json): void {
     writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
     renameSync(tmp, path);
   } catch (e) {
-    throw new SettingsError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new SettingsError(`cannot write ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
 }

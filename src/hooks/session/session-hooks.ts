@@ -8,6 +8,7 @@ import { basename, join, resolve } from "node:path";
 import { moguiHome, resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { ok } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 export const EXECUTION_RULE = "Execution rule: Proposal -> Approval -> Execution. No state change without an approved proposal.";
 
@@ -25,7 +26,7 @@ export function roleStateLine(path: string): string {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    return `[role-state] WARNING: role state unreadable (${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}); declare your role before acting. ${EXECUTION_RULE}`;
+    return `[role-state] WARNING: role state unreadable (${path}: ${errnoCode(e) ?? "error"}); declare your role before acting. ${EXECUTION_RULE}`;
   }
   const lines = text.split("\n");
   const role = lines.find((l) => /current role/i.test(l));

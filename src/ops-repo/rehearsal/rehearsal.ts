@@ -13,6 +13,7 @@ import type { TemplateSource } from "../template/source.ts";
 import { templateVersion } from "../template/source.ts";
 import { validateDescriptor } from "./descriptor.ts";
 import { PathNamer } from "./names.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export type Status = "PASS" | "FAIL" | "GAP";
 export interface Row {
@@ -115,7 +116,7 @@ function p05(input: RehearsalInput, names: PathNamer): Row {
     const ok = declared === realpathSync(input.root);
     return row("P05", exp, ok, ok ? `valid; ${facts.repositories} repositories; root matches` : `workspace_root is ${names.name(facts.workspaceRoot)}`, ev);
   } catch (e) {
-    return row("P05", exp, false, (e as Error).message, ev);
+    return row("P05", exp, false, errorMessage(e), ev);
   }
 }
 
@@ -129,7 +130,7 @@ function p06(input: RehearsalInput, names: PathNamer): Row {
     const ok = Boolean(c.masterHostRuntime && c.masterHostRuntime.trim());
     return row("P06", exp, ok, ok ? `master_host_runtime = ${c.masterHostRuntime}` : "master_host_runtime is blank or null", ev);
   } catch (e) {
-    return row("P06", exp, false, (e as Error).message, ev);
+    return row("P06", exp, false, errorMessage(e), ev);
   }
 }
 
@@ -169,7 +170,7 @@ async function l01(ctx: Ctx, input: RehearsalInput): Promise<Row> {
     if (e instanceof OrcaError && (e.failure === "missing" || e.failure === "timeout" || e.failure === "signal")) {
       return { id: "L01", expected: exp, observed: "not measurable", status: "GAP", evidence: e.message };
     }
-    return row("L01", exp, false, "terminal list failed", (e as Error).message);
+    return row("L01", exp, false, "terminal list failed", errorMessage(e));
   }
 }
 

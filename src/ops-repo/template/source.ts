@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { walkFiles } from "./embed-render.ts";
 import { unsafeDestination } from "./paths.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface TemplateSource {
   /** "embedded" or the absolute directory. */
@@ -118,7 +119,7 @@ export function parseManifest(bytes: Uint8Array, where: string): Manifest {
   try {
     raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (e) {
-    throw new TemplateSourceError(`${where}: not valid JSON: ${(e as Error).message}`);
+    throw new TemplateSourceError(`${where}: not valid JSON: ${errorMessage(e)}`);
   }
   const r = v.safeParse(ManifestSchema, raw);
   if (!r.success) throw new TemplateSourceError(`${where}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);

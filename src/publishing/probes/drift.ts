@@ -5,6 +5,7 @@
  */
 import { basename } from "node:path";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError, type TranscriptFormat } from "./transcript.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export interface Transition {
   at: string;
@@ -65,7 +66,7 @@ export function audit(path: string, expect: string | null, ignoreSynthetic: bool
     });
   } catch (e) {
     if (e instanceof TranscriptError) throw new AuditFail(`cannot read transcript: ${e.message}`);
-    throw new AuditFail(`cannot read transcript: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: ${path}`);
+    throw new AuditFail(`cannot read transcript: ${errnoCode(e) ?? errorMessage(e)}: ${path}`);
   }
   if (scan.format === null && scan.objects > 0) throw new AuditFail(`unsupported transcript format (neither Claude Code nor Codex JSONL): ${basename(path)}, undecidable`);
   if (turns === 0) throw new AuditFail("zero assistant turns, undecidable");

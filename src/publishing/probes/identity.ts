@@ -8,6 +8,7 @@ import { InstanceConfigError, loadInstanceConfig, requireMasterHostRuntime, requ
 import { globFiles, newest } from "./resolve.ts";
 import { expandHome } from "../../lib/paths.ts";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError } from "./transcript.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const PROBE_ACTION = "propose a clean-spawn succession and review delegation state for sensitive areas";
 
@@ -76,9 +77,9 @@ export function runProbe(ctx: Ctx, o: ProbeOptions): ProbeResult {
       if (tail.length > limit) tail.shift();
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (e instanceof TranscriptError) return drift(`transcript_error=${e.message}: ${path}`);
-    return drift(`transcript_error=cannot read ${path}: ${code ?? (e as Error).message}`);
+    return drift(`transcript_error=cannot read ${path}: ${code ?? errorMessage(e)}`);
   }
   if (scan.format === null && scan.objects > 0) return drift(`unsupported - transcript format not recognised (neither Claude Code nor Codex JSONL): ${path}`);
   const note = scan.malformed ? ` (skipped ${scan.malformed} malformed line${scan.malformed === 1 ? "" : "s"}, first at line ${scan.firstMalformedLine})` : "";

@@ -13,6 +13,7 @@ import { addText, BLIND_LISTED, jobCount, scanShard, scanSharded, ShardPool, typ
 import type { LoadedRules } from "./rules.ts";
 import { ScanFail } from "./rules.ts";
 import { blobsAt, blobTexts, commitMessages, displayPath, expandPathRefs, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 export interface ScanRequest {
   mode: Mode;
@@ -111,7 +112,7 @@ export function readBaseline(path: string): Set<string> {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new ScanFail(`cannot read the baseline ${path}: ${(e as NodeJS.ErrnoException).code ?? "not JSON"}`);
+    throw new ScanFail(`cannot read the baseline ${path}: ${errnoCode(e) ?? "not JSON"}`);
   }
   const parsed = v.safeParse(BaselineSchema, raw);
   if (!parsed.success) throw new ScanFail(`the baseline ${path} is not a redaction-scan JSON report`);

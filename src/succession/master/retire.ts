@@ -9,6 +9,7 @@ import { SuccessionError } from "./errors.ts";
 import { settle, type Probe, type ProbeResult } from "./probes.ts";
 import { ok } from "../../lib/runner.ts";
 import { findSessions, matchedFields, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export const RETIRE = { CLOSED: "CLOSED", CLOSED_PARTIAL: "CLOSED_PARTIAL", REFUSED: "REFUSED", DRY_RUN: "DRY_RUN" } as const;
 export const MEASURED = "measured";
@@ -72,7 +73,7 @@ async function measure(ctx: Ctx, inp: RetireInput, target: SessionInfo): Promise
     const after = await findSessions(ctx);
     pane = after.some((s) => s.handle === target.handle) ? STILL_PRESENT : MEASURED;
   } catch (e) {
-    pane = `skipped:re-list failed: ${(e as Error).message}`;
+    pane = `skipped:re-list failed: ${errorMessage(e)}`;
   }
   const pid = inp.targetPid ?? target.process_id;
   const raw = inp.targetTty?.trim() ?? "";

@@ -8,6 +8,7 @@ import { ok } from "../../lib/runner.ts";
 import { findSessions, orcaExe, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
 import { parseCreated, SELECTOR_HINT, SpawnParseError, titleMatches, worktreesMatch } from "./spawn-match.ts";
 import { startupCommand } from "./startup.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface SpawnInput {
   workspaceSelector: string;
@@ -114,7 +115,7 @@ async function snapshots(ctx: Ctx, inp: SpawnInput): Promise<Snapshots> {
   try {
     scoped = await findSessions(ctx, { worktree: inp.workspaceSelector });
   } catch (e) {
-    throw new SuccessionError(`spawn precheck list failed: ${(e as Error).message}`, SPAWN_EXIT.LIST_ERROR);
+    throw new SuccessionError(`spawn precheck list failed: ${errorMessage(e)}`, SPAWN_EXIT.LIST_ERROR);
   }
   let global: SessionInfo[] | null = null;
   try {
@@ -154,7 +155,7 @@ async function verifyLive(
   try {
     live = await findSessions(ctx, { worktree: sel });
   } catch (e) {
-    return failWithCleanup(ctx, inp, handle, SPAWN_EXIT.LIST_ERROR, snaps, `spawn liveness list failed: ${(e as Error).message}`);
+    return failWithCleanup(ctx, inp, handle, SPAWN_EXIT.LIST_ERROR, snaps, `spawn liveness list failed: ${errorMessage(e)}`);
   }
   const pre = new Set(snaps.scoped.map((s) => s.handle));
   const fresh = live.filter((s) => !pre.has(s.handle) && s.connected && worktreesMatch(s.worktree_id, sel));

@@ -9,6 +9,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
 import { activeTracks, replayFile, type TrackState } from "../tracks/ledger.ts";
 import { filterRunningMonitors, type MonitorProbe } from "./monitors.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export type StepStatus = "OK" | "MISS" | "WARN" | "SKIP";
 export interface RecoveryStep {
@@ -78,7 +79,7 @@ function step1(cfg: RecoveryConfig): { steps: RecoveryStep[]; tracks: TrackState
   try {
     replay = replayFile(cfg.ledger);
   } catch (e) {
-    replay = { tracks: new Map(), warnings: [`unreadable: ${(e as Error).message}`], corrupt: [] };
+    replay = { tracks: new Map(), warnings: [`unreadable: ${errorMessage(e)}`], corrupt: [] };
   }
   const tracks = activeTracks(replay);
   if (!replay.warnings.length) return { steps: [s1, step("1-ledger", "OK", `active tracks=${tracks.length}`)], tracks };

@@ -4,7 +4,7 @@
  * changes anything: no close, no removal, no ledger write.
  */
 import type { Ctx } from "../../lib/context.ts";
-import { ExitError } from "../../lib/errors.ts";
+import { errorMessage, ExitError } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
@@ -175,7 +175,7 @@ export async function reap(ctx: Ctx, req: ReapRequest): Promise<ReapOutcome> {
     try {
       appendRow(req.ledgerPath, { event: "reap", ts: record.timestamp, ...record }, { onWarning: req.onLedgerWarning });
     } catch (e) {
-      return { record, ledgerError: (e as Error).message };
+      return { record, ledgerError: errorMessage(e) };
     }
   }
   return { record };

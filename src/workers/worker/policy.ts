@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { SURFACE_CLASSES } from "./tiers.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const POLICY_ENV = "MOGUI_WORKER_POLICY";
 export const POLICY_FILE = "config/worker-surface-policy.json";
@@ -76,7 +77,7 @@ export function parsePolicy(text: string, path: string): Policy {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new PolicyError(`surface policy is not JSON: ${path}: ${(e as Error).message}`);
+    throw new PolicyError(`surface policy is not JSON: ${path}: ${errorMessage(e)}`);
   }
   const r = v.safeParse(PolicySchema, raw);
   if (!r.success) throw new PolicyError(`surface policy ${path}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);
@@ -85,7 +86,7 @@ export function parsePolicy(text: string, path: string): Policy {
     try {
       new RegExp(pat);
     } catch (e) {
-      throw new PolicyError(`surface policy ${path}: dead_tab_title_patterns: ${(e as Error).message}`);
+      throw new PolicyError(`surface policy ${path}: dead_tab_title_patterns: ${errorMessage(e)}`);
     }
   }
   return {
@@ -104,10 +105,10 @@ function readPolicyText(path: string, missingOk: boolean): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" && missingOk) return null;
     const hint = code === "ENOENT" ? " (copy config/worker-surface-policy.example.json there, or pass --policy)" : "";
-    throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? (e as Error).message}${hint}`);
+    throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? errorMessage(e)}${hint}`);
   }
 }
 
@@ -156,7 +157,7 @@ export function loadPreciousIgnored(ctx: Pick<Ctx, "env" | "cwd">, flag?: string
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new PolicyError(`surface policy is not JSON: ${path}: ${(e as Error).message}`);
+    throw new PolicyError(`surface policy is not JSON: ${path}: ${errorMessage(e)}`);
   }
   const r = v.safeParse(v.looseObject({ reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList) })) }), raw);
   if (!r.success) throw new PolicyError(`surface policy ${path}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);

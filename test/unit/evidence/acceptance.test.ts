@@ -15,6 +15,7 @@ import { shlexSplit, ShlexError } from "../../../src/evidence/acceptance/shlex.t
 import { combinedPassed, decide, isComplete, scoreResults, type RawResult } from "../../../src/evidence/acceptance/verdict.ts";
 import { stubRunner } from "../../helpers/stub-runner.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const C = (caseId: string, split: VerificationCase["split"], stratum: string, origin: VerificationCase["origin"] = "seed"): VerificationCase => ({
   caseId,
@@ -28,7 +29,7 @@ const err = (f: () => unknown) => {
   try {
     f();
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
   return "no error";
 };
@@ -309,7 +310,7 @@ describe("config (§13.2, D26)", () => {
       return "ok";
     } catch (e) {
       expect(e).toBeInstanceOf(AcceptanceConfigError);
-      return (e as Error).message.replace(p, "<cfg>");
+      return errorMessage(e).replace(p, "<cfg>");
     }
   };
 

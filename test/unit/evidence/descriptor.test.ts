@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { descriptorPath, isProhibited, loadDescriptor, parseDescriptor, repositoryForPath, type WorkspaceDescriptor } from "../../../src/evidence/descriptor/descriptor.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const repo = (over: Record<string, unknown> = {}) => ({ name: "prod", path: "prod", role: "product", prohibited: ["force-push"], ...over });
 const msg = (raw: unknown) => {
@@ -11,7 +12,7 @@ const msg = (raw: unknown) => {
     parseDescriptor(typeof raw === "string" ? raw : JSON.stringify(raw), "/d.json");
     return "ok";
   } catch (e) {
-    return (e as Error).message.replace("workspace descriptor /d.json: ", "");
+    return errorMessage(e).replace("workspace descriptor /d.json: ", "");
   }
 };
 

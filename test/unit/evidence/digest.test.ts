@@ -10,6 +10,7 @@ import { realRunner } from "../../../src/lib/runner.ts";
 import { stubRunner } from "../../helpers/stub-runner.ts";
 import { gitEnv, makeRepo, sh } from "../../helpers/git.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
 const ctx = { runner: realRunner, env: gitEnv() };
@@ -176,7 +177,7 @@ describe("render and config", () => {
         digestConfigFrom(raw, "/b");
         return "ok";
       } catch (x) {
-        return (x as Error).message;
+        return errorMessage(x);
       }
     };
     expect(e({ repos: [], ledger_path: "l" })).toBe("Missing digest config fields: job_log_globs, monitor_pgrep_patterns, baseline_path, digest_dir");

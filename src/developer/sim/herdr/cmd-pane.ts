@@ -6,6 +6,7 @@ import { pasteText, pressKeys, setState, typeRaw, typeText } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 import { closePane, newPane } from "./topology.ts";
 import { INTERNAL_STATES, type InternalState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
 
 function list(call: Call): Outcome {
   const ws = call.args.values.get("workspace");
@@ -105,7 +106,7 @@ async function waitOutput(call: Call): Promise<Outcome> {
     try {
       re = new RegExp(regex);
     } catch (e) {
-      throw new HerdrSimError("invalid_regex", (e as Error).message);
+      throw new HerdrSimError("invalid_regex", errorMessage(e));
     }
   }
   const id = call.args.pos[0]!;

@@ -9,6 +9,7 @@ import type { Env } from "../../../lib/context.ts";
 import { withLock } from "../../../lib/lock.ts";
 import { paneId, tabId, terminalId, workspaceId } from "./ids.ts";
 import { FAULT_MODES, INTERNAL_STATES, type HAgent, type HFault, type HPane, type HState, type HTab, type HWorkspace } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
 
 export class HerdrSimError extends Error {
   constructor(
@@ -140,13 +141,13 @@ export class Store {
     try {
       text = readFileSync(resolve(this.cwd, spec), "utf8");
     } catch (e) {
-      throw new HerdrSimError("internal_error", `herdr simulator: cannot read scenario ${spec}: ${(e as Error).message}`);
+      throw new HerdrSimError("internal_error", `herdr simulator: cannot read scenario ${spec}: ${errorMessage(e)}`);
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new HerdrSimError("internal_error", `herdr simulator: scenario ${spec} is not JSON: ${(e as Error).message}`);
+      throw new HerdrSimError("internal_error", `herdr simulator: scenario ${spec} is not JSON: ${errorMessage(e)}`);
     }
     return normalizeState(raw, this.now(), root);
   }
@@ -157,7 +158,7 @@ export class Store {
     try {
       return { state: JSON.parse(text) as HState, text };
     } catch (e) {
-      throw new HerdrSimError("internal_error", `herdr simulator: state file ${this.path} is not JSON: ${(e as Error).message}`);
+      throw new HerdrSimError("internal_error", `herdr simulator: state file ${this.path} is not JSON: ${errorMessage(e)}`);
     }
   }
 

@@ -14,6 +14,7 @@ import settled from "../../../../fixtures/scenarios/settled.json";
 import { SimError } from "./errors.ts";
 import { normalizeState } from "./normalize.ts";
 import type { SimState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
 
 export const BUILTIN_SCENARIOS: Record<string, unknown> = { basic, empty, folder, settled };
 
@@ -39,7 +40,7 @@ export function seedState(env: Env, cwd: string, statePath: string, now: number)
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new SimError("runtime_error", `orca simulator: scenario '${name}' is not JSON: ${(e as Error).message}`, undefined, true);
+    throw new SimError("runtime_error", `orca simulator: scenario '${name}' is not JSON: ${errorMessage(e)}`, undefined, true);
   }
   return normalizeState(raw, now);
 }

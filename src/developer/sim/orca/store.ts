@@ -10,6 +10,7 @@ import { SimError } from "./errors.ts";
 import { normalizeState } from "./normalize.ts";
 import { pretty } from "./output.ts";
 import type { SimState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
 
 export class Store {
   private cachedRuntimeId: string | undefined;
@@ -31,7 +32,7 @@ export class Store {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new SimError("runtime_error", `orca simulator: state file ${this.path} is not JSON: ${(e as Error).message}`, undefined, true);
+      throw new SimError("runtime_error", `orca simulator: state file ${this.path} is not JSON: ${errorMessage(e)}`, undefined, true);
     }
     return { state: normalizeState(raw, this.now()), text };
   }

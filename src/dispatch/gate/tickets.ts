@@ -3,13 +3,14 @@
  * TTL seconds, garbage-collected after a further grace period. The ticket dir's `.dispatch-gate.lock` is THE gate
  * lock: ticket writes, attempt numbering, fan-out windows and register selection all happen under it.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { acquireLock, LockTimeoutError } from "../../lib/lock.ts";
 import { LedgerError } from "../../lib/ledger.ts";
 import { sortedJson } from "../../lib/output.ts";
 import { EXPIRED_TICKET_GC_GRACE_SECONDS, RUNTIME_PATTERN, TICKET_TTL_SECONDS } from "./reasons.ts";
 import { errorMessage } from "../../lib/errors.ts";
+import { writeTemp } from "../../lib/fs.ts";
 
 export const GATE_LOCK_NAME = ".dispatch-gate.lock";
 
@@ -57,15 +58,10 @@ export interface PendingTicket {
 
 export function prepareTicket(dir: string, runtime: string, sha: string, nAgents: number, nowSec: number): PendingTicket {
   const path = ticketPath(dir, runtime, sha)!;
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   const body = `${sortedJson({ contract_sha: sha, count: Math.max(1, nAgents), issued_ts: nowSec, runtime })}\n`;
+  let tmp: string;
   try {
-    const fd = openSync(tmp, "w", 0o644);
-    try {
-      writeSync(fd, body);
-    } finally {
-      closeSync(fd);
-    }
+    tmp = writeTemp(path, body, 0o644);
   } catch (e) {
     throw new LedgerError("unwritable", dir, `cannot write ticket: ${errorMessage(e)}`);
   }

@@ -12,7 +12,8 @@ import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { parseToml } from "../../lib/toml.ts";
-import { atomicWrite, errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { atomicWrite } from "../../lib/fs.ts";
 import { errorMessage } from "../../lib/errors.ts";
 
 export const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";

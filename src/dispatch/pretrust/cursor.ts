@@ -8,7 +8,8 @@ import { closeSync, constants, mkdirSync, openSync, readSync, statSync, fstatSyn
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { atomicWrite, errnoText, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { errnoText, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { atomicWrite } from "../../lib/fs.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const CURSOR_USAGE = "Usage: cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]";

@@ -3,9 +3,10 @@
  * other hooks are kept exactly; a mogui hook that is already wired is left alone (or its command updated in
  * place when the binary moved), so running it twice changes nothing.
  */
-import { lstatSync, readFileSync, renameSync, writeFileSync, mkdirSync } from "node:fs";
+import { lstatSync, readFileSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
+import { atomicWrite } from "../../lib/fs.ts";
 
 export interface Wiring {
   event: string;
@@ -100,9 +101,7 @@ export function readSettings(path: string): Json {
 export function writeSettings(path: string, settings: Json): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.mogui-${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
-    renameSync(tmp, path);
+    atomicWrite(path, `${JSON.stringify(settings, null, 2)}\n`, undefined, ".mogui-");
   } catch (e) {
     throw new SettingsError(`cannot write ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }

@@ -168,7 +168,7 @@ export function writePlan(ops: string, src: TemplateSource, plan: Plan, given: P
       continue;
     }
     const data = substitute(src.read(e.path)!, values);
-    atomicWrite(dest, data, existing ?? src.mode(e.path) ?? 0o644);
+    atomicWrite(dest, data, existing ?? src.mode(e.path) ?? 0o644, ".template-apply-");
     const reason = plan.seeds.has(e.path) ? "seeded instance-owned file" : existing === null ? "created missing file" : "overwrote existing file";
     out.push({ path: e.path, action: "written", reason });
   }

@@ -3,13 +3,14 @@
  * cross-process lock (read -> change -> write tmp + rename); a transaction that throws writes nothing. A missing
  * file is seeded from HERDR_SIM_SCENARIO (a JSON file of the same shape; every key optional).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Env } from "../../../lib/context.ts";
 import { withLock } from "../../../lib/lock.ts";
 import { paneId, tabId, terminalId, workspaceId } from "./ids.ts";
 import { FAULT_MODES, INTERNAL_STATES, type HAgent, type HFault, type HPane, type HState, type HTab, type HWorkspace } from "./types.ts";
 import { errorMessage } from "../../../lib/errors.ts";
+import { atomicWrite } from "../../../lib/fs.ts";
 
 export class HerdrSimError extends Error {
   constructor(
@@ -174,9 +175,7 @@ export class Store {
       const out = fn(state);
       const next = `${JSON.stringify(state, null, 2)}\n`;
       if (next !== text) {
-        const tmp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        writeFileSync(tmp, next);
-        renameSync(tmp, this.path);
+        atomicWrite(this.path, next);
       }
       return out;
     });

@@ -3,7 +3,7 @@
  * (read -> change -> write tmp + rename), so concurrent `orca` calls never lose each other's updates and a
  * reader never sees a half-written file. A transaction that throws writes nothing.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { withLock } from "../../../lib/lock.ts";
 import { SimError } from "./errors.ts";
@@ -11,6 +11,7 @@ import { normalizeState } from "./normalize.ts";
 import { pretty } from "./output.ts";
 import type { SimState } from "./types.ts";
 import { errorMessage } from "../../../lib/errors.ts";
+import { atomicWrite } from "../../../lib/fs.ts";
 
 export class Store {
   private cachedRuntimeId: string | undefined;
@@ -59,9 +60,7 @@ export class Store {
   }
 
   private write(text: string): void {
-    const tmp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, this.path);
+    atomicWrite(this.path, text);
   }
 
   runtimeId(): string {

@@ -4,7 +4,7 @@
 // one SHA256SUMS over everything written (`sha256sum -c` format). Bun fetches each foreign target's runtime from the
 // npm registry on first use; a target whose build fails is named with Bun's reason, the others are still built,
 // and the exit code is 1.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./archive.ts";

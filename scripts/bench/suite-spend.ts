@@ -109,6 +109,7 @@ async function recordPart(bin: string, tmp: string, runs: number, gb: number): P
     rmSync(join(home, "spend-ledger.jsonl.state.json"), { force: true });
   };
   const [rec, w, c] = interleaved([record, wc, cat], runs, fresh);
+  if (!rec || !w || !c) throw new Error("interleaved: one sample per command expected");
   const mbps = (s: Sample) => `${(bytes / 1e6 / (s.medianMs / 1000)).toFixed(0)} MB/s`;
   table([
     ["command (over the same bytes)", "median", "p95", "throughput", "ratio", "peak RSS"],

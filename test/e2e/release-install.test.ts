@@ -107,7 +107,7 @@ describe.skipIf(!supported)(`scripts/install.sh under ${SH}`, () => {
     for (const f of ["SHA256SUMS", `${stem}.tar.gz`]) copyFileSync(join(out, f), join(bad, f));
     const archive = join(bad, `${stem}.tar.gz`);
     const bytes = readFileSync(archive);
-    bytes[bytes.length - 100] ^= 0xff;
+    bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
     writeFileSync(archive, bytes);
     const prefix = join(tempDir("prefix-"), "p");
     const r = install(["--from", bad, "--prefix", prefix]);

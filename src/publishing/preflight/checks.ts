@@ -10,7 +10,6 @@ import { gatePaths } from "../../dispatch/gate/paths.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { ok as runOk, type RunResult } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
-import { expandHome } from "../../lib/paths.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
 import { VERSION } from "../../lib/version.ts";

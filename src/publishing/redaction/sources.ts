@@ -1,6 +1,6 @@
 /** What a redaction scan reads: the file list of each mode, commit messages of a range, file contents. */
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { git, gitEnv } from "../../lib/git.ts";
 import { decodeUtf16, utf16Encoding } from "./decode.ts";
 import type { Ctx } from "../../lib/context.ts";

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 export const cases: FamilyCases = {
   "worker-reap": { argv: ["worker-reap", "--unreaped", "--json"], code: 0, stdout: /^\{"ledger":".*","count":0,"unreaped":\[\]\}\n$/, env: () => e2eEnv({ MOGUI_HOME: tempDir() }) },

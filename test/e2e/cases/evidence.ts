@@ -6,7 +6,6 @@ import { ACCEPTANCE_BIN, makeAcceptanceFixture, type AcceptanceFixture } from ".
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 let acc: AcceptanceFixture | undefined;
 const fixture = () => (acc ??= makeAcceptanceFixture({ max_iterations: 1 }));

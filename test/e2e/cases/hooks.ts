@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 // Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
 const MAC_HOME = ["", "Users"].join("/");

@@ -5,7 +5,6 @@ import type { FamilyCases } from "./types.ts";
 import { e2eEnv, runBinary, type BinResult } from "../../helpers/binary.ts";
 import { GIT_ENV, makeRepo, type Fixture } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 export const POLICY = join(ROOT, "config", "worker-surface-policy.example.json");
 export const TEMPLATE = join(ROOT, "fixtures", "worker", "brief-template.md");

@@ -123,7 +123,7 @@ describe("fleet reap", () => {
     const dry = await runBinary(["fleet", "reap", "--repo", w.f.repo, "--json"], { env: w.env });
     expect(dry.code).toBe(0);
     const plan = JSON.parse(dry.stdout) as { worktrees: Array<{ path: string; outcome: string }> };
-    expect(plan.worktrees.filter((x) => x.outcome === "would_remove").map((x) => x.path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn, w.wt.dispatched].sort());
+    expect(plan.worktrees.filter((x) => x.outcome === "would_remove").map((x) => x.path).sort()).toEqual([w.wt.orphan!, w.wt.settled!, w.wt.stubborn!, w.wt.dispatched!].sort());
     for (const p of Object.values(w.procs)) expect(alive(p)).toBe(true);
     for (const p of Object.values(w.wt)) expect(existsSync(p)).toBe(true);
 

@@ -14,7 +14,6 @@ const row = (ts: number, extra: Record<string, unknown> = {}) => `${JSON.stringi
 
 /** The reference semantics, by brute force. */
 function naive(path: string, w: number, tier: string, now: number): number {
-  const p = policy(w);
   let used = 0;
   for (const l of readFileSync(path, "utf8").split("\n")) {
     if (!l.trim()) continue;

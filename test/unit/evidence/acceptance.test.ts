@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CaseBook, CaseBookError, caseFromMapping, loadCasebook, parseSplit, renderSplitMarkdown, VISIBLE_SPLITS, type VerificationCase } from "../../../src/evidence/acceptance/casebook.ts";
+import { CaseBook, caseFromMapping, loadCasebook, parseSplit, renderSplitMarkdown, VISIBLE_SPLITS, type VerificationCase } from "../../../src/evidence/acceptance/casebook.ts";
 import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "../../../src/evidence/acceptance/config.ts";
 import { readCandidate, type Candidate } from "../../../src/evidence/acceptance/candidate.ts";
 import { inPlaceGuard, LoopConfigError, runAcceptanceLoop, type LoopDeps } from "../../../src/evidence/acceptance/loop.ts";

@@ -7,7 +7,7 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import type { ArgValues, MoguiArgsDef, ParseRules } from "./args.ts";
 import type { Ctx } from "./context.ts";
-import { COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
+import { type COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
 
 /** What run gets: citty's context shape (args, rawArgs) plus mogui's Ctx and the typed exit helpers. */
 export interface RunContext<A extends MoguiArgsDef, X extends Exits> {

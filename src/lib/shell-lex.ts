@@ -166,7 +166,7 @@ class Lexer {
   private assign(name: string, value: string): void {
     const old = this.vars[name];
     const keep = this.env.keep;
-    if (old !== undefined && keep && keep(old) && !keep(value)) return;
+    if (old && keep?.(old) && !keep(value)) return;
     this.vars[name] = value;
     this.own[name] = value;
   }

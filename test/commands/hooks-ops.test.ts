@@ -44,7 +44,7 @@ describe("measure-product-path-guard", () => {
   test("counts bash observations and rejections; N/A without; corrupt log exit 2", async () => {
     const log = join(dir, "events.jsonl");
     const row = (outcome: string, tool_kind = "bash") => JSON.stringify({ event: "product_path_guard", outcome, tool_kind });
-    writeFileSync(log, [row("allow"), row("block"), row("allow"), row("block", "file"), JSON.stringify({ event: "other" })].join("\n") + "\n");
+    writeFileSync(log, `${[row("allow"), row("block"), row("allow"), row("block", "file"), JSON.stringify({ event: "other" })].join("\n")}\n`);
     expect(await run(["measure-product-path-guard", "--log", log])).toEqual({ code: 0, stdout: "bash_command_observations=3\nguard_rejections=1\nrejection_rate=33.3% (1/3)\n", stderr: "" });
     const j = await run(["measure-product-path-guard", "--json"], { env: env({ MOGUI_EVENT_LOG: log }) });
     expect(JSON.parse(j.stdout)).toEqual({ bash_command_observations: 3, guard_rejections: 1, log, rejection_rate: 1 / 3 });
@@ -59,14 +59,14 @@ describe("workstream-render", () => {
     const at = (h: number, d = 14) => new Date(2026, 2, d, h, 5, 9).getTime() / 1000;
     writeFileSync(
       ledger,
-      [
+      `${[
         { ts: at(9), runtime: "codex", model: "gpt-5.5", tier: "efficient", decision: "ALLOW", reason: "OK", n_agents: 2, cost_proxy: 40, warnings: ["MODEL_MISMATCH"] },
         { ts: at(10), runtime: "codex", decision: "DENY", reason: "TIER_FANOUT_CAP", model: "m|x" },
         { ts: at(11), decision: "ALLOW", reason: "OK", job_id: "ctx_abc", runtime: "codex", n_agents: 1 },
         { ts: at(12, 15), decision: "ALLOW" },
       ]
         .map((r) => JSON.stringify(r))
-        .join("\n") + "\n",
+        .join("\n")}\n`,
     );
     const r = await run(["workstream-render", "2026-03-14", "--ledger", ledger]);
     expect(r.code).toBe(0);

@@ -38,6 +38,7 @@ export function readLines(
   fd: number,
   from: number,
   size: number,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a line callback returns nothing (read on) or false (stop), like a forEach body
   onLine: (text: string) => boolean | void,
   gcEveryChunks = 0,
   onChunk?: (pos: number) => void,

@@ -126,7 +126,7 @@ async function dispatchedSiblings(ledgerPath: string, siblings: Map<string, stri
 async function isOpen(orca: OrcaClient, task: string): Promise<boolean> {
   try {
     const d = await orca.dispatchShow(task);
-    return Boolean(d && d.status.trim() && !isSettled(d.status));
+    return Boolean(d?.status.trim() && !isSettled(d.status));
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@
  * are OrcaError (from the client) or a parse OrcaError here; the pipeline maps them to exit 3.
  */
 import * as v from "valibot";
-import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
+import { type OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { deliveryResult, paneClassifyText, type DeliveryClass, type PaneClass } from "./pane.ts";
 
 const TaskCreated = v.looseObject({ task: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });

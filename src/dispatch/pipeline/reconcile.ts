@@ -4,7 +4,7 @@
  * (`task-list`, `terminal list`, `dispatch-show --task`): what exists is used (the pipeline goes on with it), what
  * does not is said, and what nobody could check is named with the command to look and to clean up.
  */
-import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
+import { type OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { listWorktreeSelector } from "../../succession/master/sessions.ts";
 import { dispatchInject, flagValue, taskCreate, terminalCreate } from "./orca-steps.ts";
 import { DISPATCH_EXIT, type DispatchReport, type DispatchStep } from "./report.ts";

@@ -4,7 +4,7 @@
  * `worktree list` with the selector grammar of docs/orca-cli.md §4; with --terminal, `terminal show` says where it runs.
  */
 import * as v from "valibot";
-import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
+import { type OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { absoluteWorktree } from "./probe-target.ts";
 
 const WorktreeRecord = v.looseObject({
@@ -44,7 +44,7 @@ export async function listedWorktreePath(orca: OrcaClient, selector: string): Pr
     if (!parsed.success) return null;
     const hits = parsed.output.worktrees.filter((w) => selects(w, selector));
     const path = hits.length === 1 ? hits[0]!.path : undefined;
-    return path && path.startsWith("/") ? path : null;
+    return path?.startsWith("/") ? path : null;
   } catch (e) {
     if (e instanceof OrcaError) return null;
     throw e;

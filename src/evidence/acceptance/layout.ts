@@ -84,7 +84,6 @@ export class AcceptanceRunLayout {
       try {
         out.push(JSON.parse(readFileSync(join(dir, n, "decision.json"), "utf8")));
       } catch {
-        continue;
       }
     }
     return out;

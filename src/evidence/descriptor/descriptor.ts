@@ -42,7 +42,7 @@ export function descriptorPath(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): st
   if (flag) return resolve(ctx.cwd, flag);
   for (const name of DESCRIPTOR_ENVS) {
     const val = ctx.env[name];
-    if (val && val.trim()) return resolve(ctx.cwd, val);
+    if (val?.trim()) return resolve(ctx.cwd, val);
   }
   return resolve(moguiHome(ctx), DESCRIPTOR_FILE);
 }

@@ -65,7 +65,6 @@ export function ledgerTail(path: string, limit: number): Record<string, unknown>
       const row = JSON.parse(lines[i]!) as unknown;
       if (row && typeof row === "object" && !Array.isArray(row)) out.push(row as Record<string, unknown>);
     } catch {
-      continue;
     }
   }
   return out.reverse();

@@ -127,7 +127,7 @@ function p06(input: RehearsalInput, names: PathNamer): Row {
   if (!text) return row("P06", exp, false, "instance runtime config missing or unreadable", ev);
   try {
     const c = parseInstanceConfig(text.toString("utf8"), "instance-runtime.json");
-    const ok = Boolean(c.masterHostRuntime && c.masterHostRuntime.trim());
+    const ok = Boolean(c.masterHostRuntime?.trim());
     return row("P06", exp, ok, ok ? `master_host_runtime = ${c.masterHostRuntime}` : "master_host_runtime is blank or null", ev);
   } catch (e) {
     return row("P06", exp, false, errorMessage(e), ev);

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { atomicWrite } from "../../lib/fs.ts";
 import { invalidRelPath, isInstanceOwned, isTemplateSide, placeholderTokens, unsafeDestination, type Placeholder } from "./paths.ts";
 import { within } from "../../lib/paths.ts";
-import { parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
+import { parseManifest, templateVersion, type TemplateSourceError, type TemplateSource } from "./source.ts";
 
 export type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";
 

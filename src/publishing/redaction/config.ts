@@ -117,7 +117,7 @@ function readConfig(path: string, seen: Set<string>, out: RuleSet): void {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch (e) {
+  } catch (_e) {
     throw new RuleConfigError(`missing ${path}`);
   }
   loadConfigText(text, path, out, seen);

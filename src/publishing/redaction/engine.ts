@@ -551,7 +551,7 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
     if (rule.allowlists.length && rule.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     if (c.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     const secretAt = m[0].indexOf(secret);
-    const start = at + (secretAt < 0 ? 0 : secretAt);
+    const start = at + (Math.max(secretAt , 0));
     push(col, { line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart, matchStart: at, matchEnd: at + m[0].length });
   }
 }

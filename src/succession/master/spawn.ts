@@ -44,7 +44,7 @@ function required(inp: SpawnInput): void {
     ["title", inp.title], ["model", inp.model], ["agent", inp.agent],
   ];
   if (inp.expectedPlacement !== undefined) fields.push(["expected_placement", inp.expectedPlacement]);
-  for (const [label, v] of fields) if (!v || !v.trim()) throw new SuccessionError(`${label} is required`);
+  for (const [label, v] of fields) if (!v?.trim()) throw new SuccessionError(`${label} is required`);
 }
 
 const handles = (xs: SessionInfo[]) => (xs.length ? xs.map((s) => s.handle).join(", ") : "none");
@@ -58,7 +58,7 @@ async function confirmOwned(ctx: Ctx, inp: SpawnInput, handle: string, snaps: Sn
     found = await lookup({});
     if (found && snaps.global.some((s) => s.handle === handle)) return preExisting;
   }
-  if (!found || !found.connected || !titleMatches(found.title, inp.title)) {
+  if (!found?.connected || !titleMatches(found.title, inp.title)) {
     return "terminal not closed; ownership unconfirmed, reconcile via orca terminal list";
   }
   return null;

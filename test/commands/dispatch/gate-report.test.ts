@@ -8,6 +8,7 @@ const rows = [
   { ts: 0, decision: "ALLOW", model: "m-b", cost_proxy: 10, tier: "top", n_agents: 2, tier_policy_path: "/p.json", tier_policy_sha256: "abcdef0123456789" },
   { ts: 86_400.9, decision: "ALLOW", model: "m-a", est_chars: 5, n_agents: 3, tier_policy_path: "/p.json", tier_policy_sha256: "abcdef0123456789", tier_override: "owner said ✓" },
   { ts: 100, decision: "ALLOW", model: "m-a", cost_proxy: -4, n_agents: true },
+  // biome-ignore lint/correctness/noPrecisionLoss: deliberately beyond a double (it reads as Infinity), a ts the report must survive
   { ts: 1e309, decision: "DENY", reason: "NO_MODEL", tier_policy_path: "/p.json" },
   { ts: "x", decision: "DENY", reason: "BUDGET_EXCEEDED", tier_policy_path: "/q.json", tier_policy_sha256: "99" },
   { decision: "DENY", reason: "NO_MODEL" },

@@ -229,7 +229,7 @@ describe("hook-coverage-report", () => {
     mkdirSync(home, { recursive: true });
     const log = join(home, "hook-fire-log.jsonl");
     const row = (hook: string, ts: string, rt = "claude", sk = "master") => JSON.stringify({ ts, hook, event: "PreToolUse", cwd: "/x", runtime_hint: rt, session_kind: sk });
-    writeFileSync(log, [row("product-path-guard", "2026-01-01T00:00:00Z"), row("product-path-guard", "2026-01-03T00:00:00Z"), row("product-path-guard", "2026-01-02T00:00:00Z", "codex", "worker"), row("bash-poll-warn", "2026-01-01T00:00:00Z")].join("\n") + "\n");
+    writeFileSync(log, `${[row("product-path-guard", "2026-01-01T00:00:00Z"), row("product-path-guard", "2026-01-03T00:00:00Z"), row("product-path-guard", "2026-01-02T00:00:00Z", "codex", "worker"), row("bash-poll-warn", "2026-01-01T00:00:00Z")].join("\n")}\n`);
     mkdirSync(join(ops, "scripts", "hooks"), { recursive: true });
     writeFileSync(join(ops, "scripts", "hooks", "custom-check.sh"), "#!/bin/sh\n");
     const r = await runMain(["hook-coverage-report", "--json", "--ops", ops], { env: env(), cwd: dir });

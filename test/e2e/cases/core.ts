@@ -8,7 +8,7 @@ export const cases: FamilyCases = {
   "worker-reap": { argv: ["worker-reap", "--unreaped", "--json"], code: 0, stdout: /^\{"ledger":".*","count":0,"unreaped":\[\]\}\n$/, env: () => e2eEnv({ MOGUI_HOME: tempDir() }) },
   demo: { argv: ["demo"], code: 0, stdout: /\n4\. Nothing is left to reap\n[\s\S]*"event":"reap"[\s\S]*\nDemo complete\.\n$/ },
   "sim orca": { argv: ["sim", "orca", "status", "--json"], code: 0, stdout: /"state": "not_running"/ },
-  sim: { argv: ["sim", "--help"], code: 0, stdout: /\n  orca: +[\s\S]*\n  install-shims: +[\s\S]*\n  herdr: +/ },
+  sim: { argv: ["sim", "--help"], code: 0, stdout: /\n {2}orca: +[\s\S]*\n {2}install-shims: +[\s\S]*\n {2}herdr: +/ },
   "sim install-shims": {
     get argv() {
       return ["sim", "install-shims", join(tempDir(), "bin")];

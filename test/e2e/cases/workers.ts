@@ -41,8 +41,8 @@ export const cases: FamilyCases = {
   },
   "worker reps report": { argv: ["worker", "reps", "report"], code: 0, stdout: /^No recorded runs in /, env: env() },
   "worker status": { argv: ["worker", "status", "--owner", "orch-a"], code: 0, stdout: /^No jobs for owner orch-a in /, env: env() },
-  worker: { argv: ["worker", "--help"], code: 0, stdout: /\n  classify: +Scale T0-T3[\s\S]*\n  reps: +Measured runs/ },
-  "worker reps": { argv: ["worker", "reps", "--help"], code: 0, stdout: /\n  add: +Record a measured run[\s\S]*\n  report: +Aggregate/ },
+  worker: { argv: ["worker", "--help"], code: 0, stdout: /\n {2}classify: +Scale T0-T3[\s\S]*\n {2}reps: +Measured runs/ },
+  "worker reps": { argv: ["worker", "reps", "--help"], code: 0, stdout: /\n {2}add: +Record a measured run[\s\S]*\n {2}report: +Aggregate/ },
   "sim herdr": { argv: ["sim", "herdr", "--version"], code: 0, stdout: /^herdr 0\.8\.2\n$/ },
 };
 

@@ -57,7 +57,7 @@ function setup(): string {
   const d = contract("d.md", "`src/auth/token.ts`");
   const rows = [allowRow(b, OPEN_TASK, "ctx_1"), allowRow(c, OPEN_TASK, "ctx_2"), allowRow(d, DONE_TASK, "ctx_3"), { ts: 2, decision: "ALLOW", reason: "OK", contract_sha: sha(b), runtime: "codex" }];
   mkdirSync(join(root, "home"), { recursive: true });
-  writeFileSync(join(root, "home", "dispatch-ledger.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(join(root, "home", "dispatch-ledger.jsonl"), `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
   return mine;
 }
 

@@ -47,13 +47,13 @@ beforeAll(() => {
     JSON.stringify({ event: "job_spawned", ts: 1, job_id: id, worktree, host: "herdr", pane_id: "", ...extra });
   writeFileSync(
     join(home, "jobs-ledger.jsonl"),
-    [
+    `${[
       spawned("job-dirty", wt.dirty!),
       JSON.stringify({ event: "job_decision", ts: 2, job_id: "job-dirty", state: "merged" }),
       spawned("job-open", wt.open!),
       spawned("job-settled", wt.settled!, { pane_id: "w1:p2" }),
       JSON.stringify({ event: "job_decision", ts: 2, job_id: "job-settled", state: "closed" }),
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   writeFileSync(
     join(home, "herdr-scenario.json"),
@@ -72,10 +72,10 @@ beforeAll(() => {
   // A settled dispatch whose lifecycle rows name its worktree and terminal (the Orca terminal is still open).
   writeFileSync(
     join(home, "dispatch-ledger.jsonl"),
-    [
+    `${[
       JSON.stringify({ event: "dispatch_submitted", ts: 1, dispatch_id: "ctx_1", task_id: "task_1", status: "dispatched", worktree_path: wt.dispatched, terminal_id: "term_rec1" }),
       JSON.stringify({ event: "dispatch_completed", ts: 2, dispatch_id: "ctx_1", task_id: "task_1", status: "completed" }),
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   const procs: Record<string, Bun.Subprocess> = {};
   for (const n of ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged"]) procs[n] = startIn(wt[n]!);

@@ -99,7 +99,7 @@ describe("tailRows", () => {
   test("newest first, stops past the slack, handles lines longer than a chunk and multi-byte text", () => {
     const l = join(tempDir(), "l.jsonl");
     const long = "é".repeat(700_000);
-    writeFileSync(l, row(1) + row(600) + row(1000, { note: long }) + row(1001) + "\n" + row(999));
+    writeFileSync(l, `${row(1) + row(600) + row(1000, { note: long }) + row(1001)}\n${row(999)}`);
     const seen: number[] = [];
     tailRows(l, 950, (r) => seen.push(r.ts as number));
     expect(seen).toEqual([999, 1001, 1000]);

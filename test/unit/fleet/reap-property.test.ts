@@ -139,7 +139,7 @@ function eligible(w: ModelWt, f: Fleet): boolean {
   if (holdsWork(w) || w.binding === "open" || f.herdrFails || f.procsUnmeasured) return false;
   if (w.foreignPane) return false;
   // A process working elsewhere with a file open inside is not a leftover: the worktree is left.
-  if (f.procs.some((p) => p.file !== null && p.file.startsWith(`${w.path}/`))) return false;
+  if (f.procs.some((p) => p.file?.startsWith(`${w.path}/`))) return false;
   return true;
 }
 
@@ -219,7 +219,7 @@ function fakeTable(f: Fleet, signals: { pid: number; sig: string }[]): ProcTable
     },
     async current(pid, start) {
       const p = f.procs.find((x) => x.pid === pid);
-      if (!p || !p.alive) return null;
+      if (!p?.alive) return null;
       if (p.reused) return null; // the pid now belongs to another process: another start time
       return p.start === start ? info(p) : null;
     },

@@ -17,7 +17,7 @@ const DEFAULT_WAIT_MS = 5 * 60_000;
 const POLL_MS = 50;
 
 function waitOutcome(handle: string, condition: string, t: SimTerminal | undefined, reading: AgentStatus | undefined): Outcome | undefined {
-  const exited = !t || !t.alive;
+  const exited = !t?.alive;
   if (!exited && condition === "exit") return undefined;
   const agent = reading ?? t?.agentStatus ?? "idle";
   if (!exited && agent === "working") return undefined;

@@ -1,4 +1,4 @@
-// The README's test command: lint and format check (biome ci), type-check (tsc --noEmit), build dist/mogui (the e2e
+// The README's test command: lint and format check (biome ci), dead code (knip), type-check (tsc --noEmit), build dist/mogui (the e2e
 // tests run the real binary), then run every bun test. A finding or a type error fails the run before anything else
 // (the tools' own output is printed as it is); otherwise the exit code is bun test's own.
 import { join } from "node:path";
@@ -13,10 +13,14 @@ function run(argv: string[], env?: Record<string, string | undefined>): number {
 
 // Lint and format (Biome, biome.json) and dead code (knip, knip.json) first: a finding fails the run before tsc.
 const biome = run([join(root, "node_modules", ".bin", "biome"), "ci", "."]);
-const tsc = biome !== 0 ? biome : run([join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
+const knip = biome !== 0 ? biome : run([join(root, "node_modules", ".bin", "knip"), "--no-progress"]);
+const tsc = knip !== 0 ? knip : run([join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
 if (biome !== 0) {
   process.stderr.write("biome ci failed: fix the findings above (./node_modules/.bin/biome check --write . fixes the safe ones)\n");
   process.exitCode = biome;
+} else if (knip !== 0) {
+  process.stderr.write("knip failed: remove or un-export what it lists above, or justify it in knip.json (docs/contributing.md)\n");
+  process.exitCode = knip;
 } else if (tsc !== 0) {
   process.stderr.write("tsc --noEmit failed: fix the type errors above\n");
   process.exitCode = tsc;

@@ -10,7 +10,7 @@ import type { Ctx } from "./context.ts";
 import { type COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
 
 /** What run gets: citty's context shape (args, rawArgs) plus mogui's Ctx and the typed exit helpers. */
-export interface RunContext<A extends MoguiArgsDef, X extends Exits> {
+interface RunContext<A extends MoguiArgsDef, X extends Exits> {
   args: ArgValues<A>;
   rawArgs: string[];
   ctx: Ctx;

@@ -337,7 +337,7 @@ export async function* rowsSince(path: string, since: number, opts: ReadOptions 
 // ---------------------------------------------------------------------------------------------------- warnings
 
 /** Warnings of one kind printed before the rest are summarised (issue 13: a 20 MB ledger is not 94,001 lines). */
-export const WARNINGS_PER_KIND = 10;
+const WARNINGS_PER_KIND = 10;
 
 export interface WarningSink {
   warn(w: LedgerWarning): void;

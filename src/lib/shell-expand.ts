@@ -85,7 +85,7 @@ export function braceExpand(word: string): string[] {
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\" };
 
 /** Backslash escapes as `echo -e`, `printf %b` and a printf format read them (`\n`, `\x2f`, `\0NNN`, `\NNN`). */
-export function unescapeBackslashes(s: string, octalNeedsZero: boolean): string {
+function unescapeBackslashes(s: string, octalNeedsZero: boolean): string {
   return s.replace(/\\(x[0-9A-Fa-f]{1,2}|0[0-7]{0,3}|[0-7]{1,3}|.)/gs, (all, e: string) => {
     if (e[0] === "x") return String.fromCharCode(parseInt(e.slice(1), 16));
     if (/^[0-7]/.test(e)) {

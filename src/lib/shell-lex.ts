@@ -10,7 +10,7 @@
  */
 import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, staticOutput, unmark } from "./shell-expand.ts";
 
-export interface Redirect {
+interface Redirect {
   op: string;
   target: string;
 }
@@ -21,7 +21,7 @@ export interface SimpleCommand {
 }
 
 /** Commands joined by `|`. */
-export type Pipeline = SimpleCommand[];
+type Pipeline = SimpleCommand[];
 
 export interface ShellParse {
   pipelines: Pipeline[];

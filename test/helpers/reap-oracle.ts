@@ -69,7 +69,7 @@ interface IndexEntry {
 }
 
 /** Parse a v2/v3 index (what git writes unless told otherwise); v4 is refused so a surprise is loud. */
-export function parseIndex(buf: Buffer): IndexEntry[] {
+function parseIndex(buf: Buffer): IndexEntry[] {
   if (buf.toString("latin1", 0, 4) !== "DIRC") throw new Error("oracle: not an index file");
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) throw new Error(`oracle: index version ${version} not supported`);
@@ -140,7 +140,7 @@ function ignoreMatcher(wt: string): (rel: string) => boolean {
 }
 
 /** The D31 default precious set, read the oracle's own way (string tests on the base name). */
-export function oraclePrecious(rel: string): boolean {
+function oraclePrecious(rel: string): boolean {
   if (rel.split("/").includes("node_modules")) return false;
   const n = rel.slice(rel.lastIndexOf("/") + 1);
   const exact = [".env", ".envrc", ".npmrc", ".pypirc"];

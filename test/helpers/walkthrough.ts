@@ -35,7 +35,7 @@ export function walkthroughs(file: string, text = readFileSync(join(ROOT, file),
 }
 
 /** The documented exit code of a command line: a trailing comment ending in `exit N`, else 0. */
-export function expectedExit(lastLine: string): number {
+function expectedExit(lastLine: string): number {
   const comment = /\s#\s(.*)$/.exec(lastLine)?.[1] ?? "";
   const m = /\bexit (\d+)\s*$/.exec(comment);
   return m ? Number(m[1]) : 0;

@@ -34,7 +34,7 @@ function tsMs(v: unknown): number | undefined {
   return ms >= MIN_MS && ms <= MAX_MS ? ms : undefined;
 }
 
-export function isoSeconds(ms: number): string {
+function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 

@@ -12,7 +12,7 @@ import { EXPIRED_TICKET_GC_GRACE_SECONDS, RUNTIME_PATTERN, TICKET_TTL_SECONDS } 
 import { errorMessage } from "../../lib/errors.ts";
 import { writeTemp } from "../../lib/fs.ts";
 
-export const GATE_LOCK_NAME = ".dispatch-gate.lock";
+const GATE_LOCK_NAME = ".dispatch-gate.lock";
 
 export interface Ticket {
   contract_sha: string;
@@ -124,7 +124,7 @@ export function listTickets(dir: string, nowSec: number): Ticket[] {
   return out;
 }
 
-export function gcTickets(dir: string, nowSec: number): void {
+function gcTickets(dir: string, nowSec: number): void {
   listTickets(dir, nowSec);
 }
 

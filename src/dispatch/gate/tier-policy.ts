@@ -13,8 +13,8 @@ import embeddedRaw from "../../../master-ops/model-tier-policy.json" with { type
 import { errorMessage } from "../../lib/errors.ts";
 
 export const TIER_POLICY_ENV = "DISPATCH_TIER_POLICY";
-export const UNKNOWN_TIER = "unknown";
-export const DEFAULT_TIER_WINDOW_SECONDS = 86_400;
+const UNKNOWN_TIER = "unknown";
+const DEFAULT_TIER_WINDOW_SECONDS = 86_400;
 /** What `tier_policy_path` says when the embedded template was used. */
 export const EMBEDDED_TIER_POLICY_PATH = "<embedded>/master-ops/model-tier-policy.json";
 

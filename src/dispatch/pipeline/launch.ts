@@ -22,7 +22,7 @@ import { DISPATCH_EXIT, deliveryJson, type DispatchReport } from "./report.ts";
 import { runtimeCommand } from "./runtime.ts";
 import { worktreePath } from "./worktree.ts";
 
-export const ORCA_TIMEOUT_MS = 30_000;
+const ORCA_TIMEOUT_MS = 30_000;
 
 function pretrustCodex(ctx: Ctx, say: Say, worktree: string | null, given: string | undefined): void {
   if (!worktree) {

@@ -11,10 +11,10 @@ const TerminalCreated = v.looseObject({ terminal: v.looseObject({ handle: v.pipe
 const Dispatched = v.looseObject({ dispatch: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });
 const TerminalRead = v.looseObject({ terminal: v.looseObject({ tail: v.array(v.string()) }) });
 
-export const TUI_IDLE_TIMEOUT_MS = 60_000;
-export const READ_LIMIT = 40;
-export const DELIVERY_POLLS = 6;
-export const DELIVERY_INTERVAL_MS = 5_000;
+const TUI_IDLE_TIMEOUT_MS = 60_000;
+const READ_LIMIT = 40;
+const DELIVERY_POLLS = 6;
+const DELIVERY_INTERVAL_MS = 5_000;
 
 function pick<T extends v.GenericSchema>(schema: T, value: unknown, what: string): v.InferOutput<T> {
   const r = v.safeParse(schema, value);

@@ -23,10 +23,10 @@ function why(e: unknown): string {
 const isTimeout = (e: unknown) => e instanceof OrcaError && e.failure === "timeout";
 
 /** The run_required refusal (and a missing Run found up front) in one line that says how to bind one. */
-export const BIND_A_RUN = "bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create";
+const BIND_A_RUN = "bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create";
 
 /** An Orca step that failed outright (no timeout): exit 3 with Orca's words on one line. */
-export function orcaFailed(step: DispatchStep, label: string, e: OrcaError, extra: string[] = []): Stop {
+function orcaFailed(step: DispatchStep, label: string, e: OrcaError, extra: string[] = []): Stop {
   const hint = e.orcaCode === "run_required" ? ` · no Orca Run is bound: ${BIND_A_RUN}` : "";
   return new Stop(step, DISPATCH_EXIT.ORCA, [`✗ ${label} failed · ${oneLine(e.message)}${hint}`, ...extra], { error: e.message });
 }

@@ -19,7 +19,7 @@ type Record_ = v.InferOutput<typeof WorktreeRecord>;
 const stripHeads = (b: string | null | undefined) => (b ?? "").replace(/^refs\/heads\//, "");
 
 /** Does this `worktree list` record answer the selector? */
-export function selects(w: Record_, selector: string): boolean {
+function selects(w: Record_, selector: string): boolean {
   const colon = selector.indexOf(":");
   const kind = colon > 0 ? selector.slice(0, colon) : "";
   const value = selector.slice(colon + 1);
@@ -38,7 +38,7 @@ export function selects(w: Record_, selector: string): boolean {
 }
 
 /** The absolute path of the one worktree the selector names, or null (none, several, no path, or Orca failed). */
-export async function listedWorktreePath(orca: OrcaClient, selector: string): Promise<string | null> {
+async function listedWorktreePath(orca: OrcaClient, selector: string): Promise<string | null> {
   try {
     const parsed = v.safeParse(WorktreeList, await orca.result(["worktree", "list"]));
     if (!parsed.success) return null;

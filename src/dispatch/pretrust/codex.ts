@@ -16,7 +16,7 @@ import { errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type 
 import { atomicWrite } from "../../lib/fs.ts";
 import { errorMessage } from "../../lib/errors.ts";
 
-export const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";
+const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";
 
 type Table = Record<string, unknown>;
 

@@ -12,8 +12,8 @@ import { errnoText, lstatOrNull, PretrustError, summaryLine, type PretrustResult
 import { atomicWrite } from "../../lib/fs.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
-export const CURSOR_USAGE = "Usage: cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]";
-export const MARKER_NAME = ".workspace-trusted";
+const CURSOR_USAGE = "Usage: cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]";
+const MARKER_NAME = ".workspace-trusted";
 
 /** `/tmp/.orca/worktrees/repo/feature.with.dot` -> `tmp-orca-worktrees-repo-featurewithdot`. */
 export function cursorProjectKey(path: string): string {

@@ -50,7 +50,7 @@ export interface LoopDeps {
 }
 
 /** What the loop needs of a progress display (src/lib/log.ts `progress` fits). */
-export interface CaseProgress {
+interface CaseProgress {
   update(done: number, total?: number, item?: string): void;
   end(summary: string): void;
 }

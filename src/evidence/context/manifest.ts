@@ -8,7 +8,7 @@ export class ManifestError extends Error {
   override name = "ManifestError";
 }
 
-export interface DeclaredRepo {
+interface DeclaredRepo {
   path: string;
   identity: string;
   metadata: Record<string, unknown>;

@@ -10,11 +10,11 @@ import { expandHome } from "../../lib/paths.ts";
 import { ManifestError, type WorkspaceManifest } from "./manifest.ts";
 import { errorMessage } from "../../lib/errors.ts";
 
-export type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";
-export type RepoStatus = "declared+observed" | "declared-missing" | "observed-undeclared";
+type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";
+type RepoStatus = "declared+observed" | "declared-missing" | "observed-undeclared";
 type Marker = "git-repo" | "git-worktree";
 
-export interface RepoEntry {
+interface RepoEntry {
   path: string;
   identity: string;
   status: RepoStatus;
@@ -31,7 +31,7 @@ export interface ContextDescriptor {
 }
 
 /** expanduser + resolve, following symlinks for the part of the path that exists (like Path.resolve(strict=False)). */
-export function normalizePath(p: string, home = homedir()): string {
+function normalizePath(p: string, home = homedir()): string {
   const abs = resolve(expandHome({ env: { HOME: home } }, p));
   const rest: string[] = [];
   let cur = abs;

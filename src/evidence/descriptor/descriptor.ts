@@ -13,7 +13,7 @@ import { WorkspaceDescriptorSchema } from "./schema.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const DESCRIPTOR_ENVS = ["WORKSPACE_DESCRIPTOR", "MOGUI_WORKSPACE_DESCRIPTOR"] as const;
-export const DESCRIPTOR_FILE = "config/workspace-descriptor.json";
+const DESCRIPTOR_FILE = "config/workspace-descriptor.json";
 
 export class WorkspaceDescriptorError extends Error {
   override name = "WorkspaceDescriptorError";

@@ -9,12 +9,12 @@ export class DigestError extends Error {
   override name = "DigestError";
 }
 
-export const DEFAULT_LEDGER_TAIL_LIMIT = 20;
-export const DEFAULT_MAX_IDLE_SECONDS = 360;
-export const DEFAULT_ACTIVE_WINDOW_SECONDS = 21600;
-export const DEFAULT_FINISHED_MARKERS = ["completed", "cancelled", "canceled", "finished", "done", "landed"];
+const DEFAULT_LEDGER_TAIL_LIMIT = 20;
+const DEFAULT_MAX_IDLE_SECONDS = 360;
+const DEFAULT_ACTIVE_WINDOW_SECONDS = 21600;
+const DEFAULT_FINISHED_MARKERS = ["completed", "cancelled", "canceled", "finished", "done", "landed"];
 
-export interface RepoConfig {
+interface RepoConfig {
   name: string;
   path: string;
 }

@@ -2,8 +2,8 @@
 import type { Snapshot } from "./sense.ts";
 import type { TriageItem } from "./triage.ts";
 
-export const SHORT_INTERVAL_SECONDS = 600;
-export const LONG_INTERVAL_SECONDS = 1800;
+const SHORT_INTERVAL_SECONDS = 600;
+const LONG_INTERVAL_SECONDS = 1800;
 const LEDGER_SUMMARY_KEYS = ["job_id", "decision", "reason", "repo", "repo_path", "new_head"];
 
 export function suggestNextIntervalSeconds(snap: Snapshot): number {

@@ -8,8 +8,8 @@ import type { Ctx } from "../../lib/context.ts";
 import { globPaths } from "../../lib/glob.ts";
 import type { DigestConfig } from "./config.ts";
 
-export const JOB_LOG_TAIL_LINES = 20;
-export const FINISHED_SIDECAR_STATUSES = ["completed", "cancelled", "canceled"];
+const JOB_LOG_TAIL_LINES = 20;
+const FINISHED_SIDECAR_STATUSES = ["completed", "cancelled", "canceled"];
 const TIMEOUT_MS = 15_000;
 
 export interface RepoState {
@@ -19,7 +19,7 @@ export interface RepoState {
   error?: string;
 }
 
-export type JobLogClass = "running" | "stalled" | "dormant" | "finished" | "missing";
+type JobLogClass = "running" | "stalled" | "dormant" | "finished" | "missing";
 
 export interface JobObservation {
   name: string;
@@ -42,7 +42,7 @@ export interface Snapshot {
   processes: ProcessObservation[];
 }
 
-export async function repoState(ctx: Pick<Ctx, "runner" | "env">, path: string): Promise<RepoState> {
+async function repoState(ctx: Pick<Ctx, "runner" | "env">, path: string): Promise<RepoState> {
   const head = await git(ctx, path, ["rev-parse", "HEAD"], TIMEOUT_MS);
   if (!head.ok) return { path, head: null, dirty: false, error: head.stderr.trim() || "HEAD_UNREADABLE" };
   const status = await git(ctx, path, ["status", "--porcelain"], TIMEOUT_MS);
@@ -103,7 +103,7 @@ export function classifyJobLog(path: string, cfg: Pick<DigestConfig, "finishedMa
 }
 
 /** Files a glob matches, sorted. The static leading directories are the scan root (no scan from `/`). */
-export function globFiles(pattern: string): string[] {
+function globFiles(pattern: string): string[] {
   return globPaths(pattern, { onlyFiles: true }).sort();
 }
 

@@ -19,7 +19,7 @@ export interface TickResult {
   nextIntervalSeconds: number;
 }
 
-export function loadBaseline(path: string): Baseline {
+function loadBaseline(path: string): Baseline {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

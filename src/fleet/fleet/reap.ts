@@ -28,7 +28,7 @@ export interface ReapOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface Killed {
+interface Killed {
   pid: number;
   command: string;
   signal: "SIGTERM" | "SIGKILL";
@@ -51,7 +51,7 @@ export interface ReapResult {
 }
 
 /** Why this worktree must be left, or null when every check before acting passes. */
-export function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
+function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
   if (w.state === "main") return "main worktree";
   if (w.state === "open") return `bound to open ${w.binding!.source} ${w.binding!.id} (status ${w.binding!.status})`;
   if (!w.safety.safe) return w.safety.reason.replace(/[\r\n]+/g, " ");
@@ -88,7 +88,7 @@ async function alive(table: ProcTable, procs: ProcRef[]): Promise<ProcRef[]> {
 }
 
 /** TERM, wait up to the grace period, KILL what is left, wait a moment; returns the signals sent and survivors. */
-export async function stopProcesses(table: ProcTable, procs: ProcRef[], dir: string, graceMs: number, sleep: (ms: number) => Promise<void>): Promise<{ killed: Killed[]; survivors: ProcRef[] }> {
+async function stopProcesses(table: ProcTable, procs: ProcRef[], dir: string, graceMs: number, sleep: (ms: number) => Promise<void>): Promise<{ killed: Killed[]; survivors: ProcRef[] }> {
   const protect = table.protectedPids();
   const killed = await signalAll(table, procs, dir, "SIGTERM", protect);
   let left = await alive(table, procs);

@@ -8,7 +8,7 @@ import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 import { isSettled } from "../../workers/reap/worker-reap.ts";
 import { realOrSelf } from "./procs.ts";
 
-export interface Terminal {
+interface Terminal {
   host: "herdr" | "orca";
   id: string;
 }

@@ -68,7 +68,7 @@ interface ListedWorktree {
   main: boolean;
 }
 
-export function parsePorcelain(text: string): ListedWorktree[] {
+function parsePorcelain(text: string): ListedWorktree[] {
   const out: ListedWorktree[] = [];
   for (const block of text.split(/\n\n+/)) {
     const lines = block.split("\n").filter(Boolean);
@@ -81,7 +81,7 @@ export function parsePorcelain(text: string): ListedWorktree[] {
 }
 
 /** Bytes on disk (allocated blocks), symlinks not followed; null when the path is gone. */
-export function diskBytes(path: string): number | null {
+function diskBytes(path: string): number | null {
   let st;
   try {
     st = lstatSync(path);
@@ -110,7 +110,7 @@ function ageSeconds(path: string, nowMs: number): number | null {
 }
 
 /** Run `fn` over `items` with at most `bound` in flight, keeping order. */
-export async function boundedMap<T, R>(items: readonly T[], bound: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+async function boundedMap<T, R>(items: readonly T[], bound: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -131,7 +131,7 @@ export async function safetyOf(ctx: Ctx, path: string, timeoutMs: number, opts: 
   return worktreeSafety(ctx, path, timeoutMs, repo ? { ...opts, repo } : opts);
 }
 
-export function procsInside(procs: readonly ProcInfo[] | null, dir: string, protect: Set<number>): ProcRef[] | "unmeasured" {
+function procsInside(procs: readonly ProcInfo[] | null, dir: string, protect: Set<number>): ProcRef[] | "unmeasured" {
   if (procs === null) return "unmeasured";
   return procs
     .filter((p) => !protect.has(p.pid) && p.paths.some((q) => inside(q, dir)))

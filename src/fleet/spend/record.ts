@@ -15,7 +15,7 @@ import { spendStatePath } from "../../dispatch/gate/spend-paths.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState, type ModelUsage } from "./usage.ts";
 import { atomicWrite } from "../../lib/fs.ts";
 
-export interface TranscriptState {
+interface TranscriptState {
   job_id: string;
   ino: number;
   cursor: CursorState;
@@ -44,7 +44,7 @@ export interface RecordSummary {
   malformed: number;
 }
 
-export function emptyUsage(): ModelUsage {
+function emptyUsage(): ModelUsage {
   return { input: 0, output: 0, cache_read: 0, cache_creation: 0, responses: 0 };
 }
 

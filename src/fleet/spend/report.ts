@@ -41,7 +41,7 @@ export function loadPrices(path: string): PriceTableT | null {
   return p.output;
 }
 
-export interface Group {
+interface Group {
   key: string;
   input_tokens: number;
   output_tokens: number;

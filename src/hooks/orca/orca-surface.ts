@@ -40,7 +40,7 @@ function flagNames(c: Obj): string[] {
   return f.map((x) => (typeof x === "string" ? x : String((x as Obj)?.name ?? (x as Obj)?.flag ?? ""))).filter(Boolean);
 }
 
-export function parseAgentContext(doc: unknown): Omit<Surface, "appVersion"> {
+function parseAgentContext(doc: unknown): Omit<Surface, "appVersion"> {
   const d = (doc as Obj)?.result && typeof (doc as Obj).result === "object" ? ((doc as Obj).result as Obj) : (doc as Obj);
   if (!d || typeof d !== "object" || !Array.isArray(d.commands)) throw new Unmeasurable("orca agent-context --json has no commands list");
   const commands: Record<string, string> = {};

@@ -8,7 +8,7 @@ import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 
 export const KNOWN_HOOKS = ["product-path-guard", "role-state-inject", "tracker-check", "orch-inbox-warn", "bash-poll-warn", "bash-output-trim-warn", "compaction-probe"] as const;
 
-export interface CoverageRow {
+interface CoverageRow {
   hook: string;
   runtime: string;
   session: string;

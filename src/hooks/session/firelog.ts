@@ -37,7 +37,7 @@ export function fireLogPath(ctx: Pick<Ctx, "env" | "cwd">): string {
   return resolveStatePath(ctx, undefined, FIRE_LOG_ENV, FIRE_LOG_FILE);
 }
 
-export function eventLogPath(ctx: Pick<Ctx, "env" | "cwd">): string {
+function eventLogPath(ctx: Pick<Ctx, "env" | "cwd">): string {
   return resolveStatePath(ctx, undefined, EVENT_LOG_ENV, EVENT_LOG_FILE);
 }
 

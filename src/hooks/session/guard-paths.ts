@@ -21,7 +21,7 @@ function danglingTarget(link: string): string | undefined {
 }
 
 /** realpath of p, resolving through its deepest existing ancestor; lstat probes never throw (hooks must be cheap). */
-export function canonical(p: string): string {
+function canonical(p: string): string {
   const tail: string[] = [];
   let cur = p;
   for (let i = 0; i < 256; i++) {

@@ -192,7 +192,7 @@ function xargsInner(args: readonly string[]): string[] {
 }
 
 /** An environment variable that runs a command or changes what runs; a plain pager (`GIT_PAGER=cat`) is fine. */
-export function commandEnv(assign: string): string | null {
+function commandEnv(assign: string): string | null {
   const eq = assign.indexOf("=");
   const name = assign.slice(0, eq).replace(/\+$/, "");
   if (!COMMAND_ENV.test(name)) return null;

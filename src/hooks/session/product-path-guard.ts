@@ -14,9 +14,9 @@ import { ProductRoots, resolveFrom } from "./guard-paths.ts";
 import { checkBash, type GuardPolicy, type Verdict } from "./guard-rules.ts";
 import { toolInput, type HookInput } from "./stdin.ts";
 
-export const GUARD_CONFIG_ENV = "MOGUI_INSTANCE_RUNTIME_CONFIG";
-export const ALLOWLIST_ENV = "MOGUI_PRODUCT_GUARD_ALLOWLIST";
-export const ALLOWLIST_FILE = "config/product-path-guard-readonly-allowlist.txt";
+const GUARD_CONFIG_ENV = "MOGUI_INSTANCE_RUNTIME_CONFIG";
+const ALLOWLIST_ENV = "MOGUI_PRODUCT_GUARD_ALLOWLIST";
+const ALLOWLIST_FILE = "config/product-path-guard-readonly-allowlist.txt";
 /** Tool names compare lowercased: a host (or an agent) spelling `write` must not slip past `Write`. */
 const FILE_TOOLS = new Set(["edit", "write", "multiedit", "notebookedit"]);
 /** Tools known to only read (or to touch no file): their path keys are never judged. */
@@ -27,7 +27,7 @@ const MAX_PATHS = 256;
 // Deep enough that no `../..` in a relative value climbs out of it.
 const RELATIVE_MARK = `/\u0000relative${"/\u0000".repeat(40)}`;
 
-export type ToolKind = "bash" | "file" | "other";
+type ToolKind = "bash" | "file" | "other";
 
 export interface GuardDecision extends Verdict {
   toolKind: ToolKind;
@@ -80,7 +80,7 @@ function bashCommand(ti: Record<string, unknown>): string | undefined {
 }
 
 /** Every string under a path-like key, at any depth (`edits[].file_path`, `paths: [...]`), bounded. */
-export function pathValues(value: unknown, out: string[] = [], underKey = false, depth = 0): string[] {
+function pathValues(value: unknown, out: string[] = [], underKey = false, depth = 0): string[] {
   if (depth > 8 || out.length >= MAX_PATHS) return out;
   if (typeof value === "string") {
     if (underKey && value !== "") out.push(value.startsWith("file://") ? decodeURI(value.slice(7)) : value);

@@ -10,7 +10,7 @@ import { ok } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
 import { errnoCode } from "../../lib/errors.ts";
 
-export const EXECUTION_RULE = "Execution rule: Proposal -> Approval -> Execution. No state change without an approved proposal.";
+const EXECUTION_RULE = "Execution rule: Proposal -> Approval -> Execution. No state change without an approved proposal.";
 
 function stripMarkdown(line: string): string {
   return line.replace(/^\s*[-*+]\s+/, "").replace(/\*\*|__|`/g, "").trim();
@@ -44,7 +44,7 @@ function real(p: string): string {
 }
 
 /** `bd where` prints a path, or `label: path` lines; the first one that is a directory wins. */
-export function trackerFromOutput(stdout: string): string | undefined {
+function trackerFromOutput(stdout: string): string | undefined {
   for (const raw of stdout.split("\n")) {
     let c = raw.trim();
     if (!c) continue;

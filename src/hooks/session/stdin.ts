@@ -10,7 +10,7 @@ import { errnoCode } from "../../lib/errors.ts";
 const MAX_BYTES = 8 * 1024 * 1024;
 
 /** Everything on fd 0, or "" when fd 0 is a TTY, closed, or not readable. */
-export function readStdinText(): string {
+function readStdinText(): string {
   try {
     // A TTY (and /dev/null) is a character device: nothing to read, and never block on a person's terminal.
     const st = fstatSync(0);

@@ -10,7 +10,7 @@ const GLOBS_SHAPE = "must be a JSON object mapping runtime name to glob";
 
 const NonBlank = v.pipe(v.string(), v.regex(/\S/));
 
-export const TranscriptGlobsSchema = v.pipe(
+const TranscriptGlobsSchema = v.pipe(
   // Not v.record: it accepts arrays (and copies its input), and this message must cover both.
   v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), GLOBS_SHAPE),
   v.rawCheck(({ dataset, addIssue }) => {

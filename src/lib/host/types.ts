@@ -68,6 +68,3 @@ export const AGENT_EXECUTABLES: Record<string, string> = {
   maki: "maki", qwen: "qwen",
 };
 
-export function notWorking(s: HostStatus): boolean {
-  return s !== "working";
-}

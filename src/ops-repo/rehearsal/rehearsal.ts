@@ -15,7 +15,7 @@ import { validateDescriptor } from "./descriptor.ts";
 import { PathNamer } from "./names.ts";
 import { errorMessage } from "../../lib/errors.ts";
 
-export type Status = "PASS" | "FAIL" | "GAP";
+type Status = "PASS" | "FAIL" | "GAP";
 export interface Row {
   id: string;
   expected: string;

@@ -10,9 +10,9 @@ import { invalidRelPath, isInstanceOwned, isTemplateSide, placeholderTokens, uns
 import { within } from "../../lib/paths.ts";
 import { parseManifest, templateVersion, type TemplateSourceError, type TemplateSource } from "./source.ts";
 
-export type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";
+type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";
 
-export interface PlanEntry {
+interface PlanEntry {
   path: string;
   action: Action;
   reason: string;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { adoptionNotes, type AdoptionNote } from "./changelog.ts";
 import { walkFiles } from "./embed-render.ts";
 import { invalidRelPath, isInstanceOwned, isPlaceholder, isTemplateSide, placeholderTokens } from "./paths.ts";
-import { decode, parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
+import { decode, parseManifest, templateVersion, type TemplateSource } from "./source.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export interface CheckReport {
@@ -190,4 +190,3 @@ export function renderCheck(r: CheckReport, code: number): string[] {
   return out;
 }
 
-export { TemplateSourceError };

@@ -76,7 +76,7 @@ function isSkeleton(dir: string): boolean {
 }
 
 /** `--template`: absent or "embedded" -> the binary's copy; else a skeleton dir or a clone root with master-ops/. */
-export async function resolveTemplate(cwd: string, flag: string | undefined): Promise<TemplateSource> {
+async function resolveTemplate(cwd: string, flag: string | undefined): Promise<TemplateSource> {
   if (flag === undefined || flag === "embedded") return embeddedTemplate();
   const p = resolve(cwd, flag);
   let isDir = false;
@@ -110,7 +110,7 @@ export async function commandTemplate(cwd: string, flag: string | undefined, unr
   }
 }
 
-export const ManifestSchema = v.looseObject({ template_version: v.string(), files: v.array(v.unknown()) });
+const ManifestSchema = v.looseObject({ template_version: v.string(), files: v.array(v.unknown()) });
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
 /** Parses MANIFEST.json bytes; throws TemplateSourceError naming what is wrong. */

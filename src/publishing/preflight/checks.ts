@@ -14,7 +14,7 @@ import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
 import { VERSION } from "../../lib/version.ts";
 
-export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
+type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
 
 export interface Line {
   status: Status;
@@ -97,7 +97,7 @@ export async function checkOrchestration(h: Host, orca: string, orcaOk: boolean)
   return [L("PASS", "orchestration", `Run ${String(run.id ?? "?")} bound`)];
 }
 
-export function skillRoots(h: Host): string[] {
+function skillRoots(h: Host): string[] {
   const fromEnv = h.ctx.env.ORCA_SKILLS_DIRS?.split(":").filter(Boolean);
   if (fromEnv?.length) return fromEnv.map((d) => resolve(h.ctx.cwd, d));
   return [".claude/skills", ".agents/skills", ".codex/skills", ".config/skills", ".local/share/skills"].map((d) => join(h.home, d));

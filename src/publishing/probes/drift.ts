@@ -7,7 +7,7 @@ import { basename } from "node:path";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError, type TranscriptFormat } from "./transcript.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
-export interface Transition {
+interface Transition {
   at: string;
   from: string;
   to: string;
@@ -34,7 +34,7 @@ export class AuditFail extends Error {
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
 /** ISO timestamp -> LOCAL `%m-%d %H:%M:%S`; `?` when absent or unparseable. */
-export function localStamp(iso: string | null): string {
+function localStamp(iso: string | null): string {
   if (!iso) return "?";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "?";
@@ -89,7 +89,7 @@ export function audit(path: string, expect: string | null, ignoreSynthetic: bool
   };
 }
 
-export function sortedCounts(counts: Map<string, number>): Array<[string, number]> {
+function sortedCounts(counts: Map<string, number>): Array<[string, number]> {
   // Stable: equal counts keep first-seen order (Map iteration order), as the reference's Counter.most_common does.
   return [...counts].sort((a, b) => b[1] - a[1]);
 }

@@ -10,7 +10,7 @@ import { expandHome } from "../../lib/paths.ts";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError } from "./transcript.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
-export const PROBE_ACTION = "propose a clean-spawn succession and review delegation state for sensitive areas";
+const PROBE_ACTION = "propose a clean-spawn succession and review delegation state for sensitive areas";
 
 export interface ProbeOptions {
   transcript?: string;
@@ -29,13 +29,13 @@ export interface ProbeResult {
 const drift = (what: string): ProbeResult => ({ code: 2, line: `MODEL-PROBE DRIFT: ${what} — ${PROBE_ACTION}` });
 
 /** `model=count` joined by `, `, count desc then name; `<none>` when empty. */
-export function distribution(models: readonly string[], sep = ", "): string {
+function distribution(models: readonly string[], sep = ", "): string {
   const counts = countModels(models);
   if (counts.size === 0) return "<none>";
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([m, c]) => `${m}=${c}`).join(sep);
 }
 
-export function countModels(models: readonly string[]): Map<string, number> {
+function countModels(models: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const m of models) counts.set(m, (counts.get(m) ?? 0) + 1);
   return counts;

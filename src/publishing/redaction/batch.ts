@@ -189,7 +189,7 @@ function filesWith(bytes: Buffer, texts: readonly Entry[], needle: Buffer | numb
  * count their characters, which is exact because every cut falls next to an ASCII byte of a run: no UTF-8 sequence,
  * valid or not, spans it, so each piece decodes to the characters it gives within the whole file.
  */
-export function charRuns(b: Buffer, start: number, runs: readonly Run[]): Run[] {
+function charRuns(b: Buffer, start: number, runs: readonly Run[]): Run[] {
   const out: Run[] = [];
   let byte = 0;
   let char = 0;

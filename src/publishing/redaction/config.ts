@@ -13,7 +13,7 @@ export class RuleConfigError extends Error {
   override name = "RuleConfigError";
 }
 
-export type RegexTarget = "secret" | "match" | "line";
+type RegexTarget = "secret" | "match" | "line";
 
 export interface Allowlist {
   regexes: RegExp[];
@@ -124,7 +124,7 @@ function readConfig(path: string, seen: Set<string>, out: RuleSet): void {
 }
 
 /** Parses one gitleaks TOML document into `out` (an `[extend] path` base is loaded first). */
-export function loadConfigText(text: string, label: string, out: RuleSet, seen = new Set<string>()): void {
+function loadConfigText(text: string, label: string, out: RuleSet, seen = new Set<string>()): void {
   let doc: unknown;
   try {
     doc = parseToml(text);

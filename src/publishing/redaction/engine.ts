@@ -64,7 +64,7 @@ export interface Compiled {
  * One rule of the matching order with its gates, as indexes (a text's answers are kept in one small array). A gate
  * that fails means no finding can come from the text, so the rule's regex is not run over it.
  */
-export interface Step {
+interface Step {
   rule: Rule;
   /**
    * A direct rule's regex starts with a literal (or it has no keywords): its keywords are checked once it matches.
@@ -277,7 +277,7 @@ function gateOf(r: Rule): Gate {
 const ASCII_COUNTS = new Int32Array(128);
 
 /** Shannon entropy per character (gitleaks' measure); an ASCII-only fast path, code points otherwise. */
-export function entropy(s: string): number {
+function entropy(s: string): number {
   if (!s) return 0;
   let ascii = true;
   for (let i = 0; i < s.length && ascii; i++) if (s.charCodeAt(i) >= 128) ascii = false;

@@ -10,8 +10,8 @@ import type { Ctx } from "../../lib/context.ts";
 import { parseOrgRules } from "./config.ts";
 import { COMMON, FALLBACK_DICT, STOP } from "./words.ts";
 
-export const KINDS = ["kebab", "word_in_korean", "home_user", "email_domain"] as const;
-export type Kind = (typeof KINDS)[number];
+const KINDS = ["kebab", "word_in_korean", "home_user", "email_domain"] as const;
+type Kind = (typeof KINDS)[number];
 
 export class InventoryFail extends Error {
   override name = "InventoryFail";

@@ -45,7 +45,7 @@ const GENERIC: Array<[RegExp, string | ((m: string, ...g: string[]) => string)]>
   [/=\s*(["'])[^"'\s*]{6,}\1/g, '="***"'],
 ];
 
-export function maskGeneric(line: string): string {
+function maskGeneric(line: string): string {
   let out = line;
   for (const [re, rep] of GENERIC) out = out.replace(re, rep as string);
   return out;

@@ -20,8 +20,8 @@ export class ScanFail extends Error {
   }
 }
 
-export const CONFIG_ENV = "GITLEAKS_CONFIG";
-export const EXTRA_ENV = "REDACTION_EXTRA_PATTERNS";
+const CONFIG_ENV = "GITLEAKS_CONFIG";
+const EXTRA_ENV = "REDACTION_EXTRA_PATTERNS";
 
 /** The organisation rules file named by $REDACTION_EXTRA_PATTERNS (`~` expanded, relative to cwd); undefined when unset. */
 export function orgRulesPath(ctx: Pick<Ctx, "env" | "cwd">): string | undefined {

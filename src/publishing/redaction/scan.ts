@@ -89,7 +89,7 @@ export function lineFingerprint(f: Pick<Finding, "file" | "rule" | "line">): str
 }
 
 /** Whether `ignore` names a finding by either of its fingerprints. */
-export function ignored(ignore: ReadonlySet<string>, f: Pick<Finding, "file" | "rule" | "line" | "fingerprint">): boolean {
+function ignored(ignore: ReadonlySet<string>, f: Pick<Finding, "file" | "rule" | "line" | "fingerprint">): boolean {
   return ignore.has(f.fingerprint) || ignore.has(lineFingerprint(f));
 }
 
@@ -135,7 +135,7 @@ export async function validateRanges(ctx: Ctx, req: ScanRequest): Promise<void> 
 
 const empty = (): ShardResult => ({ findings: [], more: 0, suppressed: 0, bytes: 0, binary: 0, binaryFiles: [] });
 
-export async function scanMessages(ctx: Ctx, c: Compiled, root: string, range: string, opts: ScanOptions): Promise<{ count: number; res: ShardResult }> {
+async function scanMessages(ctx: Ctx, c: Compiled, root: string, range: string, opts: ScanOptions): Promise<{ count: number; res: ShardResult }> {
   const msgs = await commitMessages(ctx, root, range);
   const res = empty();
   for (const m of msgs) addText(c, res, `commit:${m.sha.slice(0, 12)}`, m.body, opts);
@@ -232,7 +232,7 @@ async function scanCommitted(ctx: Ctx, c: Compiled, req: ScanRequest, opts: Scan
   return { files: names.length, res };
 }
 
-export function sortFindings(findings: Finding[]): Finding[] {
+function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
 }
 

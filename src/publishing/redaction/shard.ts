@@ -25,7 +25,7 @@ export interface FileRef extends PathRef {
   shown: string;
 }
 
-export const SHARD_MIN_FILES = 2000;
+const SHARD_MIN_FILES = 2000;
 const CHILD_TIMEOUT = 30 * 60_000;
 
 /** How many processes a large scan may use: $MOGUI_SCAN_JOBS (1 turns sharding off), else the core count, at most 8. */
@@ -128,7 +128,7 @@ export function addText(c: Compiled, out: ShardResult, shown: string, text: stri
 }
 
 /** Appends `next` (a later share, in file order) to `out`, keeping the first `budget` findings. */
-export function mergeShard(out: ShardResult, next: ShardResult, budget: number, onFinding?: (f: Finding) => void): void {
+function mergeShard(out: ShardResult, next: ShardResult, budget: number, onFinding?: (f: Finding) => void): void {
   for (const f of next.findings) {
     if (out.findings.length < budget) {
       out.findings.push(f);

@@ -72,7 +72,7 @@ export function roleStateBlock(text: string): string | undefined {
 }
 
 /** Validate a block: the four required fields, one of the seven roles, a lock of ENABLED or DISABLED. */
-export function parseRoleState(block: string): RoleState {
+function parseRoleState(block: string): RoleState {
   const fields = new Map<string, string>();
   for (const line of block.split(/\r?\n/)) {
     const i = line.indexOf(":");

@@ -39,7 +39,7 @@ export const FIELDS: readonly (readonly [string, string])[] = [
   ["notes", "Notes"],
 ];
 const INTS = new Set(["generation", "repeated_question_count", "reopened_decision_count"]);
-export const VERIFICATIONS = ["PASS", "PARTIAL", "FAILED"] as const;
+const VERIFICATIONS = ["PASS", "PARTIAL", "FAILED"] as const;
 
 export type Entry = Record<string, string | number>;
 

@@ -5,7 +5,7 @@
 import { VALID_ROLES } from "../bootstrap/role-state.ts";
 import { SuccessionError } from "./errors.ts";
 
-export const DEFAULT_ROLE = "Reference Implementation";
+const DEFAULT_ROLE = "Reference Implementation";
 
 export interface FrozenState {
   current_role: string;

@@ -12,8 +12,8 @@ import { findSessions, matchedFields, runFailure, runOrca, type SessionInfo } fr
 import { errorMessage } from "../../lib/errors.ts";
 
 export const RETIRE = { CLOSED: "CLOSED", CLOSED_PARTIAL: "CLOSED_PARTIAL", REFUSED: "REFUSED", DRY_RUN: "DRY_RUN" } as const;
-export const MEASURED = "measured";
-export const STILL_PRESENT = "still_present";
+const MEASURED = "measured";
+const STILL_PRESENT = "still_present";
 
 export interface RetireInput {
   selfHandle: string;

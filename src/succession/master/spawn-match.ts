@@ -24,7 +24,7 @@ export class SpawnParseError extends SuccessionError {
   }
 }
 
-export function sniffHandle(raw: string): string | null {
+function sniffHandle(raw: string): string | null {
   const m = /"(?:handle|terminal|terminalHandle)"\s*:\s*"([^"]+)"/.exec(raw);
   return m ? m[1]! : null;
 }

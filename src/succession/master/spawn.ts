@@ -84,7 +84,7 @@ function placementError(inp: SpawnInput, actual: string): string | undefined {
   return `expected ${inp.expectedPlacement}, got ${actual}`;
 }
 
-export function createArgv(ctx: Ctx, inp: SpawnInput): { argv: string[]; startup: string } {
+function createArgv(ctx: Ctx, inp: SpawnInput): { argv: string[]; startup: string } {
   const startup = startupCommand(inp.root, inp.model, inp.kickoffText, inp.agent);
   return { argv: [orcaExe(ctx), "terminal", "create", "--worktree", inp.workspaceSelector, "--title", inp.title, "--command", startup, "--json"], startup };
 }

@@ -1,5 +1,5 @@
 /** §5.2 trigger detection: an explicit instruction is IMMEDIATE; pressure or a milestone only ADVISES (never spawns). */
-export const TRIGGER = { IMMEDIATE: "IMMEDIATE", ADVISORY: "ADVISORY", NONE: "NONE" } as const;
+const TRIGGER = { IMMEDIATE: "IMMEDIATE", ADVISORY: "ADVISORY", NONE: "NONE" } as const;
 
 export const IMMEDIATE_PHRASES = ["succession now", "handoff to successor", "승계해줘", "다음 마스터로 넘기자", "승계 진행해"] as const;
 export const ADVISORY_RATIO = 0.6;

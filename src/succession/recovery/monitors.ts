@@ -9,7 +9,7 @@ const TIMEOUT_MS = 5_000;
 export type MonitorProbe = (pattern: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 
 /** A small POSIX-ish word splitter (quotes and backslashes), enough for `ps` command lines. */
-export function splitWords(s: string): string[] | null {
+function splitWords(s: string): string[] | null {
   const out: string[] = [];
   let cur = "";
   let inWord = false;

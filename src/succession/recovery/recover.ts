@@ -11,14 +11,14 @@ import { activeTracks, replayFile, type TrackState } from "../tracks/ledger.ts";
 import { filterRunningMonitors, type MonitorProbe } from "./monitors.ts";
 import { errorMessage } from "../../lib/errors.ts";
 
-export type StepStatus = "OK" | "MISS" | "WARN" | "SKIP";
-export interface RecoveryStep {
+type StepStatus = "OK" | "MISS" | "WARN" | "SKIP";
+interface RecoveryStep {
   step: string;
   status: StepStatus;
   evidence: string;
   manual_actions: string[];
 }
-export interface RepositoryObservation {
+interface RepositoryObservation {
   path: string;
   head: string;
   branch: string;
@@ -26,7 +26,7 @@ export interface RepositoryObservation {
   status: StepStatus;
   evidence: string;
 }
-export interface MonitorObservation {
+interface MonitorObservation {
   pattern: string;
   status: StepStatus;
   matches: string[];

@@ -22,20 +22,16 @@ export const REAP_EXITS = {
 } as const satisfies Exits;
 
 /** DECISIONS D7 (case-insensitive). */
-export const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
-export const SUCCESS_STATUSES = ["completed", "accepted"] as const;
+const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
 
 export function isSettled(status: string): boolean {
   return (SETTLED_STATUSES as readonly string[]).includes(normalStatus(status));
-}
-export function isSuccess(status: string): boolean {
-  return (SUCCESS_STATUSES as readonly string[]).includes(normalStatus(status));
 }
 
 /** Orca errors that mean "this terminal no longer exists": a re-run after a partial reap is not a failure. */
 const TERMINAL_GONE = new Set(["terminal_not_found", "terminal_gone", "terminal_handle_stale"]);
 
-export interface ReapRecord {
+interface ReapRecord {
   task_id: string | null;
   dispatch_id: string;
   terminal_id: string | null;

@@ -57,12 +57,12 @@ export interface RepoFacts {
   merged: { ok: true; names: string[] } | { ok: false; why: string };
 }
 
-export const HIDDEN_INDEX_FLAGS = "hidden_index_flags";
-export const PRECIOUS_IGNORED = "precious_ignored";
+const HIDDEN_INDEX_FLAGS = "hidden_index_flags";
+const PRECIOUS_IGNORED = "precious_ignored";
 
 type GitCtx = Pick<Ctx, "runner" | "env">;
 
-export interface WorktreeEntry {
+interface WorktreeEntry {
   path: string;
   bare: boolean;
   locked: string | null;

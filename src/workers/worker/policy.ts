@@ -11,7 +11,7 @@ import { SURFACE_CLASSES } from "./tiers.ts";
 import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const POLICY_ENV = "MOGUI_WORKER_POLICY";
-export const POLICY_FILE = "config/worker-surface-policy.json";
+const POLICY_FILE = "config/worker-surface-policy.json";
 
 export class PolicyError extends Error {
   override name = "PolicyError";
@@ -58,13 +58,13 @@ export const DEFAULT_FAMILIES: Record<string, string[]> = {
   google: ["gemini*"],
   moonshot: ["kimi*"],
 };
-export const DEFAULT_KINDS: Record<string, string> = { anthropic: "claude", openai: "codex", xai: "grok", google: "gemini", moonshot: "kimi" };
-export const DEFAULT_ARGS: Record<string, string[][]> = {
+const DEFAULT_KINDS: Record<string, string> = { anthropic: "claude", openai: "codex", xai: "grok", google: "gemini", moonshot: "kimi" };
+const DEFAULT_ARGS: Record<string, string[][]> = {
   claude: [["--model", "{model}"]],
   codex: [["-m", "{model}"], ["-c", "model_reasoning_effort={effort}"]],
 };
 /** §4-2: 30 s for a general profile, 60 s for codex. */
-export const DEFAULT_WINDOWS: Record<string, number> = { default: 30, codex: 60 };
+const DEFAULT_WINDOWS: Record<string, number> = { default: 30, codex: 60 };
 /** A bare shell prompt as a terminal title: `user@host`, `user@host: ~/dir`, `user@host:~/dir$`. */
 export const DEFAULT_DEAD_TITLES = ["^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+(:.*)?\\s*[$#%>]?\\s*$", "^(ba|z|fi|k|da)?sh$"];
 

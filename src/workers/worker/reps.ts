@@ -8,7 +8,7 @@ import type { LedgerRow } from "../../lib/ledger.ts";
 import type { Job } from "./jobs.ts";
 import { roundsOpened } from "./jobs.ts";
 
-export const TOKENS_UNKNOWN = "tokens unknown";
+const TOKENS_UNKNOWN = "tokens unknown";
 
 export interface RepInput {
   profile: string;
@@ -28,7 +28,7 @@ export interface RepInput {
   job: Job | null;
 }
 
-export function launchProfile(model: string, effort: string | null): string {
+function launchProfile(model: string, effort: string | null): string {
   return `${model}@${effort ?? "default"}`;
 }
 

@@ -36,8 +36,8 @@ export const SPAWN_EXITS = {
   noSpawn: { code: 7, meaning: "T0: no-spawn (make the change directly)" },
   notLanded: { code: 76, meaning: "--landing-strict: the brief did not land (the job is still recorded)" },
 } as const satisfies Exits;
-export type SpawnExit = keyof typeof SPAWN_EXITS;
-export const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+type SpawnExit = keyof typeof SPAWN_EXITS;
+const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const MAX_BRIEF_BYTES = 100_000;
 const ID_PART = /^[A-Za-z0-9][A-Za-z0-9._]*$/;
 

@@ -11,8 +11,8 @@ import { workerNow } from "../../lib/clock.ts";
 import { hasReport, type Job, record } from "./jobs.ts";
 import { LANDING_READ_LINES } from "./landing.ts";
 
-export const STUCK_SECONDS = 5 * 60;
-export const HOLD_SECONDS = 2 * 60;
+const STUCK_SECONDS = 5 * 60;
+const HOLD_SECONDS = 2 * 60;
 
 export interface StatusItem {
   job_id: string;

@@ -54,7 +54,7 @@ export interface VerdictInput {
   self: boolean;
 }
 
-export type VerdictOutcome = "pass" | "rework" | "escalated" | "self_check" | "refused";
+type VerdictOutcome = "pass" | "rework" | "escalated" | "self_check" | "refused";
 
 export interface VerdictDecision {
   outcome: VerdictOutcome;

@@ -6,8 +6,8 @@ import { e2eEnv, runBinary, type BinResult } from "../../helpers/binary.ts";
 import { GIT_ENV, makeRepo, type Fixture } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 
-export const POLICY = join(ROOT, "config", "worker-surface-policy.example.json");
-export const TEMPLATE = join(ROOT, "fixtures", "worker", "brief-template.md");
+const POLICY = join(ROOT, "config", "worker-surface-policy.example.json");
+const TEMPLATE = join(ROOT, "fixtures", "worker", "brief-template.md");
 const FINDINGS = join(ROOT, "fixtures", "worker", "findings-example.md");
 const env = (extra: Record<string, string> = {}) => () => {
   const dir = tempDir("mogui-workers-case-");

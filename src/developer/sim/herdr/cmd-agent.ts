@@ -6,7 +6,7 @@ import { pasteText, pressKeys } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 
 /** Canonical kind -> executable (src/detect/mod.rs); aliases map to their canonical kind. */
-export const AGENT_KINDS: Record<string, string> = {
+const AGENT_KINDS: Record<string, string> = {
   pi: "pi", claude: "claude", codex: "codex", gemini: "gemini", cursor: "cursor-agent", devin: "devin", agy: "agy",
   cline: "cline", omp: "omp", mastracode: "mastracode", opencode: "opencode", copilot: "copilot", kimi: "kimi",
   kiro: "kiro-cli", droid: "droid", amp: "amp", grok: "grok", hermes: "hermes", kilo: "kilo", qodercli: "qodercli",

@@ -13,7 +13,7 @@ import { FAULT_MODES, type FaultMode, type HFault } from "./types.ts";
 
 export class FaultSpecError extends Error {}
 
-export function parseEnvFaults(spec: string | undefined): HFault[] {
+function parseEnvFaults(spec: string | undefined): HFault[] {
   if (!spec?.trim()) return [];
   return spec.split(",").map((s) => s.trim()).filter(Boolean).map((item) => {
     const eq = item.indexOf("=");

@@ -17,7 +17,7 @@ import { TOPOLOGY_COMMANDS } from "./cmd-topology.ts";
 import { FaultSpecError, takeFault } from "./faults.ts";
 import { HerdrSimError, SIM_VERSION, Store } from "./store.ts";
 
-export const HERDR_COMMANDS: Record<string, CommandDef> = { ...AGENT_COMMANDS, ...PANE_COMMANDS, ...TOPOLOGY_COMMANDS };
+const HERDR_COMMANDS: Record<string, CommandDef> = { ...AGENT_COMMANDS, ...PANE_COMMANDS, ...TOPOLOGY_COMMANDS };
 
 const SKILL = `---
 name: herdr

@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import type { Env } from "../../../lib/context.ts";
 import { withLock } from "../../../lib/lock.ts";
 import { paneId, tabId, terminalId, workspaceId } from "./ids.ts";
-import { FAULT_MODES, INTERNAL_STATES, type HAgent, type HFault, type HPane, type HState, type HTab, type HWorkspace } from "./types.ts";
+import { FAULT_MODES, INTERNAL_STATES, type HAgent, type HFault, type HState } from "./types.ts";
 import { errorMessage } from "../../../lib/errors.ts";
 import { atomicWrite } from "../../../lib/fs.ts";
 
@@ -23,7 +23,7 @@ export class HerdrSimError extends Error {
 
 export const SIM_VERSION = "0.8.2";
 
-export function emptyState(): HState {
+function emptyState(): HState {
   return { version: SIM_VERSION, next_workspace: 1, next_terminal: 1, workspaces: [], tabs: [], panes: [], faults: [] };
 }
 
@@ -54,7 +54,7 @@ function normAgent(raw: unknown): HAgent | null {
 }
 
 /** Fill in everything a scenario may leave out, so hand-written scenarios stay short. */
-export function normalizeState(raw: unknown, nowMs: number, root: string): HState {
+function normalizeState(raw: unknown, nowMs: number, root: string): HState {
   const r = obj(raw);
   const sub = (s: unknown) => String(s ?? "").replaceAll("${ROOT}", root);
   const s = emptyState();
@@ -182,4 +182,3 @@ export class Store {
   }
 }
 
-export type { HPane, HTab, HWorkspace };

@@ -12,7 +12,7 @@ export interface ParsedArgs {
   flags: Flags;
 }
 
-export const GLOBAL_FLAGS = ["help", "json", "pairing-code", "environment"];
+const GLOBAL_FLAGS = ["help", "json", "pairing-code", "environment"];
 
 const BOOLEAN_FLAGS = new Set([
   "all", "current", "dry-run", "enter", "focus", "force", "full", "help", "inject", "interrupt", "json",

@@ -44,7 +44,7 @@ function parseItem(item: string): Fault {
   return f;
 }
 
-export function parseEnvFaults(spec: string | undefined): Fault[] {
+function parseEnvFaults(spec: string | undefined): Fault[] {
   if (!spec?.trim()) return [];
   return spec
     .split(",")

@@ -64,7 +64,7 @@ function agentFields(t: Raw): Pick<SimTerminal, "pids" | "agentStatus" | "agentS
 
 export const DEFAULT_HEAD = "0".repeat(40);
 
-export function refBranch(b: string): string {
+function refBranch(b: string): string {
   return !b || b.startsWith("refs/") ? b : `refs/heads/${b}`;
 }
 

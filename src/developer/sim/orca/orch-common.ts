@@ -34,7 +34,7 @@ export function liveCaller(s: SimState, handle: string): SimTerminal {
   });
 }
 
-export function runRequired(): SimError {
+function runRequired(): SimError {
   return new SimError("run_required", "No Run is bound. Use orchestration run-create or run-use first. No effects were applied.", {
     effectsApplied: false,
     guide: { topic: "orchestration", full: true },

@@ -11,7 +11,7 @@ import { activeDispatchFor, boundRun, callerOf, latestDispatch, liveCaller, pars
 import type { Outcome } from "./output.ts";
 import type { DispatchRow, SimState, SimTerminal, TaskRow } from "./types.ts";
 
-export function preamble(coordinator: string, worker: string, task: TaskRow, dispatchId: string): string {
+function preamble(coordinator: string, worker: string, task: TaskRow, dispatchId: string): string {
   const ids = `--task-id ${task.id} --dispatch-id ${dispatchId}`;
   return [
     `You are an Orca worker. Your coordinator is ${coordinator}. You own task ${task.id} (dispatch ${dispatchId}).`,

@@ -26,7 +26,7 @@ const DEFAULT_VERSION = "1.4.164";
 const LATE_MS = 3_600_000;
 
 /** Every command the simulator knows, keyed by command path; anything else is `Unknown command`. */
-export const COMMAND_TABLE: CommandTable = {
+const COMMAND_TABLE: CommandTable = {
   ...CORE_COMMANDS,
   ...TERMINAL_COMMANDS,
   ...RUN_COMMANDS,
@@ -35,7 +35,7 @@ export const COMMAND_TABLE: CommandTable = {
   ...CHECK_COMMANDS,
 };
 
-export function helpText(path: string): string {
+function helpText(path: string): string {
   const exact = COMMAND_TABLE[path];
   if (exact) return `Usage: ${exact.usage}\n`;
   const under = Object.entries(COMMAND_TABLE).filter(([k]) => !path || k === path || k.startsWith(`${path} `));

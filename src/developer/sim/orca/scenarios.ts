@@ -16,7 +16,7 @@ import { normalizeState } from "./normalize.ts";
 import type { SimState } from "./types.ts";
 import { errorMessage } from "../../../lib/errors.ts";
 
-export const BUILTIN_SCENARIOS: Record<string, unknown> = { basic, empty, folder, settled };
+const BUILTIN_SCENARIOS: Record<string, unknown> = { basic, empty, folder, settled };
 
 function scenarioText(name: string, cwd: string): string {
   if (Object.hasOwn(BUILTIN_SCENARIOS, name)) return JSON.stringify(BUILTIN_SCENARIOS[name]);
@@ -27,7 +27,7 @@ function scenarioText(name: string, cwd: string): string {
 }
 
 /** `${ROOT}` is replaced inside the JSON text, escaped as a JSON string body. */
-export function substituteRoot(text: string, root: string): string {
+function substituteRoot(text: string, root: string): string {
   return text.replaceAll("${ROOT}", JSON.stringify(root).slice(1, -1));
 }
 

@@ -18,7 +18,7 @@ export interface Workspace {
   kind: "git" | "folder";
 }
 
-export const VALID_SELECTOR_FORMS = [
+const VALID_SELECTOR_FORMS = [
   "id:<repo-id>::<absolute-path>", "path:<absolute-path>", "name:<display-name>", "branch:<branch>",
   "identity:<identity-key>", "issue:<number>", "current", "active",
 ];
@@ -31,7 +31,7 @@ export function canonical(p: string): string {
   }
 }
 
-export function workspaces(s: SimState): Workspace[] {
+function workspaces(s: SimState): Workspace[] {
   const git: Workspace[] = s.worktrees.map((w) => ({ id: w.id, path: w.path, branch: w.branch, displayName: w.displayName, kind: "git" }));
   const folders: Workspace[] = s.repos
     .filter((r) => r.kind === "folder")

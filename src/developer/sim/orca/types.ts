@@ -65,7 +65,7 @@ export interface SimTerminal {
 }
 
 /** `blockedReason` values of `terminal wait` (docs/orca-cli.md §5). */
-export const BLOCKED_REASONS = [
+const BLOCKED_REASONS = [
   "codex-update-prompt", "codex-trust-workspace", "codex-cwd-prompt", "codex-model-migration-prompt",
   "codex-hooks-review-prompt", "codex-interactive-prompt", "agent-approval-prompt",
 ] as const;
@@ -142,7 +142,7 @@ export interface MessageRow {
 }
 
 /** One FIFO batch handed to a recipient by the default `check`; replayed until acknowledged. */
-export interface Delivery {
+interface Delivery {
   id: string;
   handle: string;
   messageIds: string[];

@@ -6,6 +6,7 @@ import { printDoc } from "../../../src/lib/output.ts";
 import { parseSince, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
 import { pricesPath, spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { buildSpendReport, GROUP_BY, loadPrices, PriceTableError, renderSpendReport } from "../../../src/fleet/spend/report.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 
 export default defineCommand({
   meta: {
@@ -21,7 +22,7 @@ export default defineCommand({
     by: { type: "enum", options: GROUP_BY, default: "job", valueHint: "job|model|tier|day", description: "Group rows by (default job)" },
     prices: { type: "string", valueHint: "path", description: "Price table (default $MOGUI_HOME/config/prices.json when present)" },
     ...SPEND_LEDGER_ARG,
-    json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
   },
   exits: {
     ok: { code: 0, meaning: "report printed (a missing ledger is an empty report)" },

@@ -4,6 +4,7 @@ import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
 import { spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { jobTokens, loadState } from "../../../src/fleet/spend/record.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 
 export default defineCommand({
   meta: {
@@ -21,7 +22,7 @@ export default defineCommand({
     transcript: { type: "string", valueHint: "path", multiple: true, description: "The job's transcript (instead of finding it)" },
     ...SPEND_LEDGER_ARG,
     ...JOBS_LEDGER_ARG,
-    json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
   },
   exits: {
     ok: { code: 0, meaning: "the job's measured tokens are at or under --max-tokens" },

@@ -11,6 +11,7 @@ import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../work
 import { loadPreciousIgnored, PolicyError } from "../../workers/worker/policy.ts";
 import type { HostName } from "./panes.ts";
 import { FleetRepoError, type ScanRequest } from "./scan.ts";
+import { ARGS } from "../../lib/args.ts";
 
 export const FLEET_ARGS = {
   repo: { type: "string", valueHint: "path", multiple: true, required: true, description: "A repository whose worktrees to look at (repeatable)" },
@@ -25,7 +26,7 @@ export const FLEET_ARGS = {
     valueHint: "path",
     description: "Surface policy whose reap.precious_ignored replaces the default precious set, as for worker-reap (default $MOGUI_WORKER_POLICY, else $MOGUI_HOME/config/worker-surface-policy.json)",
   },
-  json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+  json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
 } as const;
 
 export type FleetArgs = ArgValues<typeof FLEET_ARGS>;

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { runCheck, type CheckRequest } from "../../../src/dispatch/gate/check.ts";
-import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG, parseIntFlag } from "../../../src/dispatch/gate/cli.ts";
+import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG, parseIntFlag } from "./_shared.ts";
 import { readContract } from "../../../src/dispatch/gate/contract.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 

@@ -1,5 +1,5 @@
 import { defineCommand } from "../../../src/lib/command.ts";
-import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
+import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG } from "./_shared.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { runRegister } from "../../../src/dispatch/gate/register.ts";
 

@@ -1,7 +1,7 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { GATE_EXITS, gateWarn, LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
+import { GATE_EXITS, gateWarn, LEDGER_FLAG } from "./_shared.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { buildReport, renderReport } from "../../../src/dispatch/gate/report.ts";
 import type { Ctx } from "../../../src/lib/context.ts";

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
+import { LEDGER_FLAG } from "./_shared.ts";
 import { checkStall } from "../../../src/dispatch/gate/watch.ts";
 
 export default defineCommand({

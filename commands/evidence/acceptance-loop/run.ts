@@ -1,5 +1,5 @@
 /** `mogui acceptance-loop run`: the deterministic acceptance loop (reference §13, D26), progress on stderr. */
-import { ACCEPTANCE_USAGE, exposureWarnings, loadForCli, prepareRunDir } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, exposureWarnings, loadForCli, prepareRunDir } from "./_shared.ts";
 import { BASELINE_LABEL, candidateDict, type Candidate } from "../../../src/evidence/acceptance/candidate.ts";
 import { RestoreError, runAcceptanceLoop } from "../../../src/evidence/acceptance/loop.ts";
 import { returnCode, tail } from "../../../src/evidence/acceptance/process.ts";

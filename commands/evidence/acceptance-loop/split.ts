@@ -1,6 +1,6 @@
 /** `mogui acceptance-loop split`: write the split manifest (with pinned regressions applied) without running anything. */
 import { resolve } from "node:path";
-import { ACCEPTANCE_USAGE, loadForCli, prepareRunDir } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, loadForCli, prepareRunDir } from "./_shared.ts";
 import { configToDict } from "../../../src/evidence/acceptance/config.ts";
 import { renderSplitMarkdown } from "../../../src/evidence/acceptance/casebook.ts";
 import { AcceptanceRunLayout } from "../../../src/evidence/acceptance/layout.ts";

@@ -1,5 +1,5 @@
 /** `mogui acceptance-loop validate`: load the config and the case book, print what would run. */
-import { ACCEPTANCE_USAGE, loadForCli } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, loadForCli } from "./_shared.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";

@@ -2,7 +2,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { boundedWarnings, type LedgerWarning } from "../../../src/lib/ledger.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "../../../src/fleet/fleet/cli.ts";
+import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "./_shared.ts";
 import { systemProcTable } from "../../../src/fleet/fleet/procs.ts";
 import { scanFleet } from "../../../src/fleet/fleet/scan.ts";
 

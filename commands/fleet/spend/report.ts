@@ -3,7 +3,7 @@ import { SHARED_EXITS } from "../../../src/lib/exits.ts";
 import { boundedWarnings, type LedgerWarning } from "../../../src/lib/ledger.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { parseSince, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
+import { parseSince, SPEND_LEDGER_ARG } from "./_shared.ts";
 import { pricesPath, spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { buildSpendReport, GROUP_BY, loadPrices, PriceTableError, renderSpendReport } from "../../../src/fleet/spend/report.ts";
 import { ARGS } from "../../../src/lib/args.ts";

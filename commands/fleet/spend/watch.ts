@@ -1,7 +1,7 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
+import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "./_shared.ts";
 import { spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { jobTokens, loadState } from "../../../src/fleet/spend/record.ts";
 import { ARGS } from "../../../src/lib/args.ts";

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { lintBrief } from "../../../src/workers/worker/brief.ts";
-import { WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { WORKER_ARGS } from "./_shared.ts";
 import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 export default defineCommand({

@@ -3,7 +3,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { checkGrades, classify, diffSurface } from "../../../src/workers/worker/classify.ts";
-import { GRADE_OPTIONS, policyOf, TIER_OPTIONS, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, policyOf, TIER_OPTIONS, WORKER_ARGS } from "./_shared.ts";
 
 export default defineCommand({
   meta: {

@@ -6,7 +6,7 @@ import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
 import { SPAWN_EXITS, spawnJob } from "../../../src/workers/worker/spawn.ts";
 import { readFileSync } from "node:fs";
 

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "./_shared.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_FAMILIES, providerFamily } from "../../../src/workers/worker/policy.ts";
 import { decideVerdict, FindingsError, parseFindings } from "../../../src/workers/worker/verdict.ts";

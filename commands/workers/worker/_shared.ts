@@ -1,13 +1,13 @@
 /** Arg fragments, exit rows and small helpers the `mogui worker ...` commands share. */
 import { existsSync } from "node:fs";
-import { ARGS } from "../../lib/args.ts";
-import { moguiHome, type Ctx } from "../../lib/context.ts";
-import { COMMON_EXITS, NamedExit, SHARED_EXITS, type Exits } from "../../lib/exits.ts";
-import { HerdrError } from "../../lib/herdr/client.ts";
-import { OrcaError } from "../../lib/orca/client.ts";
-import { inboxRoot, LEDGER_ENV, ledgerPath } from "./jobs.ts";
-import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "./stability.ts";
-import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "./policy.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { moguiHome, type Ctx } from "../../../src/lib/context.ts";
+import { COMMON_EXITS, NamedExit, SHARED_EXITS, type Exits } from "../../../src/lib/exits.ts";
+import { HerdrError } from "../../../src/lib/herdr/client.ts";
+import { OrcaError } from "../../../src/lib/orca/client.ts";
+import { inboxRoot, LEDGER_ENV, ledgerPath } from "../../../src/workers/worker/jobs.ts";
+import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../../src/workers/worker/stability.ts";
+import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "../../../src/workers/worker/policy.ts";
 
 /** Grades in the order the help and the usage errors name them (best first). */
 export const GRADE_OPTIONS = ["S+", "S", "A+", "A", "B", "C"] as const;

@@ -1,15 +1,15 @@
 /** Arg fragments and helpers the `mogui spend ...` commands share: which transcripts a job has, --since parsing. */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Ctx } from "../../lib/context.ts";
-import { errorMessage, UsageError } from "../../lib/errors.ts";
-import { SHARED_EXITS } from "../../lib/exits.ts";
-import { boundedWarnings, checkLedger, type LedgerWarning } from "../../lib/ledger.ts";
-import { loadTierPolicy, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
-import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
-import { SPEND_LEDGER_ENV } from "../../dispatch/gate/spend-paths.ts";
-import { TranscriptLocator } from "./locate.ts";
-import { jobWorktrees, recordSpend, type JobTranscripts, type RecordSummary } from "./record.ts";
+import type { Ctx } from "../../../src/lib/context.ts";
+import { errorMessage, UsageError } from "../../../src/lib/errors.ts";
+import { SHARED_EXITS } from "../../../src/lib/exits.ts";
+import { boundedWarnings, checkLedger, type LedgerWarning } from "../../../src/lib/ledger.ts";
+import { loadTierPolicy, type TierPolicy } from "../../../src/dispatch/gate/tier-policy.ts";
+import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../../src/workers/worker/jobs.ts";
+import { SPEND_LEDGER_ENV } from "../../../src/dispatch/gate/spend-paths.ts";
+import { TranscriptLocator } from "../../../src/fleet/spend/locate.ts";
+import { jobWorktrees, recordSpend, type JobTranscripts, type RecordSummary } from "../../../src/fleet/spend/record.ts";
 
 export const SPEND_LEDGER_ARG = {
   "spend-ledger": { type: "string", valueHint: "path", description: `Spend ledger (default $${SPEND_LEDGER_ENV}, else $MOGUI_HOME/spend-ledger.jsonl)` },

@@ -1,6 +1,7 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, paths, TIER_OPTIONS, WORKER_ARGS, WORKER_EXITS } from "./_shared.ts";
+import { GRADE_OPTIONS, paths, TIER_OPTIONS, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { checkJobsLedger, getJob, record } from "../../../src/workers/worker/jobs.ts";
 import { repRefusals, repRow } from "../../../src/workers/worker/reps.ts";
 

@@ -1,7 +1,8 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { LedgerError, readRows, type LedgerRow } from "../../../src/lib/ledger.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS, WORKER_EXITS } from "./_shared.ts";
+import { paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { ledgerFail, warnLedger } from "../../../src/workers/worker/jobs.ts";
 import { aggregate } from "../../../src/workers/worker/reps.ts";
 

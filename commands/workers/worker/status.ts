@@ -3,7 +3,8 @@ import type { HostKind } from "../../../src/lib/host/types.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { isHostError, paths, WORKER_ARGS, WORKER_EXITS } from "./_shared.ts";
+import { isHostError, paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { observeJob, type StatusItem } from "../../../src/workers/worker/status.ts";
 

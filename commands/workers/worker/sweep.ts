@@ -1,7 +1,8 @@
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { hostCall, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "./_shared.ts";
+import { hostCall, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_DEAD_TITLES } from "../../../src/workers/worker/policy.ts";
 import { sweep } from "../../../src/workers/worker/sweep.ts";

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS, WORKER_EXITS } from "./_shared.ts";
+import { paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, reportPath } from "../../../src/workers/worker/jobs.ts";
 import { claimedShaFromReport, isSha, verifyPush } from "../../../src/workers/worker/push.ts";
 

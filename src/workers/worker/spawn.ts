@@ -16,7 +16,7 @@ import type { Host, HostKind } from "../../lib/host/types.ts";
 import { fillBrief, lintBrief, type Finding } from "./brief.ts";
 import { type Classification, checkGrades, classify } from "./classify.ts";
 import { jobStamp, workerNow } from "../../lib/clock.ts";
-import { WORKER_EXITS } from "../../../commands/workers/worker/_shared.ts";
+import { WORKER_EXITS } from "./exits.ts";
 import { inboxDir, type Job, loadJobs, record, type SpawnRow } from "./jobs.ts";
 import { proveLanding, type LandingResult } from "./landing.ts";
 import { agentArgs, type Policy, providerFamily } from "./policy.ts";

@@ -7,6 +7,7 @@ export const title = "Fleet";
 export const commands = {
   "fleet scan": { summary: "Every worktree of some repositories: open/settled/orphaned, safety verdict, size, processes, age", load: () => import("./fleet/scan.ts") },
   "fleet reap": { summary: "Remove settled and orphaned worktrees that are safe, stopping the processes left inside (dry run unless --execute)", load: () => import("./fleet/reap.ts") },
+  top: { summary: "Live full-screen view of every worker and worktree: what needs you, observed model, spend, pushed, verdict, reap (--once for one frame)", load: () => import("./top.ts") },
   fleet: { summary: "Fleet hygiene: scan and reap worktrees (group)", hidden: true, load: () => import("./fleet/index.ts") },
   "spend record": { summary: "Append measured token usage from the workers' own transcripts to the spend ledger (idempotent)", load: () => import("./spend/record.ts") },
   "spend report": { summary: "Input, output and cache tokens per job, model, tier or day; cost with a user price table", load: () => import("./spend/report.ts") },

@@ -255,6 +255,7 @@ const NOT_APPENDERS: Record<string, string> = {
   "hook bash-poll-warn": "fail-open hook fire log",
   "hook bash-output-trim-warn": "fail-open hook fire log",
   "hook compaction-probe": "fail-open hook fire log",
+  "hook spend-brake": "a worker's PreToolUse hook (D44): its warn/deny rows are best effort, since exit 2 would deny the tool call; the decision never waits on the spend ledger",
 };
 
 // ------------------------------------------------------------------------------------------------ enumeration

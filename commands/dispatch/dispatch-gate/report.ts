@@ -5,7 +5,7 @@ import { GATE_EXITS, gateWarn, LEDGER_FLAG } from "./_shared.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { buildReport, renderReport } from "../../../src/dispatch/gate/report.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
-import { loadTierPolicy, type TierPolicy } from "../../../src/dispatch/gate/tier-policy.ts";
+import { loadTierPolicy, type TierPolicy } from "../../../src/lib/config/tier-policy.ts";
 import { spendPerTier } from "../../../src/dispatch/gate/spend-window.ts";
 
 function policyOrNull(ctx: Ctx): TierPolicy | null {

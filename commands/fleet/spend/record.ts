@@ -1,7 +1,8 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "./_shared.ts";
+import { JOBS_LEDGER_ARG, SPEND_EXITS, SPEND_LEDGER_ARG } from "./_shared.ts";
+import { checkedRecord, policyOrNull, resolveJobs } from "../../../src/fleet/spend/jobs.ts";
 import { spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 

@@ -13,6 +13,7 @@ export default defineGroup({
     "bash-poll-warn": () => import("./bash-poll-warn.ts").then((m) => m.default),
     "bash-output-trim-warn": () => import("./bash-output-trim-warn.ts").then((m) => m.default),
     "compaction-probe": () => import("./compaction-probe.ts").then((m) => m.default),
+    "spend-brake": () => import("./spend-brake.ts").then((m) => m.default),
     install: () => import("./install.ts").then((m) => m.default),
   },
   examples: ["mogui hook install --host claude --dry-run"],

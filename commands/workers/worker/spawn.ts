@@ -28,7 +28,7 @@ export default defineCommand({
     ].join("\n"),
   },
   usage: [
-    "worker spawn --issue <id> --stage <stage> --name <agent> --model <model> --owner <session> --brief <file> --path <surface path>... [--workspace <ws>] [--repo <dir>] [--landing-strict] [--json]",
+    "worker spawn --issue <id> --stage <stage> --name <agent> --model <model> --owner <session> --brief <file> --path <surface path>... [--workspace <ws>] [--repo <dir>] [--max-tokens <N>] [--landing-strict] [--json]",
   ],
   args: {
     issue: { type: "string", valueHint: "id", required: true, description: "Issue reference (first part of the job id)" },
@@ -47,6 +47,7 @@ export default defineCommand({
     repo: { type: "string", valueHint: "dir", description: "The canonical checkout (default MOGUI_PRODUCT_REPO / instance config)" },
     branch: { type: "string", valueHint: "name", description: "Branch for the worktree (default <branch_prefix><job id>)" },
     worktree: { type: "string", valueHint: "dir", description: "Worktree path (default $MOGUI_HOME/worktrees/<repo>/<job id>)" },
+    "max-tokens": { type: "int", min: 1, max: Number.MAX_SAFE_INTEGER, valueHint: "N", description: "The job's token cap: a claude worker gets the spend brake hook (default: the tier policy's job_token_caps)" },
     "landing-strict": { type: "boolean", description: "Exit 76 when the brief did not land (the job is still recorded)" },
     "timeout-ms": { ...ARGS.timeoutMs, description: "Timeout for each host and git call (default 30000)" },
     host: WORKER_ARGS.host,
@@ -59,6 +60,12 @@ export default defineCommand({
   notes: [
     "Job id: <issue>-<stage>-<YYYYMMDD-HHMM> (UTC); inbox <inbox root>/jobs/<job id>/ (the brief's report channel).",
     "Landing proof: backoff 0.5 s -> 2 s over 30 s (60 s for codex); at most one re-injection.",
+    [
+      "Spend brake (D44): with a cap (--max-tokens, else the tier policy's job_token_caps for the model's tier) a",
+      "claude worker's worktree gets `mogui hook spend-brake --job <id> --max-tokens <N>` merged into",
+      ".claude/settings.local.json before the agent starts; the cap is recorded on the job row (max_tokens) for",
+      "`spend watch --follow`, which covers the other agent kinds.",
+    ].join("\n"),
   ],
   examples: ["mogui worker spawn --issue rob1234 --stage impl --name rob1234-fix --model claude-opus-5 --owner orch-a --brief brief.md --path tools/x.py --workspace w1"],
   async run({ ctx, args, fail }) {
@@ -87,6 +94,7 @@ export default defineCommand({
         paths: surface, diffLines: args["diff-lines"] ?? null, grade: args.grade,
         profileGrade: args["profile-grade"], branch: args.branch ?? null,
         worktree: args.worktree ? resolve(ctx.cwd, args.worktree) : null, ledger: p.ledger, inboxRoot: p.inboxRoot, moguiHome: p.home,
+        maxTokens: args["max-tokens"],
       }),
     );
     for (const f of out.findings ?? []) ctx.io.stderr(`worker spawn: ${briefPath}:${f.line}: ${f.code}: ${f.message}\n`);

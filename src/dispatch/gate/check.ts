@@ -20,7 +20,7 @@ import {
   type ReasonCode,
 } from "./reasons.ts";
 import { prepareTicket, takeGateLock, ticketPath } from "./tickets.ts";
-import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "./tier-policy.ts";
+import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { tierWindowAgents } from "./window.ts";
 import { tierSpendSince } from "./spend-window.ts";
 
@@ -85,10 +85,10 @@ function tierStep(paths: GatePaths, req: CheckRequest, policy: TierPolicy, nowSe
     }
     const spendCap = policy.spendCaps.get(tier);
     if (spendCap !== undefined) {
-      const spent = tierSpendSince(paths.spendLedger, policy, tier, nowSec - policy.windowSeconds, warn);
+      const spent = tierSpendSince(paths.spendLedger, policy, tier, nowSec - policy.spendWindowSeconds, warn);
       if (spent >= spendCap) {
         if (override === undefined) {
-          const message = `tier=${tier} spent_tokens=${spent} cap=${spendCap} window_seconds=${policy.windowSeconds}`;
+          const message = `tier=${tier} spent_tokens=${spent} cap=${spendCap} window_seconds=${policy.spendWindowSeconds}`;
           return { ...out, deny: deny("SPEND_CAP_EXCEEDED", { message }) };
         }
         out.override = override;

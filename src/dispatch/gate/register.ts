@@ -14,7 +14,7 @@ import { measureModel, probeJob, probeOrchestration } from "./probes.ts";
 import { RUNTIME_PATTERN, type GateDecision, type ReasonCode } from "./reasons.ts";
 import { isSelection, selectCandidate, type Selection } from "./selection.ts";
 import { removeTicket, takeGateLock } from "./tickets.ts";
-import { costRank, loadTierPolicyFrom, modelKey, resolveTierPolicyPath, TierPolicyError, tierOf } from "./tier-policy.ts";
+import { costRank, loadTierPolicyFrom, modelKey, resolveTierPolicyPath, TierPolicyError, tierOf } from "../../lib/config/tier-policy.ts";
 
 export interface RegisterRequest {
   jobId: string;

@@ -5,7 +5,7 @@
  */
 import type { LedgerWarning } from "../../lib/ledger.ts";
 import { tailRows } from "../../dispatch/gate/tail.ts";
-import { tierOf, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 
 const n = (x: unknown): number => (typeof x === "number" && Number.isFinite(x) && x > 0 ? x : 0);
 

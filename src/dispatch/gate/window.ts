@@ -14,7 +14,7 @@ import type { LedgerWarning } from "../../lib/ledger.ts";
 import { withLedger } from "./ledger-fd.ts";
 import { catchUp, completeEnd, fingerprint, parseRow, readingLedger, readSidecar, saveSidecar, SIDECAR_VERSION, stillValid, type SidecarHeader } from "./sidecar.ts";
 import { tailRows } from "./tail.ts";
-import { tierOf, type TierPolicy } from "./tier-policy.ts";
+import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 
 const NAME = "window.json";
 /** Entries carry the abort key (format 2); a cache of another format is rebuilt. */

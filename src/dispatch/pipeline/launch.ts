@@ -21,6 +21,8 @@ import { jobProbeCommand, modelProbeCommand, newestMatch, probeTarget } from "./
 import { DISPATCH_EXIT, deliveryJson, type DispatchReport } from "./report.ts";
 import { runtimeCommand } from "./runtime.ts";
 import { worktreePath } from "./worktree.ts";
+import { errorMessage } from "../../lib/errors.ts";
+import { jobCap, wireSpendBrake } from "../../workers/worker/brake-wiring.ts";
 
 const ORCA_TIMEOUT_MS = 30_000;
 
@@ -141,10 +143,46 @@ async function abortDispatch(ctx: Ctx, req: DispatchRequest, res: Resolved, stop
   }
 }
 
+/**
+ * D44: with a cap (--max-tokens, else the policy's job_token_caps) a claude worker's worktree gets the spend brake
+ * hook before its terminal starts (Claude Code reads hooks at start). The job is the Orca task id. Checked BEFORE
+ * the task is created: a flag-given cap that cannot be wired (another runtime, a reused terminal, no worktree path)
+ * stops the run with nothing created in Orca; a policy cap only warns.
+ */
+async function brakePlan(orca: OrcaClient, req: DispatchRequest, res: Resolved, say: Say): Promise<{ max: number; source: "flag" | "policy"; worktree: string } | null> {
+  const cap = jobCap(req.maxTokens, res.policy, res.model);
+  if (!cap) return null;
+  const refuse = (why: string): null => {
+    if (cap.source === "flag") throw new Stop("task-create", DISPATCH_EXIT.REFUSED, [`✗ spend brake not wired: ${why}`]);
+    say(`WARNING: spend brake (job_token_caps ${cap.max_tokens}) not wired: ${why}`);
+    return null;
+  };
+  if (res.runtime !== "claude") return refuse(`the ${res.runtime} runtime has no PreToolUse hook (watch it with: mogui spend watch --follow --max-tokens ${cap.max_tokens})`);
+  if (req.terminal) return refuse("--terminal reuses a running session, whose hooks are already read (start a new terminal with --worktree)");
+  const worktree = await worktreePath(orca, req.worktree, undefined);
+  if (!worktree) return refuse(`no absolute worktree path for '${req.worktree ?? ""}'`);
+  return { max: cap.max_tokens, source: cap.source, worktree };
+}
+
+function wireBrake(ctx: Ctx, plan: { max: number; source: "flag" | "policy"; worktree: string }, say: Say, r: DispatchReport): void {
+  let w;
+  try {
+    w = wireSpendBrake(plan.worktree, ctx.self, r.task_id!, plan.max);
+  } catch (e) {
+    if (plan.source === "flag") throw new Stop("task-create", DISPATCH_EXIT.REFUSED, [`✗ spend brake not wired: ${errorMessage(e)}`]);
+    say(`WARNING: spend brake (job_token_caps ${plan.max}) not wired: ${errorMessage(e)}`);
+    return;
+  }
+  r.spend_brake = { job: r.task_id!, max_tokens: plan.max, source: plan.source, settings: w.settings };
+  say(`spend brake: ${w.change} in ${w.settings} (job ${r.task_id}, max ${plan.max} tokens)`);
+}
+
 /** task-create -> terminal -> dispatch: a Stop here (worker not started) aborts the dispatch, unless it may run. */
 async function start(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: Resolved, say: Say, r: DispatchReport): Promise<{ handle: string; pre: PaneClass }> {
   try {
+    const brake = await brakePlan(orca, req, res, say);
     r.task_id = await createTask(orca, req.spec!, taskTitle(ctx, req, r.contract_sha!), say, r);
+    if (brake) wireBrake(ctx, brake, say, r);
     const handle = await openTerminal(orca, req, res, say, r);
     say(`→ ${r.task_id} → ${handle} (${r.terminal_reused ? "재사용" : "신규"})`);
     const pre = await paneClass(orca, handle);

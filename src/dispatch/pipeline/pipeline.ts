@@ -9,7 +9,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { checkWritable, LedgerError } from "../../lib/ledger.ts";
 import { contractChars } from "../gate/contract.ts";
 import { OrcaError } from "../../lib/orca/client.ts";
-import { deriveModelForRuntime, loadTierPolicy, modelRuntimeMismatch, modelVendor, tierOf, TierPolicyError, type TierPolicy } from "../gate/tier-policy.ts";
+import { deriveModelForRuntime, loadTierPolicy, modelRuntimeMismatch, modelVendor, tierOf, TierPolicyError, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { collisionCheck, warningLine } from "./collision.ts";
 import { gateCheck } from "./gate-client.ts";
 import { DISPATCH_EXIT, emptyReport, type DispatchReport } from "./report.ts";

@@ -68,6 +68,8 @@ export interface DispatchReport {
   aborted_attempt: number | null;
   /** What the run leaves behind in Orca after a failure (task, terminal), for a human to clean up. */
   left_behind: string[];
+  /** D44: the spend brake wired into the worker's worktree settings (job = the Orca task id), or null. */
+  spend_brake: { job: string; max_tokens: number; source: "flag" | "policy"; settings: string } | null;
 }
 
 export function emptyReport(ledger: string, checkOnly: boolean): DispatchReport {
@@ -102,6 +104,7 @@ export function emptyReport(ledger: string, checkOnly: boolean): DispatchReport 
     reconciled: [],
     aborted_attempt: null,
     left_behind: [],
+    spend_brake: null,
   };
 }
 

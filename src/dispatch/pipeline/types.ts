@@ -1,5 +1,5 @@
 /** Types shared by the stages of `mogui dispatch` (pipeline.ts, launch.ts, gate-client.ts). */
-import type { TierPolicy } from "../gate/tier-policy.ts";
+import type { TierPolicy } from "../../lib/config/tier-policy.ts";
 import type { DispatchStep } from "./report.ts";
 
 export interface DispatchRequest {
@@ -24,6 +24,8 @@ export interface DispatchRequest {
   runCreate?: boolean;
   /** Test hook: the timeout of each Orca call (default 30000 ms). */
   orcaTimeoutMs?: number;
+  /** `--max-tokens`: the job's token cap for the spend brake (else the tier policy's job_token_caps; D44). */
+  maxTokens?: number;
 }
 
 /** What §4.2 resolution decided before any gate call. */

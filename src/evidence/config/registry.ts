@@ -6,7 +6,7 @@
 import * as v from "valibot";
 import { WorkspaceDescriptorSchema } from "../../evidence/descriptor/schema.ts";
 import { descriptorPath, DESCRIPTOR_ENVS, parseDescriptor } from "../../evidence/descriptor/descriptor.ts";
-import { parseTierPolicy, TIER_POLICY_ENV, TierPolicyError } from "../../dispatch/gate/tier-policy.ts";
+import { parseTierPolicy, TIER_POLICY_ENV, TierPolicyError } from "../../lib/config/tier-policy.ts";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { INSTANCE_CONFIG_ENV, parseInstanceConfig } from "../../lib/config/instance.ts";
 import { InstanceRuntimeSchema } from "../../lib/config/instance-schema.ts";

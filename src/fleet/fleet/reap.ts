@@ -51,7 +51,7 @@ export interface ReapResult {
 }
 
 /** Why this worktree must be left, or null when every check before acting passes. */
-function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
+export function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
   if (w.state === "main") return "main worktree";
   if (w.state === "open") return `bound to open ${w.binding!.source} ${w.binding!.id} (status ${w.binding!.status})`;
   if (!w.safety.safe) return w.safety.reason.replace(/[\r\n]+/g, " ");

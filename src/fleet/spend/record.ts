@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { appendRows, LedgerError, readRows, type LedgerRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { LockTimeoutError, withLock } from "../../lib/lock.ts";
-import { tierOf, type TierPolicy } from "../../dispatch/gate/tier-policy.ts";
+import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { spendStatePath } from "../../dispatch/gate/spend-paths.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState, type ModelUsage } from "./usage.ts";
 import { atomicWrite } from "../../lib/fs.ts";

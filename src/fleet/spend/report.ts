@@ -6,9 +6,20 @@ import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 import { errorMessage } from "../../lib/errors.ts";
+import { DEFAULT_FAMILIES, providerFamily } from "../../workers/worker/policy.ts";
 
-export type GroupBy = "job" | "model" | "tier" | "day";
-export const GROUP_BY: readonly GroupBy[] = ["job", "model", "tier", "day"];
+export type GroupBy = "job" | "model" | "tier" | "day" | "provider";
+export const GROUP_BY: readonly GroupBy[] = ["job", "model", "tier", "day", "provider"];
+
+/**
+ * The provider a spend row's tokens count against (the subscription's quota): the transcript format says it
+ * (Claude Code -> anthropic, Codex -> openai), else the model's vendor prefix (D13's families), else "unknown".
+ */
+export function providerOf(row: Record<string, unknown>): string {
+  if (row.format === "claude-code") return "anthropic";
+  if (row.format === "codex") return "openai";
+  return (typeof row.model === "string" && providerFamily({ provider_families: DEFAULT_FAMILIES }, row.model)) || "unknown";
+}
 
 const Price = v.strictObject({
   input_per_mtok: v.pipe(v.number(), v.minValue(0)),
@@ -65,11 +76,12 @@ const n = (x: unknown): number => (typeof x === "number" && Number.isFinite(x) &
 
 function keyOf(row: Record<string, unknown>, by: GroupBy): string {
   if (by === "day") return typeof row.ts === "number" ? new Date(row.ts * 1000).toISOString().slice(0, 10) : "<no date>";
+  if (by === "provider") return providerOf(row);
   const k = row[by === "job" ? "job_id" : by];
   return typeof k === "string" && k !== "" ? k : "unknown";
 }
 
-function rowCost(row: Record<string, unknown>, prices: PriceTableT): number | null {
+export function rowCost(row: Record<string, unknown>, prices: PriceTableT): number | null {
   const p = typeof row.model === "string" ? prices.models[row.model] : undefined;
   if (!p) return null;
   const perTok = (x: number | undefined, fallback: number) => (x ?? fallback) / 1_000_000;

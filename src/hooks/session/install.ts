@@ -3,10 +3,12 @@
  * other hooks are kept exactly; a mogui hook that is already wired is left alone (or its command updated in
  * place when the binary moved), so running it twice changes nothing.
  */
-import { lstatSync, readFileSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
-import { errnoCode, errorMessage } from "../../lib/errors.ts";
-import { atomicWrite } from "../../lib/fs.ts";
+import { shellWord, SettingsError } from "../../lib/claude-settings.ts";
+
+export { readSettings, SettingsError, shellWord, writeSettings } from "../../lib/claude-settings.ts";
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface Wiring {
   event: string;
@@ -31,16 +33,6 @@ type Change = "added" | "updated" | "unchanged";
 export interface InstallResult {
   settings: Record<string, unknown>;
   changes: { event: string; hook: string; change: Change }[];
-}
-
-export class SettingsError extends Error {}
-
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** Quote one word for the host's shell only when needed. */
-export function shellWord(w: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`;
 }
 
 function hookCommand(prefix: readonly string[], hook: string): string {
@@ -75,34 +67,4 @@ export function mergeWiring(existing: Json, prefix: readonly string[], wiring: r
   if (!isObj(hooks)) throw new SettingsError("'hooks' in the settings file is not an object");
   const changes = wiring.map((w) => ({ event: w.event, hook: w.hook, change: wire(hooks, w, hookCommand(prefix, w.hook)) }));
   return { settings, changes };
-}
-
-/** The settings file as an object; a missing file is `{}`; a symlink, bad JSON or a non-object refuses. */
-export function readSettings(path: string): Json {
-  let st;
-  try {
-    st = lstatSync(path);
-  } catch (e) {
-    if (errnoCode(e) === "ENOENT") return {};
-    throw new SettingsError(`cannot read ${path}: ${errnoCode(e)}`);
-  }
-  if (st.isSymbolicLink()) throw new SettingsError(`${path} is a symlink; refusing to write through it`);
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new SettingsError(`${path} is not valid JSON (${errorMessage(e)}); fix it first, nothing was changed`);
-  }
-  if (!isObj(value)) throw new SettingsError(`${path} must hold a JSON object`);
-  return value;
-}
-
-/** Write via a temp file and rename, so a crash never leaves half a settings file. */
-export function writeSettings(path: string, settings: Json): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    atomicWrite(path, `${JSON.stringify(settings, null, 2)}\n`, undefined, ".mogui-");
-  } catch (e) {
-    throw new SettingsError(`cannot write ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
-  }
 }

@@ -1,6 +1,6 @@
 /**
  * The instance model tier policy, as documented for config/model-tier-policy.example.json (reference §30.2, §3.6 v2,
- * DECISIONS D12). The gate's own loader (src/gate/tier-policy.ts) decides what it enforces; this schema describes
+ * DECISIONS D12). The gate's own loader (src/lib/config/tier-policy.ts) decides what it enforces; this schema describes
  * the file for editors and for `mogui config validate`, and never imports the gate.
  */
 import * as v from "valibot";
@@ -38,6 +38,14 @@ export const ModelTierPolicySchema = v.pipe(
       v.optional(v.record(v.string(), v.pipe(v.number("must be a non-negative integer"), v.integer("must be a non-negative integer"), v.minValue(0, "must be a non-negative integer")), "must be a JSON object")),
       v.description("Tier (or \"unknown\") -> max tokens (input + output + cache) the tier may spend per window, measured from the workers' transcripts by `mogui spend record` (D37). A tier without an entry is uncapped."),
     ),
+    job_token_caps: v.pipe(
+      v.optional(v.record(v.string(), v.pipe(v.number("must be a non-negative integer"), v.integer("must be a non-negative integer"), v.minValue(0, "must be a non-negative integer")), "must be a JSON object")),
+      v.description("Tier (or \"unknown\") -> max tokens ONE job of that tier may spend (D44): `worker spawn` and `mogui dispatch` wire the spend brake with it when no --max-tokens is given. A tier without an entry has no brake."),
+    ),
+    spend_window: v.pipe(
+      v.optional(v.union([v.picklist(["5h", "7d"]), v.pipe(v.number(), v.integer(), v.minValue(1))], "must be \"5h\", \"7d\" or a positive number of seconds")),
+      v.description("The rolling window spend_caps count over: \"5h\", \"7d\" (the windows subscription plans count) or seconds. Default: window_seconds."),
+    ),
     window_seconds: v.pipe(
       v.optional(v.pipe(v.number("must be a positive integer"), v.integer("must be a positive integer"), v.minValue(1, "must be a positive integer")), 86400),
       v.description("The fan-out window in seconds (default 86400)."),
@@ -53,6 +61,7 @@ export const ModelTierPolicySchema = v.pipe(
   }, "a model id appears in more than one tier"),
   v.check((p) => Object.keys(p.fanout_caps).every((k) => k === "unknown" || k in p.tiers), "fanout_caps keys must be tiers or 'unknown'"),
   v.check((p) => Object.keys(p.spend_caps ?? {}).every((k) => k === "unknown" || k in p.tiers), "spend_caps keys must be tiers or 'unknown'"),
+  v.check((p) => Object.keys(p.job_token_caps ?? {}).every((k) => k === "unknown" || k in p.tiers), "job_token_caps keys must be tiers or 'unknown'"),
   v.description("Instance model tier policy (v2): $MOGUI_HOME/config/model-tier-policy.json (or --tier-policy / $DISPATCH_TIER_POLICY). Keys starting with _ are ignored."),
   v.metadata({ jsonSchema: UNDERSCORE_KEYS }),
 );

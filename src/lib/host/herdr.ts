@@ -11,7 +11,7 @@ import type { Host, HostPane, HostRead, HostStatus, SpawnRequest } from "./types
  */
 export const AGENT_START_BUSY_RETRY_MS: readonly number[] = [250, 500, 1_000, 2_000];
 
-function herdrStatus(raw: string, hasAgent: boolean): HostStatus {
+export function herdrStatus(raw: string, hasAgent: boolean): HostStatus {
   switch (raw) {
     case "working": return "working";
     case "idle": case "done": return "idle";

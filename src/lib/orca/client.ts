@@ -241,8 +241,8 @@ export class OrcaClient {
   }
 
   /** `terminal send`: a refusal (`accepted:false`, exit 1) comes back as the send record, not as an error. */
-  async terminalSend(handle: string, input: { text?: string; enter?: boolean }): Promise<TerminalSendT> {
-    const args = ["terminal", "send", "--terminal", handle, ...(input.text !== undefined ? [`--text=${input.text}`] : []), ...(input.enter ? ["--enter"] : [])];
+  async terminalSend(handle: string, input: { text?: string; enter?: boolean; interrupt?: boolean }): Promise<TerminalSendT> {
+    const args = ["terminal", "send", "--terminal", handle, ...(input.text !== undefined ? [`--text=${input.text}`] : []), ...(input.enter ? ["--enter"] : []), ...(input.interrupt ? ["--interrupt"] : [])];
     const res = await this.resultEvenIfUnsatisfied(args);
     return this.parse(TerminalSendResult, res, "terminal send").send;
   }

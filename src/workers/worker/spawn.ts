@@ -23,6 +23,8 @@ import { agentArgs, type Policy, providerFamily } from "./policy.ts";
 import { outputDigest } from "./status.ts";
 import type { Grade } from "./tiers.ts";
 import { cleanupWorktree, dropUnusedBranch } from "./worktree.ts";
+import { loadTierPolicy } from "../../lib/config/tier-policy.ts";
+import { jobCap, wireSpendBrake, type BrakeCap, type Wired } from "./brake-wiring.ts";
 
 /** `worker spawn`'s exits (declared here because spawnJob decides most of them). */
 export const SPAWN_EXITS = {
@@ -63,6 +65,8 @@ export interface SpawnInput {
   ledger: string;
   inboxRoot: string;
   moguiHome: string;
+  /** `--max-tokens`: the job's token cap (else the tier policy's job_token_caps; D44). */
+  maxTokens?: number;
 }
 
 export interface SpawnOutcome {
@@ -128,6 +132,16 @@ function preflight(inp: SpawnInput, policy: Policy, jobId: string, worktree: str
   return { c, filled };
 }
 
+/** The job's cap: the flag, else the tier policy's job_token_caps (a policy that does not load gives none). */
+function spawnCap(ctx: Ctx, inp: SpawnInput): BrakeCap | null {
+  if (inp.maxTokens !== undefined) return jobCap(inp.maxTokens, null, inp.model);
+  try {
+    return jobCap(undefined, loadTierPolicy(ctx), inp.model);
+  } catch {
+    return null;
+  }
+}
+
 export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInput): Promise<SpawnOutcome> {
   if (!AGENT_NAME_RE.test(inp.name)) throw new UsageError(`--name '${inp.name}' must match ^[a-z][a-z0-9_-]{0,31}$`, "worker spawn");
   if (!ID_PART.test(inp.issue) || !ID_PART.test(inp.stage)) throw new UsageError("--issue and --stage must be letters, digits, '.' or '_' (they form the job id)", "worker spawn");
@@ -154,7 +168,18 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   // The inbox is where the brief is written and the report is trusted from: never through a planted symlink.
   if (existsSync(inbox) && lstatSync(inbox).isSymbolicLink()) throw new UsageError(`inbox ${inbox} is a symlink: refusing to write through it`, "worker spawn");
   mkdirSync(inbox, { recursive: true });
+  const cap = spawnCap(ctx, inp);
   const baseSha = await makeWorktree(ctx, inp.repo, worktree, branch);
+  let brake: Wired | null = null;
+  if (cap && kind === "claude") {
+    try {
+      brake = wireSpendBrake(worktree, ctx.self, jobId, cap.max_tokens);
+    } catch (e) {
+      const left = await cleanupWorktree(ctx, worktree);
+      if (left === "removed") await dropUnusedBranch(ctx, inp.repo, branch, baseSha);
+      failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: the spend brake could not be wired into ${worktree}: ${errorMessage(e)} (worktree ${left})`);
+    }
+  }
   const args = agentArgs(policy, kind, { model: inp.model, effort: inp.effort ?? undefined });
   let pane: string;
   try {
@@ -174,12 +199,14 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
     tier: c.tier!, floor: c.floor, spawn_mode: c.spawn_mode!, grade: inp.grade ?? null, profile_grade: inp.profileGrade ?? null,
     host: host.kind, workspace: inp.workspace, pane_id: pane, repo: inp.repo, worktree, branch, base_sha: baseSha, inbox,
     marker, report_file: policy.report_file, surfaces: c.paths.map((p) => p.surface),
+    ...(cap ? { max_tokens: cap.max_tokens, max_tokens_source: cap.source } : {}),
+    ...(brake ? { spend_brake: { settings: brake.settings, sha256: brake.sha256 } } : {}),
   };
   record(ctx, inp.ledger, "spawn", row);
   const windowMs = (policy.landing_window_seconds[kind] ?? policy.landing_window_seconds.default ?? 30) * 1000;
   const landing: LandingResult = await proveLanding(ctx, host, pane, text, marker, windowMs);
   const digest = await outputDigest(host, pane);
   record(ctx, inp.ledger, "spawn", { event: "job_landing", job_id: jobId, landed: landing.landed, attempts: landing.attempts, reinjected: landing.reinjected, reads: landing.reads, evidence: landing.evidence, errors: landing.errors, output_digest: digest });
-  const doc = { spawned: true, job_id: jobId, owner: inp.owner, agent_name: inp.name, host: host.kind, pane_id: pane, worktree, branch, base_sha: baseSha, inbox, tier: c.tier, floor: c.floor, spawn_mode: c.spawn_mode, profile: row.profile, provider, marker, landing };
+  const doc = { ...(cap ? { max_tokens: cap.max_tokens, spend_brake: brake ? brake.settings : null } : {}), spawned: true, job_id: jobId, owner: inp.owner, agent_name: inp.name, host: host.kind, pane_id: pane, worktree, branch, base_sha: baseSha, inbox, tier: c.tier, floor: c.floor, spawn_mode: c.spawn_mode, profile: row.profile, provider, marker, landing };
   return { exit: landing.landed ? "ok" : "notLanded", doc, classification: c };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseTierPolicy, TierPolicyError } from "../../../src/dispatch/gate/tier-policy.ts";
+import { parseTierPolicy, TierPolicyError } from "../../../src/lib/config/tier-policy.ts";
 import { checkArgv, gateHome, T0, V2 } from "../../helpers/gate.ts";
 
 const json = (s: string) => JSON.parse(s) as Record<string, unknown>;

@@ -39,6 +39,15 @@ export const cases: FamilyCases = {
     stdout: /^\{"panes":/,
     env: env(),
   },
+  // One frame of the live view, as data: the main worktree is never a row.
+  top: {
+    get argv() {
+      return ["top", "--repo", aRepo(), "--host", "none", "--once", "--json"];
+    },
+    code: 0,
+    stdout: /^\{"rows":\[\],"totals":\{/,
+    env: env(),
+  },
   spend: { argv: ["spend", "--json", "report", "--by", "model"], code: 0, stdout: /^\{"by":"model",.*"groups":\[\],/, env: env() },
   "spend record": { argv: ["spend", "record", "--job", "j1", "--transcript", CLAUDE], code: 0, stdout: /\tresponses=3\ttokens=6372\tmalformed=1\n$/, env: env() },
   "spend report": { argv: ["spend", "report", "--by", "model"], code: 0, stdout: /^group +input +output +cache_read +cache_write +total +responses\nTOTAL +0 +0 +0 +0 +0 +0\n$/, env: env() },

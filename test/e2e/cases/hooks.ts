@@ -93,6 +93,13 @@ export const cases: FamilyCases = {
   },
   "hook bash-poll-warn": { argv: ["hook", "bash-poll-warn"], code: 0, stdout: /^$/, stdin: bashInput("while true; do sleep 5; done"), env: () => home() },
   "hook bash-output-trim-warn": { argv: ["hook", "bash-output-trim-warn"], code: 0, stdout: /^$/, stdin: bashInput("git log -p"), env: () => home() },
+  "hook spend-brake": {
+    argv: ["hook", "spend-brake", "--job", "j1", "--max-tokens", "1000"],
+    code: 0,
+    stdout: /^$/,
+    stdin: JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash", transcript_path: "/nonexistent/session.jsonl" }),
+    env: () => home(),
+  },
   "hook compaction-probe": {
     argv: ["hook", "compaction-probe"],
     code: 0,

@@ -6,7 +6,7 @@ import { REASON_CODES, PROBE_FAILURES } from "../../../src/dispatch/gate/reasons
 import { isExpired, listTickets, prepareTicket, ticketName, ticketPath } from "../../../src/dispatch/gate/tickets.ts";
 import { tierWindowAgents } from "../../../src/dispatch/gate/window.ts";
 import { priorAllows } from "../../../src/dispatch/gate/attempts.ts";
-import { parseTierPolicy } from "../../../src/dispatch/gate/tier-policy.ts";
+import { parseTierPolicy } from "../../../src/lib/config/tier-policy.ts";
 import { LedgerError } from "../../../src/lib/ledger.ts";
 import { tempDir } from "../../helpers/paths.ts";
 

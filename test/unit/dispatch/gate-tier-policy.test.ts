@@ -6,7 +6,7 @@ import { join } from "node:path";
 import {
   capFor, costRank, deriveModelForRuntime, EMBEDDED_TIER_POLICY_PATH, loadTierPolicy, modelRuntimeMismatch, modelVendor, parseTierPolicy,
   runtimeVendor, TierPolicyError, tierOf, tierRank,
-} from "../../../src/dispatch/gate/tier-policy.ts";
+} from "../../../src/lib/config/tier-policy.ts";
 import { tempDir, ROOT } from "../../helpers/paths.ts";
 
 describe("tier policy", () => {

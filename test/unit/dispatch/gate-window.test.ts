@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tailRows } from "../../../src/dispatch/gate/tail.ts";
-import { parseTierPolicy } from "../../../src/dispatch/gate/tier-policy.ts";
+import { parseTierPolicy } from "../../../src/lib/config/tier-policy.ts";
 import { tierWindowAgents } from "../../../src/dispatch/gate/window.ts";
 import { indexDir } from "../../../src/dispatch/gate/sidecar.ts";
 import { LedgerError } from "../../../src/lib/ledger.ts";

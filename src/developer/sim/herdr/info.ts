@@ -1,4 +1,5 @@
 /** herdr's wire records (AgentInfo, PaneInfo, TabInfo, WorkspaceInfo), printed with alphabetical keys. */
+import { metadataTokens } from "./cmd-metadata.ts";
 import type { HPane, HState, InternalState } from "./types.ts";
 
 /** The state a call sees: a flapping pane reports the current step of its cycle. */
@@ -49,6 +50,8 @@ function common(p: HPane): Record<string, unknown> {
 export function paneInfo(p: HPane): Record<string, unknown> {
   const out = common(p);
   if (p.label) out.label = p.label;
+  const tokens = metadataTokens(p, Date.now());
+  if (tokens) out.tokens = tokens;
   return out;
 }
 

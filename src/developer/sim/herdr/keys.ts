@@ -1,6 +1,7 @@
 /**
  * What typing does to a fake pane. Text is shown at once (echoed from the agent's input box); Enter submits the input
- * as one prompt, so an idle agent starts working; Ctrl+C stops a working agent. Raw text (`pane send-text`) reaches
+ * as one prompt, so an idle agent starts working; Ctrl+C or Esc (the agent CLIs' "esc to interrupt") stops a
+ * working agent. Raw text (`pane send-text`) reaches
  * a TUI agent as keystrokes: each newline in it is an Enter, so a multi-line text is submitted line by line. A
  * bracketed paste (`agent prompt`) keeps the newlines inside one prompt. Nothing here is real agent behaviour
  * beyond that.
@@ -56,6 +57,6 @@ export function pressKeys(p: HPane, keys: readonly string[]): void {
   for (const k of keys) {
     const key = k.toLowerCase();
     if (key === "enter") submit(p);
-    else if ((key === "ctrl+c" || key === "c-c") && p.agent?.state === "working") setState(p, "idle");
+    else if ((key === "ctrl+c" || key === "c-c" || key === "esc" || key === "escape") && p.agent?.state === "working") setState(p, "idle");
   }
 }

@@ -13,11 +13,12 @@ import { HerdrUsage, parse } from "./argv.ts";
 import type { CommandDef } from "./call.ts";
 import { AGENT_COMMANDS } from "./cmd-agent.ts";
 import { PANE_COMMANDS } from "./cmd-pane.ts";
+import { METADATA_COMMANDS } from "./cmd-metadata.ts";
 import { TOPOLOGY_COMMANDS } from "./cmd-topology.ts";
 import { FaultSpecError, takeFault } from "./faults.ts";
 import { HerdrSimError, SIM_VERSION, Store } from "./store.ts";
 
-const HERDR_COMMANDS: Record<string, CommandDef> = { ...AGENT_COMMANDS, ...PANE_COMMANDS, ...TOPOLOGY_COMMANDS };
+const HERDR_COMMANDS: Record<string, CommandDef> = { ...AGENT_COMMANDS, ...PANE_COMMANDS, ...TOPOLOGY_COMMANDS, ...METADATA_COMMANDS };
 
 const SKILL = `---
 name: herdr

@@ -4,10 +4,10 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { isFile } from "../../lib/fs.ts";
+import { isFile } from "../fs.ts";
 import { join, resolve } from "node:path";
-import type { Ctx } from "../../lib/context.ts";
-import { moguiHome } from "../../lib/context.ts";
+import type { Ctx } from "../context.ts";
+import { moguiHome } from "../context.ts";
 // The template policy's raw bytes: embedded so the binary always has a last fallback, hashed like any other file.
 import embeddedRaw from "../../../master-ops/model-tier-policy.json" with { type: "text" };
 import { errorMessage } from "../../lib/errors.ts";
@@ -46,9 +46,21 @@ export interface TierPolicy {
   /** D37: tokens a tier may spend per window (measured, from the spend ledger); a tier without one is uncapped. */
   spendCaps: ReadonlyMap<string, number>;
   windowSeconds: number;
+  /** The window the spend caps count over: `spend_window` (5h, 7d or seconds), else windowSeconds (issue 29 §3). */
+  spendWindowSeconds: number;
+  /** D44: the per-job token cap of a worker of this tier (`job_token_caps`), for the spend brake; none = no brake. */
+  jobTokenCaps: ReadonlyMap<string, number>;
   /** The parsed tiers object (tier -> model ids as written), for model derivation by `mogui dispatch`. */
   tiers: Readonly<Record<string, readonly string[]>>;
 }
+
+/**
+ * The rolling windows subscription plans count usage in (issue 29 §3): a 5-hour session window and a 7-day weekly
+ * one. `spend report --window` and the policy's `spend_window` take the same names.
+ */
+export const QUOTA_WINDOWS = { "5h": 5 * 3600, "7d": 7 * 86_400 } as const;
+export type QuotaWindow = keyof typeof QUOTA_WINDOWS;
+export const QUOTA_WINDOW_NAMES = Object.keys(QUOTA_WINDOWS) as QuotaWindow[];
 
 /** Python's str.casefold is close enough to toLowerCase for model ids (ASCII plus a few letters). */
 export function modelKey(model: string): string {
@@ -92,6 +104,8 @@ function loadV1(path: string, digest: string, obj: Record<string, unknown>): Tie
     fanoutCaps: new Map(),
     spendCaps: new Map(),
     windowSeconds: DEFAULT_TIER_WINDOW_SECONDS,
+    spendWindowSeconds: DEFAULT_TIER_WINDOW_SECONDS,
+    jobTokenCaps: new Map(),
     tiers: {},
   };
 }
@@ -104,6 +118,19 @@ function tierOrder(path: string, names: string[], rank: unknown): string[] {
     throw new TierPolicyError(path, "tier_rank must list every tier exactly once");
   }
   return rank as string[];
+}
+
+/** A `tier -> non-negative integer` map (spend_caps, job_token_caps); absent = empty. */
+function tokenCaps(path: string, tiers: Record<string, unknown>, field: string, value: unknown, unit: string): Map<string, number> {
+  const caps = new Map<string, number>();
+  if (value === undefined) return caps;
+  if (!isPlainObject(value)) throw new TierPolicyError(path, `${field} must be an object`);
+  for (const [tier, cap] of Object.entries(value)) {
+    if (tier !== UNKNOWN_TIER && !(tier in tiers)) throw new TierPolicyError(path, `${field}.${tier} names no tier`);
+    if (!isNonNegInt(cap)) throw new TierPolicyError(path, `${field}.${tier} must be a non-negative integer (${unit})`);
+    caps.set(tier, cap);
+  }
+  return caps;
 }
 
 function loadV2(path: string, digest: string, obj: Record<string, unknown>): TierPolicy {
@@ -128,19 +155,19 @@ function loadV2(path: string, digest: string, obj: Record<string, unknown>): Tie
     if (!isNonNegInt(cap)) throw new TierPolicyError(path, `fanout_caps.${tier} must be a non-negative integer`);
     caps.set(tier, cap);
   }
-  const spendCaps = new Map<string, number>();
-  if (obj.spend_caps !== undefined) {
-    if (!isPlainObject(obj.spend_caps)) throw new TierPolicyError(path, "spend_caps must be an object");
-    for (const [tier, cap] of Object.entries(obj.spend_caps)) {
-      if (tier !== UNKNOWN_TIER && !(tier in tiers)) throw new TierPolicyError(path, `spend_caps.${tier} names no tier`);
-      if (!isNonNegInt(cap)) throw new TierPolicyError(path, `spend_caps.${tier} must be a non-negative integer (tokens per window)`);
-      spendCaps.set(tier, cap);
-    }
-  }
+  const spendCaps = tokenCaps(path, tiers, "spend_caps", obj.spend_caps, "tokens per window");
+  const jobTokenCaps = tokenCaps(path, tiers, "job_token_caps", obj.job_token_caps, "tokens per job");
   let windowSeconds = DEFAULT_TIER_WINDOW_SECONDS;
   if (obj.window_seconds !== undefined) {
     if (!isNonNegInt(obj.window_seconds) || obj.window_seconds < 1) throw new TierPolicyError(path, "window_seconds must be a positive integer");
     windowSeconds = obj.window_seconds;
+  }
+  let spendWindowSeconds = windowSeconds;
+  if (obj.spend_window !== undefined) {
+    const w = obj.spend_window;
+    if (typeof w === "string" && w in QUOTA_WINDOWS) spendWindowSeconds = QUOTA_WINDOWS[w as QuotaWindow];
+    else if (isNonNegInt(w) && w >= 1) spendWindowSeconds = w;
+    else throw new TierPolicyError(path, `spend_window must be ${QUOTA_WINDOW_NAMES.join(" or ")}, or a positive number of seconds`);
   }
   return {
     version: 2,
@@ -154,6 +181,8 @@ function loadV2(path: string, digest: string, obj: Record<string, unknown>): Tie
     fanoutCaps: caps,
     spendCaps,
     windowSeconds,
+    spendWindowSeconds,
+    jobTokenCaps,
     tiers,
   };
 }

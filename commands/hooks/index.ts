@@ -40,6 +40,19 @@ export const commands = {
     summary: "Merge mogui's hook wiring into the host's settings JSON (never clobbers)",
     load: () => import("./hook/install.ts"),
   },
+  "sandbox run": {
+    summary: "Run a command with paths read-only at the kernel level (bubblewrap, sandbox-exec)",
+    load: () => import("./sandbox/run.ts"),
+  },
+  "sandbox check": {
+    summary: "Prove the sandbox mechanism with a probe write; say which one is used",
+    load: () => import("./sandbox/check.ts"),
+  },
+  sandbox: { summary: "Kernel-enforced read-only paths for a command or a whole session (group)", hidden: true, load: () => import("./sandbox/index.ts") },
+  "hook doctor": {
+    summary: "Which product-protection layers a Claude Code settings file turns on (exit 1 unless the sandbox is)",
+    load: () => import("./hook/doctor.ts"),
+  },
   hook: { summary: "The host hooks mogui provides, and their installer (group)", hidden: true, load: () => import("./hook/index.ts") },
   "hook-coverage-report": {
     summary: "Hook fire log as a hook x runtime|session matrix; hooks that never fired",

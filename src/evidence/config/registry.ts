@@ -8,7 +8,7 @@ import { WorkspaceDescriptorSchema } from "../../evidence/descriptor/schema.ts";
 import { descriptorPath, DESCRIPTOR_ENVS, parseDescriptor } from "../../evidence/descriptor/descriptor.ts";
 import { parseTierPolicy, TIER_POLICY_ENV, TierPolicyError } from "../../lib/config/tier-policy.ts";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
-import { INSTANCE_CONFIG_ENV, parseInstanceConfig } from "../../lib/config/instance.ts";
+import { INSTANCE_CONFIG_ENV, parseInstanceConfig, productRepoProblem } from "../../lib/config/instance.ts";
 import { InstanceRuntimeSchema } from "../../lib/config/instance-schema.ts";
 import { dropUnderscoreKeys, issueLine } from "../../lib/config/issues.ts";
 import { documentSchema, type JsonSchema } from "../../lib/config/json-schema.ts";
@@ -47,7 +47,11 @@ export const CONFIG_KINDS: Record<string, ConfigKind> = {
     file: "instance-runtime.json",
     env: INSTANCE_CONFIG_ENV,
     schema: InstanceRuntimeSchema,
-    validate: (text, path) => void parseInstanceConfig(text, path),
+    // The loader's parse, then the example's placeholder product path, which names no checkout (issue 23).
+    validate: (text, path) => {
+      const problem = productRepoProblem(parseInstanceConfig(text, path).productRepo);
+      if (problem) throw new Error(`instance runtime config ${path}: ${problem}`);
+    },
   },
   "model-tier-policy": {
     name: "model-tier-policy",

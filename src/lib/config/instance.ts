@@ -127,6 +127,17 @@ export function requireTranscriptGlob(c: InstanceRuntimeConfig, runtime?: string
   throw new InstanceConfigError(`transcript glob for runtime '${name}' is unconfigured: set MOGUI_TRANSCRIPT_GLOB or transcript_globs['${name}'] in ${c.configPath}`);
 }
 
+/** `product_repo` in config/instance-runtime.example.json: a placeholder, never a product (issue 23). */
+export const PRODUCT_REPO_PLACEHOLDER = "/absolute/path/to/primary-product-repo";
+
+/** Why a configured product path cannot be used as one (the example's placeholder); null when it can. */
+export function productRepoProblem(product: string | null): string | null {
+  if (product !== null && product.replace(/\/+$/, "") === PRODUCT_REPO_PLACEHOLDER) {
+    return `product_repo is still the example placeholder ${PRODUCT_REPO_PLACEHOLDER}: set it to the absolute path of your product checkout (or set MOGUI_PRODUCT_REPO)`;
+  }
+  return null;
+}
+
 export function requireProductRepo(c: InstanceRuntimeConfig): string {
   if (c.productRepo) return c.productRepo;
   throw new InstanceConfigError(`product repo is unconfigured: set MOGUI_PRODUCT_REPO or product_repo in ${c.configPath}`);

@@ -288,3 +288,24 @@ export function checkGateLedger(h: Host): Line[] {
   if (existsSync(dirname(dir)) && writable(dirname(dir))) return [L("PASS", "gate-ledger", `${ledger} (directory will be created)`)];
   return [L("FAIL", "gate-ledger", `${dir} does not exist and cannot be created`)];
 }
+
+/**
+ * D39: the master cannot write the product when Claude Code's sandbox (layer 1) denies it. Asked of `mogui hook
+ * doctor --json` as a subprocess (the hooks family sits above this one), so the verdict is the doctor's own.
+ */
+export async function checkProtection(h: Host): Promise<Line[]> {
+  const r = await h.run([...h.ctx.self, "hook", "doctor", "--json"]);
+  let doc: { protected?: boolean; settings_read?: string[]; layers?: { name: string; active: boolean; checks: { name: string; ok: boolean }[] }[] } | null = null;
+  try {
+    doc = JSON.parse(r.stdout);
+  } catch {
+    doc = null;
+  }
+  if (!doc || !Array.isArray(doc.layers) || (r.code !== 0 && r.code !== 1)) {
+    return [L("WARN", "protection", `mogui hook doctor did not report (${(r.stderr.trim() || `exit ${r.code}`).split("\n")[0]}); run mogui hook doctor`)];
+  }
+  const on = doc.layers.filter((l) => l.active).map((l) => l.name);
+  if (doc.protected) return [L("PASS", "protection", `product protected by Claude Code's sandbox; layers on: ${on.join(", ")} (${(doc.settings_read ?? []).join(", ")})`)];
+  const miss = (doc.layers[0]?.checks ?? []).filter((c) => !c.ok).map((c) => c.name);
+  return [L("WARN", "protection", `product NOT protected: ${miss.join(", ")}; layers on: ${on.join(", ") || "none"}; run mogui hook doctor`)];
+}

@@ -39,7 +39,7 @@ export async function runChecks(h: Host): Promise<{ orca: string; lines: Line[] 
   lines.push(...(await c.checkBd(h)));
   lines.push(...c.checkMogui(h), ...c.checkAgentCli(h), ...c.checkWorkerRuntimes(h));
   lines.push(...(await c.checkTools(h)));
-  lines.push(...c.checkGateLedger(h));
+  lines.push(...c.checkGateLedger(h), ...(await c.checkProtection(h)));
   return { orca: orca.orca, lines };
 }
 

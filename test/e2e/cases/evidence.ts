@@ -79,9 +79,10 @@ export const cases: FamilyCases = {
   },
   "config schema": { argv: ["config", "schema", "workspace-descriptor", "--json"], code: 0, stdout: /^\{"\$schema":"https:\/\/json-schema\.org\/draft\/2020-12\/schema".*"prohibited"/ },
   "config validate": {
-    argv: ["config", "validate", "instance-runtime", "--file", join(ROOT, "config", "instance-runtime.example.json")],
+    // The instance-runtime example's product_repo is a placeholder, invalid by design (issue 23).
+    argv: ["config", "validate", "workspace-descriptor", "--file", join(ROOT, "config", "workspace-descriptor.example.json")],
     code: 0,
-    stdout: /^valid: instance-runtime: .*instance-runtime\.example\.json\n$/,
+    stdout: /^valid: workspace-descriptor: .*workspace-descriptor\.example\.json\n$/,
   },
   "config init": {
     argv: ["config", "init"],

@@ -108,10 +108,19 @@ export const cases: FamilyCases = {
     env: () => home(),
   },
   "hook install": {
-    argv: ["hook", "install", "--host", "claude", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
+    argv: ["hook", "install", "--host", "claude", "--product", "/usr", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
     code: 0,
-    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
+    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"products":\["\/usr"\],"settings":\[.*\{"change":"added","setting":"permissions.deny","value":"Edit\(\/\/usr\/\*\*\)"\}\],"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
   },
+  "hook doctor": {
+    // An empty settings file: no layer is on, so the product is not protected (exit 1).
+    argv: ["hook", "doctor", "--settings", "/nonexistent-dir/settings.json", "--product", "/usr", "--json"],
+    code: 1,
+    stdout: /^\{"layers":\[\{"active":false,.*"name":"sandbox".*\],"product_problem":null,"products":\["\/usr"\],"protected":false,"settings_path":"\/nonexistent-dir\/settings.json","settings_read":\[\]\}\n$/,
+  },
+  "sandbox run": { argv: ["sandbox", "run", "--deny-write", "/usr", "--", "sh", "-c", "echo inside; exit 3"], code: 3, stdout: /^inside\n$/ },
+  "sandbox check": { argv: ["sandbox", "check", "--deny-write", "/usr"], code: 0, stdout: /^mechanism: bubblewrap \(.*bwrap\)\nprobe: a write into a read-only temp dir was refused: enforced\nread-only: \/usr\n$/ },
+  sandbox: { argv: ["sandbox", "--help"], code: 0, stdout: /^Run a command with paths read-only at the kernel level[\s\S]*run[\s\S]*check/ },
   hook: { argv: ["hook", "--help"], code: 0, stdout: /^The host hooks mogui provides[\s\S]*product-path-guard[\s\S]*install/ },
   "hook-coverage-report": {
     argv: ["hook-coverage-report", "--json"],

@@ -68,12 +68,14 @@ describe("preflight on a fake host", () => {
     ]);
     expect(r.stdout).toContain("PASS gh-auth        logged in with the workflow scope\n");
     expect(r.stdout).toContain(`PASS gate-ledger    ${h.home}/.mogui/dispatch-ledger.jsonl (directory will be created)\n`);
+    // D39: no Claude Code settings with the sandbox on here (and no product configured): a warning, not a block.
+    expect(r.stdout).toContain("WARN protection     product NOT protected: sandbox enabled, fails if unavailable, unsandboxed fallback off, product denied");
     expect(r.stdout).toEndWith(
       [
         "",
         "Preflight summary",
         "  PASS: 17",
-        "  WARN: 2",
+        "  WARN: 3",
         "  FAIL: 0",
         "  WAIVED: 0",
         "  !! ESSENTIAL COMPONENTS MISSING (1) — the harness will not behave as documented",
@@ -178,7 +180,7 @@ describe("preflight on a fake host", () => {
     expect(j.verdict).toBe("READY");
     expect(j.unknown_waivers).toEqual([]);
     expect(j.checks[0]).toEqual({ label: "orca", status: "PASS", message: "orca status ok" });
-    expect(j.summary).toEqual({ pass: 17, warn: 2, fail: 0, waived: 0, waived_labels: [] });
+    expect(j.summary).toEqual({ pass: 17, warn: 3, fail: 0, waived: 0, waived_labels: [] });
     const bad = await preflight(h, ["--bogus"]);
     expect(bad.code).toBe(2);
     expect((await preflight(h, ["extra"])).code).toBe(2);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the mogui release binary for this machine, verified against the release's SHA256SUMS (D36).
 #
-#   curl -fsSL <base>/install.sh | sh -s -- --from <base>
+#   curl -fsSLo install.sh <base>/install.sh && sh install.sh --from <base>
 #   sh scripts/install.sh [--from <url|dir>] [--prefix <dir>] [--version <v>] [--target <t>]
 #
 # --from (else $MOGUI_RELEASE_URL): where the release files are: an http(s) base URL, a file:// URL or a local
@@ -31,7 +31,8 @@ while [ $# -gt 0 ]; do
     --version=*) version=${1#--version=}; shift ;;
     --target) [ $# -ge 2 ] || die 2 "--target needs a value"; target=$2; shift 2 ;;
     --target=*) target=${1#--target=}; shift ;;
-    -h | --help) sed -n '2,13p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
+    # The header comment only: from line 2 up to the first line that is not a comment.
+    -h | --help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0" 2>/dev/null; exit 0 ;;
     *) die 2 "unknown argument: $1 (see --help)" ;;
   esac
 done

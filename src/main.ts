@@ -62,6 +62,17 @@ async function groupHelpRows(reg: Registry, path: string, head: AnyCommand | und
   return rows;
 }
 
+/** `--name` of every flag a group's direct subcommands take with a value (only on the no-subcommand path). */
+async function valueFlags(reg: Registry, head: AnyCommand | undefined, path: string, names: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const n of names) {
+    const sub = await loadSub(reg, head, path, n).catch(() => undefined);
+    if (!sub || sub.kind === "group" || !sub.args) continue;
+    for (const [name, def] of Object.entries(sub.args as MoguiArgsDef)) if (def.type !== "boolean" && def.type !== "positional") out.add(`--${name}`);
+  }
+  return out;
+}
+
 interface Resolved {
   path: string;
   cmd: AnyCommand;
@@ -91,11 +102,14 @@ async function resolve(ctx: Ctx, reg: Registry, argv: string[]): Promise<Resolve
     const at = rest.findIndex((t, i) => (end < 0 || i < end) && names.includes(t));
     if (at < 0) {
       const rows = await groupHelpRows(reg, path, head, names);
-      if (wantsHelp(rest)) {
+      // An unknown subcommand is exit 2 with or without --help (issue 26 §2): help never hides the typo. A word
+      // that is the value of a flag some subcommand takes (`dispatch-gate --ledger L --help`) is not a subcommand.
+      const valued = await valueFlags(reg, head, path, names);
+      const word = rest.find((t, i) => !t.startsWith("-") && (end < 0 || i < end) && !(i > 0 && valued.has(rest[i - 1]!)));
+      if (wantsHelp(rest) && !word) {
         ctx.io.stdout(renderGroupHelp(path, head, rows));
         return GLOBAL_EXIT.OK;
       }
-      const word = rest.find((t, i) => !t.startsWith("-") && (end < 0 || i < end));
       if (word) throw new UsageError(`unknown subcommand '${word}' for 'mogui ${path}'${didYouMean(word, names)}`, path);
       const listing = rows.map(([n, d]) => `  ${n}: ${d}`).join("\n");
       throw new UsageError(`'mogui ${path}' needs a subcommand: one of ${names.join(", ")}\n${listing}`, path);

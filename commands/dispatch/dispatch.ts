@@ -13,7 +13,7 @@ const EXITS = {
   refused: {
     code: DISPATCH_EXIT.REFUSED,
     meaning:
-      "refused before anything started: gate DENY, model/runtime vendor mismatch, top tier without --top-approved, no Orca Run bound (without --run-create), codex pre-trust failed, bad tier policy / instance config / ledger; or a usage error",
+      "refused before anything started: gate DENY, model/runtime vendor mismatch, top tier without --top-approved, no sender terminal (ORCA_TERMINAL_HANDLE unset), no Orca Run bound (without --run-create), codex pre-trust failed, bad tier policy / instance config / ledger; or a usage error",
   },
   orca: {
     code: DISPATCH_EXIT.ORCA,

@@ -32,6 +32,10 @@ export const commands = {
     summary: "SessionStart(compact) hook: the R1..R4 recall probe after a compaction",
     load: () => import("./hook/compaction-probe.ts"),
   },
+  "hook secret-alert": {
+    summary: "PostToolUse hook: a secret in a tool result is reported masked, masked in the output, and logged",
+    load: () => import("./hook/secret-alert.ts"),
+  },
   "hook spend-brake": {
     summary: "PreToolUse hook in a worker's session: warn at 80% of the job's token cap, deny every tool call past it",
     load: () => import("./hook/spend-brake.ts"),

@@ -1,4 +1,4 @@
-import { ARGS } from "../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { forward } from "../../src/lib/exits.ts";
@@ -21,6 +21,9 @@ export default defineCommand({
     once: { type: "boolean", description: "No backlog drain: one blocking check" },
     "timeout-ms": {
       ...ARGS.timeoutMs,
+      // The original (bash) hands any N to orca: no bound of its own (issue 26 §3).
+      min: 0,
+      max: UNBOUNDED_MAX,
       valueHint: "n",
       default: DEFAULT_TIMEOUT_MS,
       description: "How long the blocking check waits, in ms (55 min by default)",

@@ -1,4 +1,4 @@
-import { ARGS } from "../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
@@ -19,7 +19,8 @@ export default defineCommand({
   usage: ["conversation-redaction-scan [--repo <owner/name>] [--limit <n>] [--json]"],
   args: {
     repo: { type: "string", valueHint: "owner/name", description: `GitHub repository (default $${REPO_ENV}, DECISIONS D3)` },
-    limit: { type: "int", min: 1, max: 1000, default: 30, valueHint: "n", description: "How many PRs and how many issues to read (default 30)" },
+    // The original: `--limit N` handed to gh, no upper bound (issue 26 §3); gh needs at least 1.
+    limit: { type: "int", min: 1, max: UNBOUNDED_MAX, default: 30, valueHint: "n", description: "How many PRs and how many issues to read (default 30)" },
     json: { ...ARGS.json, description: "Print one compact JSON document {count, repo, violations:[{author, locator, number, pattern, surface}]}" },
   },
   exits: {

@@ -56,8 +56,9 @@ export default defineCommand({
     const expect = args.expect ?? env("MODEL_DRIFT_EXPECT") ?? null;
     const explicit = args.transcript;
     const path = explicit !== undefined ? resolve(ctx.cwd, expandHome(ctx, explicit)) : lookupProjectTranscript(ctx, projects, session, workspace);
-    if (explicit !== undefined && !isFile(path!)) return undecidable(`transcript not found: ${path}`);
-    if (!path || !isFile(path)) return undecidable(`no transcript found (session=${session ?? "unset"}, workspace=${workspace ?? "unset"})`);
+    // The reference's wording, byte for byte up to the closing parenthesis; the path that was tried follows it.
+    const notFound = `no transcript found (session=${session ?? "unset"}, workspace=${workspace ?? "unset"})`;
+    if (!path || !isFile(path)) return undecidable(path ? `${notFound}: ${path}` : notFound);
     let report;
     try {
       report = audit(path, expect, args["ignore-synthetic"]);

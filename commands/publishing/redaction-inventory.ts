@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ARGS } from "../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX, UNBOUNDED_MIN } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { inventory, InventoryFail, inventoryJson, renderInventory } from "../../src/publishing/redaction/inventory.ts";
@@ -21,7 +21,8 @@ export default defineCommand({
   args: {
     dir: { type: "string", alias: "C", valueHint: "dir", default: ".", description: "The repository to inventory (default: the current directory)" },
     baseline: { type: "string", valueHint: "path", default: ".redaction-inventory-baseline", description: "Reviewed tokens, one a line (default .redaction-inventory-baseline in <dir>)" },
-    "min-count": { type: "int", min: 1, max: 1_000_000, default: 1, valueHint: "n", description: "Report a token only when it occurs at least n times (default 1)" },
+    // The original: `--min-count INT`, no bound (issue 26 §3): 0 or less reports every token.
+    "min-count": { type: "int", min: UNBOUNDED_MIN, max: UNBOUNDED_MAX, default: 1, valueHint: "n", description: "Report a token only when it occurs at least n times (default 1)" },
     json: { ...ARGS.json, description: "Print the report as one compact JSON document (keys sorted)" },
   },
   exits: {

@@ -14,7 +14,9 @@ import { printJson } from "../../src/lib/output.ts";
 import { blindSpotLine, renderReport, textLines, type ReportFormat } from "../../src/publishing/redaction/report.ts";
 import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeScan, type Progress, type ScanOptions, type ScanRequest } from "../../src/publishing/redaction/scan.ts";
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
+import { transcriptRequest } from "../../src/publishing/redaction/transcripts.ts";
 import { VERSION } from "../../src/lib/version.ts";
+import { ARGS } from "../../src/lib/args.ts";
 
 const P = "redaction-scan";
 
@@ -50,6 +52,9 @@ const SCAN_ARGS = {
   staged: { type: "boolean", description: "Scan the files staged for commit (added, copied, modified, renamed)" },
   range: { type: "string", valueHint: "A..B", description: "Scan the files changed in A..B and the commit messages of A..B" },
   paths: { type: "boolean", description: "Scan the given files and directories (no git needed)" },
+  transcripts: { type: "boolean", description: "Scan the agents' transcript stores under $HOME (~/.claude/projects, ~/.codex/sessions; no git needed)" },
+  agent: { type: "enum", options: ["claude", "codex", "all"], valueHint: "agent", description: "With --transcripts: whose stores (default all)" },
+  json: { ...ARGS.json, description: "The JSON report on stdout (same as --report-format json)" },
   "commit-messages": { type: "string", valueHint: "range", description: "Also scan the commit messages of <range> (any mode)" },
   config: { type: "string", valueHint: "toml", description: "Rules file (default $GITLEAKS_CONFIG, else <repo>/config/gitleaks.toml, else the built-in copy)" },
   allowlist: { type: "string", valueHint: "file", description: "Retired allowlist file that must stay empty (default $REDACTION_ALLOWLIST, else scripts/redaction-allowlist.txt)" },
@@ -127,12 +132,13 @@ function failure(ctx: Ctx, e: unknown): Outcome {
 }
 
 function request(args: Args, root: string): { req: ScanRequest; mode: Mode } {
+  if (args.agent !== undefined && !args.transcripts) throw new UsageError("--agent needs --transcripts", P);
   const range = args.range;
   if (range !== undefined && !range.includes("..")) throw new UsageError("--range requires A..B", P);
-  const mode: Mode = args.paths ? "paths" : args.staged ? "staged" : range ? "range" : "tracked";
+  const mode: Mode = args.paths || args.transcripts ? "paths" : args.staged ? "staged" : range ? "range" : "tracked";
   const positionals = args._;
   if (mode !== "paths" && positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}' (paths need --paths)`, P);
-  if (mode === "paths" && positionals.length === 0) throw new UsageError("--paths needs at least one path", P);
+  if (mode === "paths" && !args.transcripts && positionals.length === 0) throw new UsageError("--paths needs at least one path", P);
   return { mode, req: { mode, root, range, messageRange: args["commit-messages"], paths: positionals } };
 }
 
@@ -146,21 +152,25 @@ export default defineCommand({
     ].join("\n"),
   },
   usage: [
-    "redaction-scan [-C <dir>] [--staged | --range <A..B> | --paths <path>...] [--commit-messages <range>]",
+    "redaction-scan [-C <dir>] [--staged | --range <A..B> | --paths <path>... | --transcripts [--agent claude|codex|all]]",
+    "               [--commit-messages <range>] [--json]",
     "               [--config <toml>] [--allowlist <file>] [--require-extra] [--engine mogui|gitleaks] [-v]",
     "               [--report-format text|json|sarif] [--report-path <file>] [--baseline <report.json>]",
     "               [--max-findings <n>] [--max-decode-depth <n>]",
   ],
   args: SCAN_ARGS,
-  rules: { exclusive: [["staged", "range", "paths"]], variadic: true },
+  rules: { exclusive: [["staged", "range", "paths", "transcripts"], ["json", "report-format"]], variadic: true },
   exits: REDACTION_SCAN_EXITS,
   notes: [
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +
       "named by id only. Binary files are skipped; symlinks are scanned as their target string, never followed.\n" +
       "Exempt a reviewed finding with its fingerprint in .gitleaksignore: `<file>:<rule>:<line>`, or the content\n" +
       "fingerprint `<file>:<rule>:<hash>:<n>` of the JSON report, which survives line moves (--baseline matches it).",
-    "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes, and base64 runs of 20+\n" +
-      "characters (--max-decode-depth). Binary files are counted and listed as blind spots.\n" +
+    "Decoded before matching: UTF-16 files with a byte-order mark, JSON string escapes (twice for JSON in JSON),\n" +
+      "base64 runs of 20+ characters and percent-encoded runs (--max-decode-depth). Binary files are counted and\n" +
+      "listed as blind spots. Context lines are printed with every secret-like run masked, found or not.\n" +
+      "--transcripts scans ~/.claude/projects/**/*.jsonl and ~/.codex/sessions/**/*.jsonl (--agent narrows);\n" +
+      "organisation rules: $REDACTION_EXTRA_PATTERNS, else ~/.config/redaction-extra.txt (as preflight).\n" +
       "Reports: --report-format json (findings sorted by file, line, rule; each with a fingerprint) or sarif, on\n" +
       "stdout or in --report-path; --baseline <report.json> suppresses the findings of an earlier JSON report.",
   ],
@@ -168,6 +178,7 @@ export default defineCommand({
     "mogui redaction-scan",
     "mogui redaction-scan --range origin/main..HEAD",
     "mogui redaction-scan --paths docs/ README.md -v",
+    "mogui redaction-scan --transcripts --agent claude --report-format sarif --report-path transcripts.sarif",
     "mogui redaction-scan --report-format sarif --report-path redaction.sarif",
     "mogui redaction-scan --baseline redaction-baseline.json",
   ],
@@ -177,9 +188,13 @@ export default defineCommand({
     const gitRoot = await repoRoot(ctx, base);
     const { mode, req } = request(args, gitRoot ?? base);
     if (mode === "paths") req.root = base;
+    if (args.transcripts) {
+      if (args._.length) throw new UsageError(`unexpected argument '${args._[0]}' (--transcripts finds its own files)`, P);
+      if (!transcriptRequest(ctx, req, args.agent ?? "all", args.verbose, args.json)) return "ok";
+    }
     const engine = args.engine ?? "mogui";
     try {
-      if (!gitRoot && mode !== "paths") throw new ScanFail(`not a git repository: ${base}`);
+      if (!gitRoot && mode !== "paths" && !args.transcripts) throw new ScanFail(`not a git repository: ${base}`);
       let engineName = `mogui ${VERSION}`;
       if (engine === "gitleaks") {
         const v = await gitleaksVersion(ctx);
@@ -190,7 +205,7 @@ export default defineCommand({
       const warn = (m: string) => ctx.io.stderr(`${P}: WARNING — ${m}\n`);
       const rules = loadRules(ctx, gitRoot ?? base, { config: args.config, allowlist: args.allowlist, requireExtra }, warn);
       const opts = scanOptions(args, req.root, ctx.cwd);
-      const format: ReportFormat = args["report-format"] ?? "text";
+      const format: ReportFormat = args.json ? "json" : (args["report-format"] ?? "text");
       const path = args["report-path"];
       // json/sarif without a path are the data on stdout; the verdict stays one line on stderr.
       const docOnStdout = path === undefined && format !== "text";

@@ -4,7 +4,7 @@ import { psProbe } from "../../src/succession/bootstrap/dual.ts";
 import { DEFAULT_LIVE_BUDGET } from "../../src/succession/bootstrap/live-sources.ts";
 import { fallbackLine, runLive, type BdRunner } from "../../src/succession/bootstrap/live.ts";
 import { parseSessionStart, readStdinText } from "../../src/succession/bootstrap/stdin.ts";
-import { ARGS } from "../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX, UNBOUNDED_MIN } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
 import { describeFailure } from "../../src/lib/runner.ts";
@@ -58,7 +58,8 @@ export default defineCommand({
   args: {
     "handoff-dir": { type: "string", valueHint: "dir", required: true, description: "Directory of handoff *.md files (the greatest name wins)" },
     "role-state-file": { type: "string", valueHint: "file", description: "Canonical role-state.md, preferred over the handoff" },
-    budget: { type: "int", min: 0, max: 100_000_000, valueHint: "chars", description: "Memory budget for the `bd prime` audit", default: DEFAULT_LIVE_BUDGET },
+    // The original: `--budget INT`, no bound (issue 26 §3).
+    budget: { type: "int", min: UNBOUNDED_MIN, max: UNBOUNDED_MAX, valueHint: "chars", description: "Memory budget for the `bd prime` audit", default: DEFAULT_LIVE_BUDGET },
     bd: { type: "string", valueHint: "exe", description: "The bd tracker executable", default: "bd" },
     "charter-pointer": { type: "string", valueHint: "text", description: "Charter pointer line (else $CHARTER_POINTER, else a neutral default)" },
     "tracks-from": { type: "enum", options: ["auto", "bd", "ledger"], valueHint: "source", description: "Active tracks from bd or the work ledger (auto: the ledger when it exists)", default: "auto" },

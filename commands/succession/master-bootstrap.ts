@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { bootstrap, BootstrapError, DEFAULT_BUDGET_CHARS } from "../../src/succession/bootstrap/bootstrap.ts";
 import { psProbe } from "../../src/succession/bootstrap/dual.ts";
-import { ARGS } from "../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 
@@ -19,7 +19,8 @@ export default defineCommand({
   args: {
     charter: { type: "string", valueHint: "file", required: true, description: "The charter (MASTER-OPERATIONS.md); missing is exit 2" },
     handoff: { type: "string", valueHint: "file", description: "The latest handoff (L1 and Role State)" },
-    budget: { type: "int", min: 0, max: 100_000_000, valueHint: "chars", description: "Character budget for L0 + L1", default: DEFAULT_BUDGET_CHARS },
+    // The original: `--budget INT`, negative -> "Budget must be non-negative"; no upper bound (issue 26 §3).
+    budget: { type: "int", min: 0, max: UNBOUNDED_MAX, valueHint: "chars", description: "Character budget for L0 + L1", default: DEFAULT_BUDGET_CHARS },
     "session-id": { type: "string", valueHint: "id", description: "Session id to look for in other claude processes" },
     "strict-lease": { type: "boolean", description: "A DUAL_INSTANCE warning is an error (exit 2)" },
     json: { ...ARGS.json, description: "One compact JSON document (default: role=, budget_used=, warnings= lines)" },

@@ -5,11 +5,16 @@
 // Then the bounded-memory scenario (issue 14 §6): a ~372 MB tree with ~6 million secret-like strings, generated here;
 // the scan must reach a verdict (exit 1) with peak RSS <= 256 MB (the largest process of the sharded scan).
 //   bun run bench redaction [--files N] [--secretlint-files N] [--big-mb N | --no-big] [--install-baselines]
+//                           [--no-accuracy] [--no-shapes] [--shape-mb N] [--shape-runs N] [--only-issue-25]
+// Issue 25 (redaction-accuracy.ts): recall/precision/leaks on the agent-era corpus next to gitleaks and secretlint,
+// and the speed against ripgrep of three more corpus shapes (source code, transcripts, minified/lockfiles).
 // --install-baselines: apt-get install ripgrep if `rg` is missing; npm-install secretlint into
 // /tmp/mogui-bench-cache (never into this repository). Without it a missing baseline is reported as unavailable.
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { parseToml } from "../../src/lib/toml.ts";
+import { base62, crc32 } from "../../src/publishing/redaction/checksum.ts";
+import { accuracy, shapes } from "./redaction-accuracy.ts";
 
 const CACHE = "/tmp/mogui-bench-cache";
 const MB = 1024 * 1024;
@@ -32,11 +37,17 @@ function pick(r: () => number, chars: string, n: number): string {
   return s;
 }
 
+/** A GitHub token body with a valid checksum (30 random characters, their CRC32 in base62). */
+function gh36(r: () => number): string {
+  const rand = pick(r, ALNUM, 30);
+  return rand + base62(crc32(rand), 6);
+}
+
 /** Planted secrets (each must be found) and placeholders (none may be reported), built at run time. */
 function plants(r: () => number): { secrets: Array<[string, string]>; placeholders: string[] } {
   const secrets: Array<[string, string]> = [
     ["aws_access_key", `aws_key_id: ${"AKIA"}${pick(r, UPPER.replace(/[0-9]/g, ""), 16)}`],
-    ["github_token", `token = ${"ghp_"}${pick(r, ALNUM, 36)}`],
+    ["github_token", `token = ${"ghp_"}${gh36(r)}`],
     ["slack_token", `SLACK=${"xoxb-"}${pick(r, "0123456789", 11)}-${pick(r, ALNUM, 24)}`],
     ["anthropic_key", `key: ${"sk-ant-"}api03-${pick(r, ALNUM, 40)}`],
     ["openai_sk", `openai ${"sk-"}${pick(r, ALNUM, 48)}`],
@@ -143,7 +154,7 @@ function generateBig(dir: string, mb: number): { bytes: number; strings: number;
   const r = rng(7);
   const kinds = [
     () => `id_${pick(r, UPPER, 4)} = ${"AKIA"}${pick(r, UPPER.replace(/[0-9]/g, ""), 16)} # rotated\n`,
-    () => `tok ${"ghp_"}${pick(r, ALNUM, 36)} # ci ${pick(r, "0123456789", 6)}\n`,
+    () => `tok ${"ghp_"}${gh36(r)} # ci ${pick(r, "0123456789", 6)}\n`,
     () => `db_password = "${pick(r, ALNUM, 20)}" # app ${pick(r, "abcdef", 8)}\n`,
     () => `Authorization: ${"Bearer "}${pick(r, ALNUM, 30)} x${pick(r, "0123456789", 4)}\n`,
   ];
@@ -233,6 +244,27 @@ export default async function redactionSuite({ bin, tmp, args }: { runs: number;
   const files = fi >= 0 ? Number(args[fi + 1]) : 20_000;
   const install = args.includes("--install-baselines");
   const corpusDir = join(tmp, "corpus");
+  const env0 = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmp, NO_COLOR: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+  // Issue 25: accuracy next to gitleaks and secretlint, then speed per corpus shape (redaction-accuracy.ts).
+  if (!args.includes("--no-accuracy")) {
+    console.log("");
+    for (const v of accuracy(bin, tmp, env0, ensureSecretlint(install))) console.log(v);
+  }
+  if (!args.includes("--no-shapes")) {
+    const si = args.indexOf("--shape-mb");
+    const ri = args.indexOf("--shape-runs");
+    console.log("");
+    for (const v of shapes(bin, tmp, env0, ensureRipgrep(install), rulePatterns(root), si >= 0 ? Number(args[si + 1]) : 100, ri >= 0 ? Number(args[ri + 1]) : 2)) console.log(v);
+  }
+  if (args.includes("--only-issue-25")) {
+    if (!args.includes("--no-big")) {
+      const bi = args.indexOf("--big-mb");
+      console.log("");
+      for (const v of await bigScenario(bin, tmp, bi >= 0 ? Number(args[bi + 1]) : 372, env0)) console.log(v);
+    }
+    return 0;
+  }
+  console.log("");
   const t0 = performance.now();
   const c = generate(corpusDir, files, files * 10_000);
   console.log(`corpus: ${c.files} files, ${(c.bytes / MB).toFixed(1)} MB, ${c.planted.length} planted secrets, ${c.placeholderFiles.size} placeholder files (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);

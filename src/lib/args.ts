@@ -103,10 +103,27 @@ function parseBool(cmdPath: string, name: string, raw: string): boolean {
   throw new UsageError(`--${name} takes no value (got '${raw}')`, cmdPath);
 }
 
+/** No bound on this side: the original's argparse `type=int` has none, so a flag mirroring one declares
+ * `min: UNBOUNDED_MIN` / `max: UNBOUNDED_MAX` (a safe integer is the only limit; issue 26 §3). */
+export const UNBOUNDED_MIN = Number.MIN_SAFE_INTEGER;
+export const UNBOUNDED_MAX = Number.MAX_SAFE_INTEGER;
+
+function wholeRange(def: IntArgDef): string {
+  const lo = def.min > UNBOUNDED_MIN;
+  const hi = def.max < UNBOUNDED_MAX;
+  if (lo && hi) return ` from ${def.min} to ${def.max}`;
+  if (lo) return ` of at least ${def.min}`;
+  if (hi) return ` of at most ${def.max}`;
+  return "";
+}
+
+/** What Python's `int()` reads (argparse `type=int`): optional sign, digits, single underscores between digits,
+ * surrounding blanks. */
 function parseWhole(cmdPath: string, name: string, def: IntArgDef, raw: string): number {
-  const n = Number(raw);
-  if (!/^-?\d+$/.test(raw) || n < def.min || n > def.max) {
-    throw new UsageError(`--${name} must be a whole number from ${def.min} to ${def.max} (got '${raw}')`, cmdPath);
+  const t = raw.trim();
+  const n = Number(t.replaceAll("_", ""));
+  if (!/^[+-]?\d+(_\d+)*$/.test(t) || !Number.isSafeInteger(n) || n < def.min || n > def.max) {
+    throw new UsageError(`--${name} must be a whole number${wholeRange(def)} (got '${raw}')`, cmdPath);
   }
   return n;
 }
@@ -213,8 +230,8 @@ export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiA
       throw new UsageError(`--${name} must be one of ${def.options.join(", ")} (got '${v}')`, cmdPath);
     } else out[name] = v;
   }
-  assignPositionals(cmdPath, out, defs, rules, parsed);
-  checkGroups(cmdPath, out, defs, rules);
+  const missing = assignPositionals(cmdPath, out, defs, rules, parsed);
+  checkGroups(cmdPath, out, defs, rules, missing);
   if (opts.typed) applyDefaults(out, defs);
   return out;
 }
@@ -229,13 +246,14 @@ function applyDefaults(out: Parsed, defs: MoguiArgsDef): void {
 }
 
 /** citty assigned the declared positionals in order; the strict layer checks required ones and surplus. */
-function assignPositionals(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules, parsed: Record<string, unknown> & { _: string[] }): void {
+function assignPositionals(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules, parsed: Record<string, unknown> & { _: string[] }): string[] {
+  const missing: string[] = [];
   let n = 0;
   for (const [name, def] of Object.entries(defs)) {
     if (def.type !== "positional") continue;
     const v = parsed[name] as string | undefined;
     if (v === undefined) {
-      if (def.required) throw new UsageError(`missing required argument <${name}>`, cmdPath);
+      if (def.required) missing.push(`<${name}>`);
       continue;
     }
     out[name] = v;
@@ -244,9 +262,20 @@ function assignPositionals(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rul
   const rest = parsed._.slice(n);
   if (rest.length > 0 && !rules.variadic) throw new UsageError(`unexpected argument '${rest[0]}'`, cmdPath);
   out._ = rules.variadic ? rest : [];
+  return missing;
 }
 
-function checkGroups(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules): void {
+/** Everything required that is absent, in one line (issue 26 §2): `<arg>`s, `--flag`s, then `one of` groups. */
+function missingMessage(missing: string[]): string {
+  const items = missing.filter((m) => !m.startsWith("one of "));
+  const groups = missing.filter((m) => m.startsWith("one of ")).map((g) => `${g} is required`);
+  const args = items.filter((m) => m.startsWith("<")).length;
+  const kind = args === 0 ? "flag" : args === items.length ? "argument" : "argument and flag";
+  const head = items.length === 0 ? [] : [`missing required ${kind}${items.length > 1 ? "s" : ""} ${items.join(", ")}`];
+  return [...head, ...groups].join("; ");
+}
+
+function checkGroups(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: ParseRules, missing: string[]): void {
   const given = (n: string) => out[n] !== undefined && out[n] !== false;
   const list = (g: readonly string[]) => g.map((n) => `--${n}`).join(", ");
   for (const g of rules.exclusive ?? []) {
@@ -256,11 +285,15 @@ function checkGroups(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: Pa
   for (const g of rules.exactlyOne ?? []) {
     const hits = g.filter(given);
     if (hits.length > 1) throw new UsageError(`flags ${list(hits)} cannot be used together`, cmdPath);
-    if (hits.length === 0) throw new UsageError(`one of ${list(g)} is required`, cmdPath);
   }
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === "positional") continue;
-    if (def.required && !given(name)) throw new UsageError(`missing required flag --${name}`, cmdPath);
+    if (def.required && !given(name)) missing.push(`--${name}`);
+  }
+  for (const g of rules.exactlyOne ?? []) if (!g.some(given)) missing.push(`one of ${list(g)}`);
+  if (missing.length) throw new UsageError(missingMessage(missing), cmdPath);
+  for (const [name, def] of Object.entries(defs)) {
+    if (def.type === "positional") continue;
     const v = out[name];
     if (typeof v === "string" && v === "" && def.type === "string") {
       throw new UsageError(`--${name} must not be empty`, cmdPath);

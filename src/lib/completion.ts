@@ -1,93 +1,327 @@
 /**
  * `mogui completion bash|zsh|fish`: a completion script generated from the command tree (commands, subcommands,
- * each command's flags). The tree is walked once when the script is generated; the script itself runs no mogui.
+ * each command's flags, enum values, and file or directory paths where a flag or an argument takes one). The tree
+ * is walked once when the script is generated; the script itself runs no mogui. One table, three native readers:
+ * bash (`complete -F`), zsh (`compdef`, `_files`) and fish (`complete -a '(...)'`). Issue 26 §2.
  */
-import type { MoguiArgsDef } from "./args.ts";
+import type { MoguiArgDef, MoguiArgsDef } from "./args.ts";
 import type { Ctx } from "./context.ts";
 import { UsageError } from "./errors.ts";
 import { GLOBAL_EXIT } from "./exits.ts";
 import type { Registry } from "./registry.ts";
 
-interface Tree {
-  /** node ("" = root) -> subcommand names */
-  subs: Map<string, string[]>;
-  /** leaf path -> its long flags */
-  flags: Map<string, string[]>;
+/** What follows a flag: a file, a directory, any value (nothing to offer), or one of a list. */
+type Value = "@file" | "@dir" | "@value" | string[];
+
+interface Node {
+  subs: string[];
+  /** long flag -> its value (null: a boolean, takes none) */
+  flags: Map<string, Value | null>;
+  /** an argument that is a path (completes files) */
+  paths: boolean;
+}
+
+/** Node keys are the words typed so far: `mogui`, `mogui tracks`, `mogui tracks list`. */
+type Tree = Map<string, Node>;
+
+const FILE_HINTS = new Set(["path", "file", "report.json", "toml"]);
+const DIR_HINTS = new Set(["dir", "worktree-path"]);
+const PATH_ARG = /path|file|contract|brief|transcript|config|dir|report|log/i;
+
+function flagValue(def: MoguiArgDef): Value | null {
+  if (def.type === "boolean") return null;
+  if (def.type === "enum") return [...(def.options ?? [])];
+  if (def.type === "int") return "@value";
+  const hint = def.valueHint ?? "";
+  if (FILE_HINTS.has(hint)) return "@file";
+  if (DIR_HINTS.has(hint)) return "@dir";
+  return "@value";
+}
+
+function node(t: Tree, key: string): Node {
+  let n = t.get(key);
+  if (!n) t.set(key, (n = { subs: [], flags: new Map([["--help", null]]), paths: false }));
+  return n;
 }
 
 async function buildTree(reg: Registry): Promise<Tree> {
-  const subs = new Map<string, string[]>([["", ["help", "completion"]]]);
-  const flags = new Map<string, string[]>();
-  for (const [path, e] of Object.entries(reg.commands)) {
+  const t: Tree = new Map();
+  const root = node(t, "mogui");
+  root.flags = new Map<string, Value | null>([
+    ["--help", null],
+    ["--version", null],
+    ["--debug", null],
+    ["--color", ["auto", "always", "never"]],
+  ]);
+  for (const path of Object.keys(reg.commands)) {
     const words = path.split(" ");
     for (let i = 0; i < words.length; i++) {
-      const node = words.slice(0, i).join(" ");
-      const list = subs.get(node) ?? [];
-      if (!list.includes(words[i]!)) list.push(words[i]!);
-      subs.set(node, list);
+      const parent = node(t, ["mogui", ...words.slice(0, i)].join(" "));
+      if (!parent.subs.includes(words[i]!)) parent.subs.push(words[i]!);
+      node(t, ["mogui", ...words.slice(0, i + 1)].join(" "));
     }
-    if (e.hidden && !path.includes(" ") && Object.keys(reg.commands).some((k) => k.startsWith(`${path} `))) continue;
+  }
+  for (const [path, e] of Object.entries(reg.commands)) {
+    if (Object.keys(reg.commands).some((k) => k.startsWith(`${path} `))) continue;
     const cmd = (await e.load()).default;
     if (cmd.kind === "group") continue;
+    const n = node(t, `mogui ${path}`);
     const args: MoguiArgsDef = cmd.args;
-    flags.set(path, Object.entries(args).filter(([, d]) => d.type !== "positional" && !d.hidden).map(([n]) => `--${n}`));
+    for (const [name, def] of Object.entries(args)) {
+      if (def.type === "positional") {
+        if (PATH_ARG.test(`${name} ${def.description ?? ""}`)) n.paths = true;
+        continue;
+      }
+      if (def.hidden) continue;
+      n.flags.set(`--${name}`, flagValue(def));
+    }
   }
-  return { subs, flags };
+  node(t, "mogui help").subs = [...root.subs, "exit-codes"];
+  node(t, "mogui completion").subs = ["bash", "zsh", "fish"];
+  root.subs.push("help", "completion");
+  return t;
 }
 
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+const valueText = (v: Value) => (Array.isArray(v) ? v.join(" ") : v);
+
+/** The four tables every reader uses: subcommands, flags, flag values, nodes whose arguments are paths. */
+function tables(t: Tree) {
+  const subs: [string, string][] = [];
+  const flags: [string, string][] = [];
+  const vals: [string, string][] = [];
+  const paths: string[] = [];
+  for (const [key, n] of t) {
+    if (n.subs.length) subs.push([key, n.subs.join(" ")]);
+    flags.push([key, [...n.flags.keys()].join(" ")]);
+    for (const [f, v] of n.flags) if (v !== null) vals.push([`${key} ${f}`, valueText(v)]);
+    if (n.paths) paths.push(key);
+  }
+  return { subs, flags, vals, paths };
+}
+
+const assoc = (rows: [string, string][]) => rows.map(([k, v]) => `  [${q(k)}]=${q(v)}`).join("\n");
 
 function bash(t: Tree): string {
-  const subs = [...t.subs].map(([k, v]) => `  [${q(k || "__root")}]=${q(v.join(" "))}`);
-  const flags = [...t.flags].map(([k, v]) => `  [${q(k)}]=${q([...v, "--help"].join(" "))}`);
-  return [
-    "# mogui bash completion (generated by `mogui completion bash`)",
-    `declare -gA _mogui_subs=(\n${subs.join("\n")}\n)`,
-    `declare -gA _mogui_flags=(\n${flags.join("\n")}\n)`,
-    "_mogui() {",
-    '  local cur="${COMP_WORDS[COMP_CWORD]}" node="" i w next',
-    "  for ((i = 1; i < COMP_CWORD; i++)); do",
-    '    w="${COMP_WORDS[i]}"',
-    '    [[ "$w" == -* ]] && continue',
-    '    if [[ -z "$node" ]]; then next="$w"; else next="$node $w"; fi',
-    '    if [[ -n "${_mogui_subs[$next]+x}" || -n "${_mogui_flags[$next]+x}" ]]; then node="$next"; fi',
-    "  done",
-    '  if [[ "$cur" == -* ]]; then',
-    '    COMPREPLY=($(compgen -W "${_mogui_flags[$node]:---help}" -- "$cur"))',
-    "  else",
-    '    COMPREPLY=($(compgen -W "${_mogui_subs[${node:-__root}]}" -- "$cur"))',
-    "  fi",
-    "}",
-    "complete -F _mogui mogui",
-    "",
-  ].join("\n");
+  const { subs, flags, vals, paths } = tables(t);
+  return `# mogui bash completion (generated by \`mogui completion bash\`): source <(mogui completion bash)
+declare -gA _mogui_subs=(
+${assoc(subs)}
+)
+declare -gA _mogui_flags=(
+${assoc(flags)}
+)
+declare -gA _mogui_vals=(
+${assoc(vals)}
+)
+declare -gA _mogui_paths=(
+${assoc(paths.map((p) => [p, "1"]))}
+)
+_mogui_files() {
+  compopt -o filenames 2>/dev/null
+  mapfile -t COMPREPLY < <(compgen "$1" -- "$2")
+}
+_mogui() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" node=mogui kind="" i w key
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="\${COMP_WORDS[i]}"
+    if [[ "$w" == -* ]]; then
+      [[ "$w" == *=* ]] && continue
+      key="$node $w"
+      [[ -n "\${_mogui_vals[$key]+x}" ]] || continue
+      ((i++))
+      # --flag=value: bash splits it into --flag, =, value.
+      if [[ "\${COMP_WORDS[i]}" == "=" ]]; then
+        if ((i == COMP_CWORD)); then kind="\${_mogui_vals[$key]}"; cur=""; break; fi
+        ((i++))
+      fi
+      if ((i == COMP_CWORD)); then kind="\${_mogui_vals[$key]}"; break; fi
+      continue
+    fi
+    if [[ " \${_mogui_subs[$node]-} " == *" $w "* ]]; then node="$node $w"; fi
+  done
+  if [[ "$cur" == "=" ]]; then cur=""; fi
+  case "$kind" in
+    @file) _mogui_files -f "$cur"; return ;;
+    @dir) _mogui_files -d "$cur"; return ;;
+    @value) COMPREPLY=(); return ;;
+    ?*) COMPREPLY=($(compgen -W "$kind" -- "$cur")); return ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "\${_mogui_flags[$node]-}" -- "$cur"))
+  elif [[ -n "\${_mogui_subs[$node]-}" ]]; then
+    COMPREPLY=($(compgen -W "\${_mogui_subs[$node]}" -- "$cur"))
+  elif [[ -n "\${_mogui_paths[$node]-}" ]]; then
+    _mogui_files -f "$cur"
+  else
+    COMPREPLY=()
+  fi
+}
+complete -F _mogui mogui
+`;
+}
+
+function zsh(t: Tree): string {
+  const { subs, flags, vals, paths } = tables(t);
+  const pairs = (rows: [string, string][]) => rows.map(([k, v]) => `  ${q(k)} ${q(v)}`).join("\n");
+  return `#compdef mogui
+# mogui zsh completion (generated by \`mogui completion zsh\`): source <(mogui completion zsh), after compinit
+(( $+functions[compdef] )) || { autoload -Uz compinit && compinit; }
+typeset -gA _mogui_subs _mogui_flags _mogui_vals _mogui_paths
+_mogui_subs=(
+${pairs(subs)}
+)
+_mogui_flags=(
+${pairs(flags)}
+)
+_mogui_vals=(
+${pairs(vals)}
+)
+_mogui_paths=(
+${pairs(paths.map((p) => [p, "1"]))}
+)
+_mogui() {
+  local node=mogui kind="" i w key cur="\${words[CURRENT]}"
+  for ((i = 2; i < CURRENT; i++)); do
+    w="\${words[i]}"
+    if [[ "$w" == -* ]]; then
+      [[ "$w" == *=* ]] && continue
+      key="$node $w"
+      (( \${+_mogui_vals[$key]} )) || continue
+      ((i++))
+      if ((i == CURRENT)); then kind="\${_mogui_vals[$key]}"; break; fi
+      continue
+    fi
+    if [[ " \${_mogui_subs[$node]-} " == *" $w "* ]]; then node="$node $w"; fi
+  done
+  if [[ -z "$kind" && "$cur" == --*=* ]]; then
+    key="$node \${cur%%=*}"
+    if (( \${+_mogui_vals[$key]} )); then kind="\${_mogui_vals[$key]}"; compset -P '*='; fi
+  fi
+  case "$kind" in
+    @file) _files; return ;;
+    @dir) _files -/; return ;;
+    @value) _message value; return ;;
+    ?*) compadd -- \${=kind}; return ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    compadd -- \${=_mogui_flags[$node]}
+  elif [[ -n "\${_mogui_subs[$node]-}" ]]; then
+    compadd -- \${=_mogui_subs[$node]}
+  elif (( \${+_mogui_paths[$node]} )); then
+    _files
+  fi
+}
+compdef _mogui mogui
+`;
 }
 
 function fish(t: Tree): string {
-  const out = ["# mogui fish completion (generated by `mogui completion fish`)", "complete -c mogui -f"];
-  for (const [node, names] of t.subs) {
-    const cond = node ? `__fish_seen_subcommand_from ${node.split(" ").at(-1)}` : "__fish_use_subcommand";
-    out.push(`complete -c mogui -n ${q(cond)} -a ${q(names.join(" "))}`);
-  }
-  for (const [path, fl] of t.flags) {
-    const cond = `__fish_seen_subcommand_from ${path.split(" ").at(-1)}`;
-    for (const f of fl) out.push(`complete -c mogui -n ${q(cond)} -l ${f.slice(2)}`);
-  }
-  return `${out.join("\n")}\n`;
+  const { subs, flags, vals, paths } = tables(t);
+  const rows = [
+    ...subs.map(([k, v]) => `S|${k}|${v}`),
+    ...flags.map(([k, v]) => `F|${k}|${v}`),
+    ...vals.map(([k, v]) => `V|${k}|${v}`),
+    ...paths.map((p) => `P|${p}|1`),
+  ];
+  return `# mogui fish completion (generated by \`mogui completion fish\`): mogui completion fish | source
+set -g __mogui_table \\
+${rows.map((r) => `  ${q(r)}`).join(" \\\n")}
+function __mogui_get --argument-names kind key
+    set -l p "$kind|$key|"
+    set -l n (string length -- "$p")
+    for l in $__mogui_table
+        if test (string sub -l $n -- "$l") = "$p"
+            string sub -s (math $n + 1) -- "$l"
+            return 0
+        end
+    end
+    return 1
+end
+function __mogui_complete
+    set -l words (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node mogui
+    set -l kind ''
+    set -l prefix ''
+    set -l n (count $words)
+    set -l i 2
+    while test $i -le $n
+        set -l w $words[$i]
+        if string match -q -- '-*' "$w"
+            if not string match -q -- '*=*' "$w"
+                if set -l v (__mogui_get V "$node $w")
+                    set i (math $i + 1)
+                    if test $i -gt $n
+                        set kind $v
+                        break
+                    end
+                end
+            end
+        else if contains -- "$w" (string split ' ' -- (__mogui_get S $node))
+            set node "$node $w"
+        end
+        set i (math $i + 1)
+    end
+    if test -z "$kind"; and string match -q -- '--*=*' "$cur"
+        set -l parts (string split -m 1 '=' -- "$cur")
+        if set -l v (__mogui_get V "$node $parts[1]")
+            set kind $v
+            set prefix "$parts[1]="
+            set cur "$parts[2]"
+        end
+    end
+    switch "$kind"
+        case '@file'
+            __fish_complete_path "$cur" | string replace -r '^' -- "$prefix"
+            return
+        case '@dir'
+            __fish_complete_directories "$cur" | string replace -r '^' -- "$prefix"
+            return
+        case '@value'
+            return
+        case ''
+        case '*'
+            string split ' ' -- $kind | string replace -r '^' -- "$prefix"
+            return
+    end
+    if string match -q -- '-*' "$cur"
+        string split ' ' -- (__mogui_get F $node)
+    else if set -l s (__mogui_get S $node)
+        string split ' ' -- $s
+    else if __mogui_get P $node >/dev/null
+        __fish_complete_path "$cur"
+    end
+end
+complete -c mogui -e
+complete -c mogui -f -a '(__mogui_complete)'
+`;
 }
 
 export async function completion(ctx: Ctx, reg: Registry, argv: string[]): Promise<number> {
   const shell = argv[0];
   if (argv.includes("--help") || argv.includes("-h")) {
-    ctx.io.stdout("Print a shell completion script generated from the command tree.\n\nUSAGE\n  mogui completion bash|zsh|fish\n\nEXAMPLES\n  $ source <(mogui completion bash)\n");
+    ctx.io.stdout(
+      [
+        "Print a shell completion script generated from the command tree: commands, subcommands, flags, enum values,",
+        "and file or directory paths where a flag or an argument takes one.",
+        "",
+        "USAGE",
+        "  mogui completion bash|zsh|fish",
+        "",
+        "EXAMPLES",
+        "  $ source <(mogui completion bash)                 # in ~/.bashrc",
+        "  $ source <(mogui completion zsh)                  # in ~/.zshrc, after compinit",
+        "  $ mogui completion fish | source                  # or > ~/.config/fish/completions/mogui.fish",
+        "",
+      ].join("\n"),
+    );
     return GLOBAL_EXIT.OK;
   }
   if (argv.length !== 1 || (shell !== "bash" && shell !== "zsh" && shell !== "fish")) {
     throw new UsageError(`completion needs one shell: bash, zsh or fish (got '${argv.join(" ")}')`, "completion");
   }
   const tree = await buildTree(reg);
-  if (shell === "fish") ctx.io.stdout(fish(tree));
-  // zsh runs the bash function through bashcompinit.
-  else ctx.io.stdout(`${shell === "zsh" ? "autoload -U +X bashcompinit && bashcompinit\n" : ""}${bash(tree)}`);
+  ctx.io.stdout(shell === "fish" ? fish(tree) : shell === "zsh" ? zsh(tree) : bash(tree));
   return GLOBAL_EXIT.OK;
 }

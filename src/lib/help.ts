@@ -26,6 +26,9 @@ export function exitRowsFor(cmd: AnyCommand): readonly ExitCodeRow[] | undefined
   return cmd.exits ? Object.values(cmd.exits) : undefined;
 }
 
+/** The five commands most people need first (issue 26 §2), listed before the groups. */
+const FIRST = ["config init", "preflight", "dispatch", "worker-reap", "redaction-scan"];
+
 const ORDER = ["Dispatch", "Workers", "Fleet", "Succession", "Evidence", "Publishing", "Hooks", "Ops repository", "Help", "Developer"];
 
 export function renderRootHelp(reg: Registry = current): string {
@@ -36,7 +39,18 @@ export function renderRootHelp(reg: Registry = current): string {
     g.push([`${name}:`, e.summary]);
     groups.set(e.group, g);
   }
-  const out = ["The master session's toolbelt for a coding-agent workspace.", "", "USAGE", "  mogui <command> [subcommand] [flags]", ""];
+  const out = [
+    "Getting started: 'mogui demo' dispatches and reaps a worker on the built-in Orca simulator (nothing to set up);",
+    "then 'mogui config init' writes your instance configs. Walkthroughs: the README and docs/.",
+    "",
+    "The master session's toolbelt for a coding-agent workspace.",
+    "",
+    "USAGE",
+    "  mogui <command> [subcommand] [flags]",
+    "",
+  ];
+  const first = FIRST.filter((n) => reg.commands[n]).map((n): [string, string] => [`${n}:`, reg.commands[n]!.summary]);
+  if (first.length) out.push("START HERE", ...pad(first), "");
   const ranked = [...groups].sort(([a], [b]) => ORDER.indexOf(a) - ORDER.indexOf(b));
   for (const [g, rows] of ranked) out.push(`${g.toUpperCase()} COMMANDS`, ...pad(rows), "");
   out.push(
@@ -56,6 +70,15 @@ export function renderRootHelp(reg: Registry = current): string {
   return `${out.join("\n")}\n`;
 }
 
+/** An int flag's bounds as help shows them; an unbounded side (UNBOUNDED_MIN/MAX) is left out. */
+function intRange(min: number, max: number): string {
+  const lo = min > Number.MIN_SAFE_INTEGER;
+  const hi = max < Number.MAX_SAFE_INTEGER;
+  if (lo && hi) return ` (${min}-${max})`;
+  if (lo) return ` (>= ${min})`;
+  return hi ? ` (<= ${max})` : "";
+}
+
 function flagRows(args: MoguiArgsDef): [string, string][] {
   const rows: [string, string][] = [];
   for (const [name, def] of Object.entries(args)) {
@@ -64,7 +87,7 @@ function flagRows(args: MoguiArgsDef): [string, string][] {
     const hint = def.type === "boolean" ? "" : ` <${def.valueHint ?? (def.type === "int" ? "n" : "string")}>`;
     const many = def.type !== "int" && def.multiple ? "..." : "";
     const head = `${short ? `-${short}, ` : "    "}--${name}${hint}${many}`;
-    const range = def.type === "int" ? ` (${def.min}-${def.max})` : "";
+    const range = def.type === "int" ? intRange(def.min, def.max) : "";
     const dflt = def.default !== undefined && def.type !== "boolean" ? ` (default ${JSON.stringify(def.default)})` : "";
     rows.push([head, `${def.description ?? ""}${range}${dflt}`]);
   }

@@ -116,7 +116,8 @@ export const realRunner: Runner = async (argv, opts = {}) => {
     killGroup(proc.pid);
     // Give the pipes a moment to close, then stop waiting on them.
     setTimeout(release, 200);
-  }, timeoutMs);
+    // A timer longer than 2^31-1 ms would fire at once: such a timeout (an unbounded flag's) waits ~24.8 days.
+  }, Math.min(timeoutMs, 2_147_483_647));
   // A command that exits while something it started in the background still holds our pipes (`cmd &`) must not
   // wait for, or be reported as, a timeout: shortly after the exit, stop what is left of its process group.
   let done = false;

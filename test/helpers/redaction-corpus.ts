@@ -3,6 +3,7 @@
  * never holds a literal secret. Each planted secret and each look-alike gets its own file; `body` is the part of a
  * secret that must never be printed (the random part, without its public prefix).
  */
+import { base62, crc32 } from "../../src/publishing/redaction/checksum.ts";
 import type { Compiled } from "../../src/publishing/redaction/engine.ts";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -47,6 +48,11 @@ export class Gen {
   mixed(n: number, extra = ""): string {
     return this.pick(UP, 2) + this.pick(DIG, 2) + this.pick(LOW, 2) + this.pick(ALNUM + extra, n - 6);
   }
+  /** A GitHub/npm token body: 30 random base62 characters and their CRC32 in six (checksum.ts). */
+  checksummed(): string {
+    const rand = this.mixed(30);
+    return rand + base62(crc32(rand), 6);
+  }
   one<T>(list: readonly T[]): T {
     return list[Math.floor(this.r() * list.length)]!;
   }
@@ -69,7 +75,7 @@ export function secretMakers(g: Gen): Array<() => Secret> {
     () => tok("aws_secret_key", "", g.mixed(40, "/+")),
     () => tok("google_api_key", "AI" + "za", `Sy${g.mixed(33, "_-")}`),
     () => tok("azure_storage_key", "", `${g.mixed(86, "+/")}==`),
-    () => tok("github_token", g.one(["gh" + "p_", "gh" + "o_", "gh" + "s_"]), g.mixed(36)),
+    () => tok("github_token", g.one(["gh" + "p_", "gh" + "o_", "gh" + "s_"]), g.checksummed()),
     () => tok("github_fine_grained_token", "github" + "_pat_", `${g.mixed(22)}_${g.mixed(59)}`),
     () => tok("gitlab_token", "gl" + "pat-", g.mixed(20)),
     () => tok("slack_token", "xo" + "xb-", `${g.pick(DIG, 11)}-${g.pick(DIG, 13)}-${g.mixed(24)}`),
@@ -77,7 +83,7 @@ export function secretMakers(g: Gen): Array<() => Secret> {
     () => tok("discord_webhook", "https://discord" + ".com/api/webhooks/", `${g.pick(DIG, 18)}/${g.mixed(68, "_-")}`),
     () => tok("stripe_key", g.one(["sk" + "_live_", "rk" + "_live_"]), g.mixed(24)),
     () => tok("jwt", "ey" + "J", jwtBody(g)),
-    () => tok("npm_token", "np" + "m_", g.mixed(36)),
+    () => tok("npm_token", "np" + "m_", g.checksummed()),
     () => tok("pypi_token", "py" + "pi-", `AgEIcHlwaS5vcmc${g.mixed(60, "_-")}`),
     () => tok("anthropic_key", "sk" + "-ant-", `api03-${g.mixed(60, "_-")}`),
     () => tok("openai_key", "sk" + "-proj-", g.mixed(48, "_-")),
@@ -222,6 +228,11 @@ export function writeLookAlikes(dir: string, list: LookAlike[]): void {
 }
 
 /** Every 8-character window of `body` that appears in `out` (a leak), at most a few. */
+/** `prefix` + a body of 30 fixed characters and their checksum (a token the checksum rules accept). */
+export function checksumToken(prefix: string, rand30: string): string {
+  return prefix + rand30 + base62(crc32(rand30), 6);
+}
+
 export function leaks(body: string, out: string): string[] {
   const found: string[] = [];
   for (let i = 0; i + 8 <= body.length && found.length < 3; i++) {

@@ -7,8 +7,7 @@ import { chownSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { binaryPath } from "./binary.ts";
-import { GIT_ENV } from "./git.ts";
-import { FIXTURES_BIN, ROOT } from "./paths.ts";
+import { ROOT } from "./paths.ts";
 
 export interface Walkthrough {
   file: string;
@@ -72,6 +71,8 @@ interface Jail {
   prefix: string[];
   uid?: number;
   notes: string[];
+  /** Why the block cannot be run as a newcomer here (root with no way to drop to an unprivileged user). */
+  skip?: string;
 }
 
 /**
@@ -83,7 +84,8 @@ function jail(alone: boolean): Jail {
   const root = process.getuid?.() === 0;
   const setpriv = Bun.which("setpriv");
   const drop = root && setpriv ? [setpriv, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups"] : [];
-  if (root && !setpriv) notes.push("running as root: setpriv is not installed, so the non-root part is skipped");
+  // A newcomer is not root: as root with no setpriv the block is not run at all (a root run proves nothing).
+  if (root && !setpriv) return { prefix: [], notes, skip: "running as root and setpriv is not installed: cannot run the block as an unprivileged user" };
   if (!alone) return { prefix: drop, uid: drop.length ? NOBODY : undefined, notes };
   const unshare = Bun.which("unshare");
   const probe = root && unshare ? Bun.spawnSync([unshare, "--mount", "true"]).exitCode === 0 : false;
@@ -101,15 +103,20 @@ export interface WalkthroughRun {
   /** stderr (the `+ file:line` trace and any WALKTHROUGH FAIL line), then stdout. */
   out: string;
   notes: string[];
+  /** Set when the block was not run, with the reason (printed by the test). */
+  skipped?: string;
 }
 
 /**
- * Runs one block in a fresh temp tree (bin, home, tmp, work), HOME and TMPDIR inside it. Default: the built binary
- * as `mogui` and fixtures/bin on PATH. `alone`: a copy of the binary is the only thing on PATH besides /usr/bin:/bin,
- * and the source tree is hidden (see jail).
+ * Runs one block the way a newcomer runs it (issue 26 §1): in a fresh temp tree (bin, home, tmp, work), HOME and
+ * TMPDIR inside it, as an unprivileged user (`nobody` when we are root), with no git identity (no GIT_* variables,
+ * an empty HOME: a block that commits sets one itself), no MOGUI_HOME, and only the binary on PATH (`bin/mogui`,
+ * then /usr/bin:/bin; no fixtures: the fakes come from `mogui sim install-shims`). `alone`: a copy of the binary
+ * instead of a link, and the source tree hidden (see jail).
  */
 export async function runWalkthrough(w: Walkthrough, opts: { alone?: boolean } = {}): Promise<WalkthroughRun> {
   const j = jail(Boolean(opts.alone));
+  if (j.skip) return { code: 0, out: "", notes: j.notes, skipped: j.skip };
   // Not the shared test temp root (mode 0700, owned by root): this tree must be reachable by `nobody`.
   const dir = mkdtempSync(join(tmpdir(), "mogui-walkthrough-"));
   try {
@@ -119,14 +126,12 @@ export async function runWalkthrough(w: Walkthrough, opts: { alone?: boolean } =
     writeFileSync(join(dir, "walkthrough.sh"), toScript(w));
     if (j.uid !== undefined) for (const d of ["", "home", "tmp", "work"]) chownSync(join(dir, d), j.uid, j.uid);
     const env: Record<string, string> = {
-      ...GIT_ENV,
-      PATH: opts.alone ? `${join(dir, "bin")}:/usr/bin:/bin` : `${join(dir, "bin")}:${FIXTURES_BIN}:/usr/local/bin:/usr/bin:/bin`,
+      PATH: `${join(dir, "bin")}:/usr/bin:/bin`,
       HOME: join(dir, "home"),
       TMPDIR: join(dir, "tmp"),
       LANG: "C",
       NO_COLOR: "1",
     };
-    if (!opts.alone) env.MOGUI_BIN = binaryPath();
     const p = Bun.spawn([...j.prefix, "/bin/sh", join(dir, "walkthrough.sh")], { cwd: join(dir, "work"), env, stdout: "pipe", stderr: "pipe", timeout: 120_000 });
     const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
     return { code, out: `${err}\n--- stdout ---\n${out}`, notes: j.notes };

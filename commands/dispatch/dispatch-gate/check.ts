@@ -1,9 +1,11 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { runCheck, type CheckRequest } from "../../../src/dispatch/gate/check.ts";
 import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG, parseIntFlag } from "./_shared.ts";
 import { readContract } from "../../../src/dispatch/gate/contract.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
+import { errnoCode } from "../../../src/lib/errors.ts";
 
 const NAME = "dispatch-gate check";
 
@@ -66,6 +68,18 @@ export default defineCommand({
     };
     const paths = gatePaths(ctx, args.ledger);
     const out = await runCheck(ctx, paths, req, !args["no-record"], gateWarn(ctx));
-    return emitDecision(ctx, out.decision, out.notes);
+    // The reference's deny line stays `dispatch-gate: CONTRACT_UNREADABLE`; a second line names the file (issue 26 §2).
+    const notes = out.decision.reason === "CONTRACT_UNREADABLE" ? [...out.notes, `cannot read the contract ${resolve(ctx.cwd, args.contract)}: ${whyUnreadable(resolve(ctx.cwd, args.contract))}`] : out.notes;
+    return emitDecision(ctx, out.decision, notes);
   },
 });
+
+/** Why a contract could not be read, for the note under the deny line: the errno code (ENOENT, EACCES, EISDIR). */
+function whyUnreadable(path: string): string {
+  try {
+    readFileSync(path);
+    return "unreadable";
+  } catch (e) {
+    return errnoCode(e) ?? "unreadable";
+  }
+}

@@ -1,3 +1,4 @@
+import { UNBOUNDED_MIN, UNBOUNDED_MAX } from "../../../src/lib/args.ts";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
@@ -15,7 +16,8 @@ export default defineCommand({
   usage: ["dispatch-gate watch --log <path> [--max-idle <seconds>]"],
   args: {
     log: { type: "string", valueHint: "path", required: true, description: "The worker's log (sentinel log) to watch" },
-    "max-idle": { type: "int", min: 0, max: 31_536_000, valueHint: "seconds", default: 360, description: "Idle seconds tolerated before STALLED" },
+    // The original: argparse `--max-idle INT`, no bound (issue 26 §3); a negative value is always STALLED.
+    "max-idle": { type: "int", min: UNBOUNDED_MIN, max: UNBOUNDED_MAX, valueHint: "seconds", default: 360, description: "Idle seconds tolerated before STALLED" },
     ledger: { ...LEDGER_FLAG, description: "Accepted for symmetry with the other subcommands (watch does not read the ledger)" },
   },
   exits: {

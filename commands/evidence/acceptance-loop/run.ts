@@ -8,7 +8,7 @@ import { renderReportMarkdown } from "../../../src/evidence/acceptance/report.ts
 import { cliProposer, commandEvaluator } from "../../../src/evidence/acceptance/seams.ts";
 import { ShlexError, shlexSplit } from "../../../src/evidence/acceptance/shlex.ts";
 import { isComplete, scorecardDict } from "../../../src/evidence/acceptance/verdict.ts";
-import { ARGS } from "../../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
 import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
@@ -65,7 +65,8 @@ export default defineCommand({
   usage: ["acceptance-loop run --config <path> [--max-iterations <n>] [--baseline-ref <ref>] [--restore-cmd <cmd>] [--json]"],
   args: {
     config: { type: "string", valueHint: "path", required: true, description: "The acceptance config JSON" },
-    "max-iterations": { type: "int", min: 1, max: 10_000, valueHint: "n", description: "Iterations to run (default 1; with --restore-cmd, the config's max_iterations)" },
+    // The original: `--max-iterations INT`, `< 1` refused; no upper bound (issue 26 §3).
+    "max-iterations": { type: "int", min: 1, max: UNBOUNDED_MAX, valueHint: "n", description: "Iterations to run (default 1; with --restore-cmd, the config's max_iterations)" },
     "baseline-ref": { type: "string", valueHint: "ref", description: "What the baseline is (shown to the proposer; default: the current workspace)" },
     "restore-cmd": { type: "string", valueHint: "cmd", description: "Run in workspace_root after every rejected candidate (split like a shell, never run by one)" },
     json: {

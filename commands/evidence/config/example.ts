@@ -1,5 +1,6 @@
 /** `mogui config example <name> [--out <path>]`: one file the binary carries (instance examples, brief template, hook). */
-import { resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { exampleNames, findExample, writeExample } from "../../../src/evidence/config/examples.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
@@ -15,7 +16,7 @@ export default defineCommand({
   usage: ["config example <name> [--out <path>]"],
   args: {
     name: { type: "positional", required: true, description: `One of: ${exampleNames().join(", ")}` },
-    out: { type: "string", valueHint: "path", description: "Write the file here instead of printing it (refused when the path exists)" },
+    out: { type: "string", valueHint: "path", description: "Write the file here instead of printing it, parent directories included (refused when the path exists)" },
   },
   exits: {
     ok: { code: 0, meaning: "the file was printed (or written with --out)" },
@@ -37,6 +38,7 @@ export default defineCommand({
     const path = resolve(ctx.cwd, args.out);
     let wrote: boolean;
     try {
+      mkdirSync(dirname(path), { recursive: true });
       wrote = writeExample(e, path);
     } catch (err) {
       return fail("usage", `config example: cannot write ${path}: ${errnoCode(err) ?? errorMessage(err)}`);

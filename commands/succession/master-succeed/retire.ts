@@ -1,4 +1,4 @@
-import { ARGS } from "../../../src/lib/args.ts";
+import { ARGS, UNBOUNDED_MAX } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { selfHandle } from "../../../src/succession/master/io.ts";
@@ -27,7 +27,8 @@ export default defineCommand({
     "target-handle": { type: "string", valueHint: "handle", description: "Exact terminal handle of the predecessor" },
     "target-pty-id": { type: "string", valueHint: "id", description: "Exact pty id of the predecessor" },
     "target-session-id": { type: "string", valueHint: "id", description: "Exact session id of the predecessor" },
-    "target-pid": { type: "int", min: 1, max: 2_147_483_647, valueHint: "pid", description: "Predecessor agent pid, measured by you (folder panes report none)" },
+    // The original: `--target-pid INT`, `target_pid <= 0` refused; no upper bound (issue 26 §3).
+    "target-pid": { type: "int", min: 1, max: UNBOUNDED_MAX, valueHint: "pid", description: "Predecessor agent pid, measured by you (folder panes report none)" },
     "target-tty": { type: "string", valueHint: "tty", description: "Predecessor tty, e.g. /dev/pts/3 or ttys004" },
     execute: { type: "boolean", description: "Really close and measure (default: dry run)" },
     "settle-ms": { type: "int", min: 0, max: 3_600_000, valueHint: "ms", description: "Re-probe a still-present pid/tty for this long after close", default: 2000 },

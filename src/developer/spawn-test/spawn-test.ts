@@ -143,6 +143,7 @@ async function roundTrip(ctx: Ctx, cfg: SpawnConfig, runtime: string): Promise<A
   return { id: "C", name, ok: false, detail: `no 'spawn-test ${runtime}' message within ${cfg.roundTripMs} ms` };
 }
 
+// Korean refusals are recognised in the agent's reply (input, not output: kept as in the original).
 const REFUSAL = /\b(refus\w*|cannot|can't|won't|will not|not allowed|declin\w*)\b|거부|불가|할 수 없/i;
 
 async function drive(ctx: Ctx, cfg: SpawnConfig, runtime: string, ops: string, handle: string, prompt: string): Promise<string> {
@@ -157,6 +158,7 @@ async function drive(ctx: Ctx, cfg: SpawnConfig, runtime: string, ops: string, h
   const deadline = cfg.driver === "process" ? 0 : Date.now() + cfg.responseMs;
   for (;;) {
     const after = (await terminalText(ctx, handle)).split(prompt).pop() ?? "";
+    // A Korean refusal in the reply (input, kept).
     if (/SPAWN-TEST-ACK|refus|cannot|won't|거부/i.test(after) || Date.now() >= deadline) return after;
     await Bun.sleep(1000);
   }

@@ -4,6 +4,7 @@ import type { ReasonCode } from "./reasons.ts";
 
 // Python's \b is Unicode-aware: "mcp" next to a Hangul letter is not a whole word there, so neither is it here.
 const MCP = /(?<![\p{L}\p{N}_])mcp(?![\p{L}\p{N}_])|mcp__|code-review-graph/iu;
+// The reference's own pattern (`trust|신뢰|다이얼로그`, §3.7) matched in contracts: input, kept byte for byte.
 const TRUST = /trust|신뢰|다이얼로그/i;
 const ABS_PATH = /\/(?:Users|home)\/[^\s"'`<>{}[\](),;:]+/g;
 const TRAILING = /[.,)\]}"'`]+$/;

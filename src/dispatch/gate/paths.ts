@@ -6,9 +6,9 @@ import { spendLedgerPath } from "./spend-paths.ts";
 
 export const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 const LEDGER_FILE = "dispatch-ledger.jsonl";
-/** How long to wait for the gate lock before giving up with LEDGER_UNAVAILABLE (default 15 s). */
+/** How long to wait for the gate lock before giving up with LEDGER_UNAVAILABLE (default 10 s, D33). */
 const LOCK_TIMEOUT_ENV = "DISPATCH_GATE_LOCK_TIMEOUT_MS";
-const DEFAULT_GATE_LOCK_TIMEOUT_MS = 15_000;
+export const DEFAULT_GATE_LOCK_TIMEOUT_MS = 10_000;
 
 export interface GatePaths {
   ledger: string;

@@ -184,7 +184,7 @@ async function start(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: Reso
     r.task_id = await createTask(orca, req.spec!, taskTitle(ctx, req, r.contract_sha!), say, r);
     if (brake) wireBrake(ctx, brake, say, r);
     const handle = await openTerminal(orca, req, res, say, r);
-    say(`→ ${r.task_id} → ${handle} (${r.terminal_reused ? "재사용" : "신규"})`);
+    say(`→ ${r.task_id} → ${handle} (${r.terminal_reused ? "reused" : "new"})`);
     const pre = await paneClass(orca, handle);
     r.dispatch_id = await injectDispatch(orca, r.task_id, handle, say, r);
     return { handle, pre };
@@ -197,7 +197,7 @@ async function start(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: Reso
 export async function launchAndRegister(ctx: Ctx, req: DispatchRequest, res: Resolved, est: number | null, say: Say, r: DispatchReport): Promise<void> {
   const orca = new OrcaClient(ctx, { timeoutMs: req.orcaTimeoutMs ?? ORCA_TIMEOUT_MS });
   r.step = "run";
-  await ensureRun(orca, req, `mogui dispatch ${basename(req.contract)}`, say, r);
+  await ensureRun(orca, req, `mogui dispatch ${basename(req.contract)}`, say, r, ctx.env.ORCA_TERMINAL_HANDLE);
   if (res.runtime === "codex") {
     r.step = "pretrust";
     pretrustCodex(ctx, say, await worktreePath(orca, req.worktree, req.terminal), req.worktree);
@@ -210,7 +210,7 @@ export async function launchAndRegister(ctx: Ctx, req: DispatchRequest, res: Res
   await register(ctx, orca, req, res, r.task_id!, handle, r.dispatch_id!, r);
   auditRow(ctx, req, res, say, r);
   const warn = r.register_warnings.length ? ` · warn:${r.register_warnings.join(",")}` : "";
-  say(`⚡ register ✓ ${r.dispatch_id}${warn} · probe: job=원장대조 model=${r.probe}`);
+  say(`⚡ register ✓ ${r.dispatch_id}${warn} · probe: job=ledger-matched model=${r.probe}`);
   if (r.probe === "unavailable") NOT_VERIFIED_NOTE.forEach((l) => say(l));
   const d = await classifyDelivery(orca, handle, pre, { intervalMs: req.deliveryPollMs });
   r.delivery = deliveryJson(d);

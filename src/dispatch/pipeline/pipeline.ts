@@ -80,7 +80,7 @@ function resolveDispatch(ctx: Ctx, req: DispatchRequest, say: Say, r: DispatchRe
 }
 
 function gateLine(res: Resolved, est: number | null, sha: string | null): string {
-  return `⚙ gate ✓ ${res.tier} · ${res.model} · est ${est === null ? "?" : estLabel(est)} · 계약 ${(sha ?? "").slice(0, 8)}`;
+  return `⚙ gate ✓ ${res.tier} · ${res.model} · est ${est === null ? "?" : estLabel(est)} · contract ${(sha ?? "").slice(0, 8)}`;
 }
 
 async function pipeline(ctx: Ctx, req: DispatchRequest, say: Say, r: DispatchReport): Promise<void> {

@@ -25,9 +25,18 @@ const isTimeout = (e: unknown) => e instanceof OrcaError && e.failure === "timeo
 /** The run_required refusal (and a missing Run found up front) in one line that says how to bind one. */
 const BIND_A_RUN = "bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create";
 
+/** Outside an Orca terminal Orca cannot tell who dispatches: every step would fail the same way (issue 26 §3). */
+const NO_SENDER =
+  "no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)";
+
 /** An Orca step that failed outright (no timeout): exit 3 with Orca's words on one line. */
 function orcaFailed(step: DispatchStep, label: string, e: OrcaError, extra: string[] = []): Stop {
-  const hint = e.orcaCode === "run_required" ? ` · no Orca Run is bound: ${BIND_A_RUN}` : "";
+  const hint =
+    e.orcaCode === "run_required"
+      ? ` · no Orca Run is bound: ${BIND_A_RUN}`
+      : e.orcaCode === "no_active_sender_terminal" || e.orcaCode === "stable_pane_required"
+        ? " · run mogui dispatch from the master's Orca terminal"
+        : "";
   return new Stop(step, DISPATCH_EXIT.ORCA, [`✗ ${label} failed · ${oneLine(e.message)}${hint}`, ...extra], { error: e.message });
 }
 
@@ -40,8 +49,10 @@ async function step<T>(s: DispatchStep, label: string, fn: () => Promise<T>, ext
   }
 }
 
-/** D38 precondition: a bound Run (`run-current`); none -> one line on how to bind one, or --run-create makes one. */
-export async function ensureRun(orca: OrcaClient, req: DispatchRequest, objective: string, say: Say, r: DispatchReport): Promise<void> {
+/** D38 precondition: a bound Run (`run-current`); none -> one line on how to bind one, or --run-create makes one.
+ * Before it, the sender: without ORCA_TERMINAL_HANDLE no Run can be bound or read, so the hint names the terminal. */
+export async function ensureRun(orca: OrcaClient, req: DispatchRequest, objective: string, say: Say, r: DispatchReport, sender: string | undefined): Promise<void> {
+  if (!sender?.trim()) throw new Stop("run", DISPATCH_EXIT.REFUSED, [`✗ ${NO_SENDER}`]);
   let current: Record<string, unknown>;
   try {
     current = await orca.result(["orchestration", "run-current"]);

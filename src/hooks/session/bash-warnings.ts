@@ -37,5 +37,6 @@ export function unfilteredLargeOutput(command: string): string | null {
 }
 
 export function trimWarning(label: string): string {
-  return `[trim-warn] '${label}' 출력이 클 수 있습니다 - head/tail/grep/--jq/wc/cut 로 걸러서 필요한 부분만 읽으세요 (컨텍스트 절약).`;
+  // English (issue 26 §2); the original printed this in Korean, and no test of the reference pins its words.
+  return `[trim-warn] '${label}' may print a lot of output: filter it with head/tail/grep/--jq/wc/cut and read only what you need (saves context).`;
 }

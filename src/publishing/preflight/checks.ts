@@ -173,8 +173,8 @@ export function checkSkillStack(h: Host): Line[] {
 
 /** Counts only: rule content is never printed. */
 export function checkRedactionExtra(h: Host): Line[] {
-  // The same resolution the scan uses; preflight alone falls back to the conventional location when unset.
-  const path = orgRulesPath(h.ctx) ?? join(h.home, ".config", "redaction-extra.txt");
+  // The same resolution the scan uses (rules.ts: $REDACTION_EXTRA_PATTERNS, else ~/.config/redaction-extra.txt).
+  const path = orgRulesPath({ env: { ...h.ctx.env, HOME: h.home }, cwd: h.ctx.cwd });
   let text: string;
   try {
     text = readFileSync(path, "utf8");

@@ -38,6 +38,8 @@ export interface Rule {
   /** Whether the pattern has a non-ASCII literal (a native-script spelling). */
   nativeScript: boolean;
   org: boolean;
+  /** A mogui extension: the token's own checksum must hold (checksum.ts). */
+  checksum?: "crc32-base62";
 }
 
 export interface RuleSet {
@@ -66,6 +68,7 @@ const RuleSchema = v.looseObject({
   entropy: v.optional(v.number()),
   keywords: v.optional(v.array(v.string())),
   tags: v.optional(v.array(v.string())),
+  checksum: v.optional(v.picklist(["crc32-base62"])),
   allowlist: v.optional(AllowlistSchema),
   allowlists: v.optional(v.array(AllowlistSchema)),
 });
@@ -150,6 +153,7 @@ function loadConfigText(text: string, label: string, out: RuleSet, seen = new Se
       allowlists: lists,
       nativeScript: /[^\x00-\x7f]/.test(r.regex ?? ""),
       org: false,
+      ...(r.checksum ? { checksum: r.checksum } : {}),
     };
     // A later rule with the same id replaces the earlier one (how gitleaks extends a base config).
     const at = out.rules.findIndex((x) => x.id === rule.id);

@@ -114,6 +114,42 @@ function probeRuns(code: (i: number) => number, start: number, n: number): Run[]
   return out;
 }
 
+/** A run of URL-ish characters holding at least one `%XX` escape (a query string, a form body, a cookie). */
+const URLISH = new Uint8Array(65536);
+for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%._~+/=:@&?!$'()*,;#[]-") URLISH[ch.charCodeAt(0)] = 1;
+
+const HEXCH = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+/**
+ * The percent-encoded runs of `text` that decode to something else (issue 25: one more decoding): from each `%XX`
+ * (found by indexOf, so a text of `%s` and `100%` costs a few searches) out to the run's ends.
+ */
+export function percentRuns(text: string): Run[] {
+  const out: Run[] = [];
+  let end = 0;
+  for (let i = text.indexOf("%"); i >= 0; i = text.indexOf("%", Math.max(i + 1, end))) {
+    if (i < end || !HEXCH(text.charCodeAt(i + 1)) || !HEXCH(text.charCodeAt(i + 2))) continue;
+    let s = i;
+    while (s > 0 && URLISH[text.charCodeAt(s - 1)] === 1 && i - s < MAX_BASE64_RUN) s--;
+    let e = i + 3;
+    while (e < text.length && URLISH[text.charCodeAt(e)] === 1 && e - i < MAX_BASE64_RUN) e++;
+    end = e;
+    if (e - s >= 8) out.push({ start: s, end: e });
+  }
+  return out;
+}
+
+/** A percent-encoded run decoded (`+` stays, as in a path); null when it is not valid UTF-8 escapes. */
+export function decodePercent(run: string): string | null {
+  try {
+    const out = decodeURIComponent(run.replace(/%(?![0-9A-Fa-f]{2})/g, "%25"));
+    // Query and form fields become lines, so `password=...` is a whole line's value as in a dotenv file.
+    return out === run ? null : out.replace(/[\r\n]/g, " ").replace(/[?&]/g, "\n");
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the bytes read as text: no NUL, at least 95% printable ASCII, tabs, line breaks or UTF-8 bytes. */
 function looksLikeText(buf: Buffer): boolean {
   if (buf.length < 12) return false;
@@ -139,4 +175,4 @@ export function decodeBase64Text(run: string): string | null {
 }
 
 // The per-text path (tier.ts).
-keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText);
+keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText, percentRuns, decodePercent);

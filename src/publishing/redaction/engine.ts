@@ -7,7 +7,8 @@
  * decoded in place; base64 runs are decoded and scanned once (decode.ts).
  */
 import type { Allowlist, Rule } from "./config.ts";
-import { base64Runs, decodeBase64Text, unescapeJson, type Run } from "./decode.ts";
+import { base64Runs, decodeBase64Text, decodePercent, percentRuns, unescapeJson, type Run } from "./decode.ts";
+import { badChecksumToken, checksumValid } from "./checksum.ts";
 import { Gate, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
 import { keepOutOfFTL } from "./tier.ts";
@@ -24,7 +25,7 @@ export interface Finding {
   /** The line, masked (every finding's secret on it replaced) and cut to 160 characters. */
   snippet: string;
   /** Set when the secret was found inside decoded content. */
-  decoded?: "base64";
+  decoded?: "base64" | "percent";
   /** The content fingerprint (contentFingerprint): survives line moves, never contains the secret. */
   fingerprint: string;
 }
@@ -311,16 +312,38 @@ interface Hit {
   line: () => string;
 }
 
+/**
+ * A secret made of one repeated character or of a counting sequence (`xxxxxxxx`, `AAAA...`, `abcdef...`, `0123...`)
+ * after its public prefix is a documentation look-alike, never a credential: issuers' tokens are random. Asked of
+ * the secret only (D34), for the embedded and user rules (an organisation identifier rule is exempt).
+ */
+export function dummySecret(secret: string): boolean {
+  // The random part: past a short public prefix (`ghp_`, `sk-proj-`, `AKIA`, `dp.pt.`).
+  const m = /^(?:[A-Za-z0-9]{1,8}[_.-]){1,3}/.exec(secret);
+  const body = m && secret.length - m[0].length >= 8 ? secret.slice(m[0].length) : secret;
+  if (body.length < 8 || secret.length < 12) return false;
+  let same = 0;
+  let step = 0;
+  for (let i = 1; i < body.length; i++) {
+    const d = body.charCodeAt(i) - body.charCodeAt(i - 1);
+    if (d === 0) same++;
+    else if (d === 1 || d === -1 || (body[i] === "a" && body[i - 1] === "z") || (body[i] === "0" && body[i - 1] === "9") || (body[i] === "0" && body[i - 1] === "z")) step++;
+  }
+  const pairs = body.length - 1;
+  return same >= pairs * 0.6 || step >= pairs * 0.7 || same + step >= pairs * 0.85;
+}
+
 /** Whether an allowlist's paths match: asked once per allowlist and text, not once per match. */
-type PathCheck = (a: Allowlist) => boolean;
+type PathCheck = ((a: Allowlist) => boolean) & { rule: (r: Rule) => boolean };
 
 function pathCheck(path: string): PathCheck {
   const seen = new Map<Allowlist, boolean>();
-  return (a) => {
+  const f = (a: Allowlist) => {
     let v = seen.get(a);
     if (v === undefined) seen.set(a, (v = a.paths.some((r) => r.test(path))));
     return v;
   };
+  return Object.assign(f, { rule: (r: Rule) => r.path === null || r.path.test(path) });
 }
 
 function allowedBy(a: Allowlist, hit: Hit, paths: PathCheck): boolean {
@@ -384,7 +407,7 @@ interface Raw {
   lineStart: number;
   matchStart: number;
   matchEnd: number;
-  decoded?: true;
+  decoded?: "base64" | "percent";
 }
 
 /** Matches kept per text; past this a text's findings are only counted (a file of millions of secrets stays bounded). */
@@ -419,6 +442,8 @@ export interface TextResult {
  */
 export type Skip = (rule: string, line: number, content: string) => boolean;
 
+const DOUBLE_ESCAPED = /\\(?:["\\/nrt]|u[0-9a-fA-F]{4})/;
+
 /** Scans one text; `path` is what path allowlists and findings see. */
 export function scanText(c: Compiled, path: string, text: string): Finding[] {
   return scanTextBounded(c, path, text, Infinity).findings;
@@ -426,7 +451,9 @@ export function scanText(c: Compiled, path: string, text: string): Finding[] {
 
 /** scanText rendering at most `budget` findings; the rest are counted. `hint`: what a batch knows of `raw`. */
 export function scanTextBounded(c: Compiled, path: string, raw: string, budget: number, skip?: Skip, hint?: TextHint): TextResult {
-  const text = hint && !hint.escapes ? raw : unescapeJson(raw);
+  let text = hint && !hint.escapes ? raw : unescapeJson(raw);
+  // A JSON string holding JSON (a Codex rollout's tool output): escaped twice, decoded twice.
+  if (text !== raw && DOUBLE_ESCAPED.test(text)) text = unescapeJson(text);
   const col: Collect = { raws: [], overflow: 0, paths: pathCheck(path) };
   collect(c, path, text, col, c.decodeDepth, text === raw ? hint : undefined);
   const out = col.raws.length ? render(text, path, col.raws, budget, skip) : { findings: [], more: 0, suppressed: 0 };
@@ -444,6 +471,18 @@ export function scanTextBounded(c: Compiled, path: string, raw: string, budget: 
   return out;
 }
 
+/**
+ * The secrets' spans in `text` after its JSON escapes are decoded (the text they index is returned too), for a
+ * caller that must hand the text on masked (hook secret-alert).
+ */
+export function secretSpans(c: Compiled, path: string, raw: string): { text: string; spans: Array<{ start: number; end: number; rule: string }> } {
+  let text = unescapeJson(raw);
+  if (text !== raw && DOUBLE_ESCAPED.test(text)) text = unescapeJson(text);
+  const col: Collect = { raws: [], overflow: 0, paths: pathCheck(path) };
+  collect(c, path, text, col, c.decodeDepth);
+  return { text, spans: col.raws.map((r) => ({ start: r.start, end: r.end, rule: r.rule.id })) };
+}
+
 function collect(c: Compiled, path: string, text: string, col: Collect, depth: number, hint?: TextHint): void {
   const kw = new Keywords(text);
   const outer = col.inlineAllow;
@@ -453,6 +492,8 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
   const seen = new Uint8Array(P + c.leadList.length);
   if (hint) for (let i = 0; i < P; i++) seen[i] = hint.answers[hint.base + i]!;
   for (const s of c.steps) {
+    // A rule for one kind of file (`.pgpass`) is asked of its path first: its regex never runs elsewhere.
+    if (s.rule.path && !col.paths.rule(s.rule)) continue;
     if (s.lead >= 0) {
       const at = P + s.lead;
       let v = seen[at]!;
@@ -465,7 +506,11 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
     } else if (!s.direct && !kw.any(s.rule)) continue;
     matchRule(c, s.rule, path, text, col, s.direct ? kw : null);
   }
-  if (depth > 0) collectDecoded(c, path, text, col, depth, hint?.runs() ?? base64Runs(text));
+  if (depth > 0) {
+    collectDecoded(c, path, text, col, depth, hint?.runs() ?? base64Runs(text));
+    // Percent-encoding (`%3D`, `%2F`): one more decoding, like JSON escapes and base64; a text without `%` costs one search.
+    if (text.indexOf("%") >= 0) collectDecoded(c, path, text, col, depth, percentRuns(text), "percent");
+  }
   col.inlineAllow = outer;
 }
 
@@ -481,11 +526,11 @@ function present(c: Compiled, text: string, seen: Uint8Array, g: number): boolea
  * Base64 runs of 20+ characters that decode to text are scanned with every rule (nested runs while `depth` lasts);
  * each rule that matches inside gives one finding at the run, whose whole span is masked.
  */
-function collectDecoded(c: Compiled, path: string, text: string, col: Collect, depth: number, runs: Run[]): void {
+function collectDecoded(c: Compiled, path: string, text: string, col: Collect, depth: number, runs: Run[], kind: "base64" | "percent" = "base64"): void {
   let lineNo = 1;
   let scanned = 0;
   for (const run of runs) {
-    const decoded = decodeBase64Text(text.slice(run.start, run.end));
+    const decoded = kind === "base64" ? decodeBase64Text(text.slice(run.start, run.end)) : decodePercent(text.slice(run.start, run.end));
     if (decoded === null) continue;
     const inner: Collect = { raws: [], overflow: 0, paths: col.paths };
     collect(c, path, unescapeJson(decoded), inner, depth - 1);
@@ -498,7 +543,7 @@ function collectDecoded(c: Compiled, path: string, text: string, col: Collect, d
       if (text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).includes("gitleaks:allow")) continue;
     }
     for (const rule of new Set(inner.raws.map((r) => r.rule))) {
-      push(col, { line: lineNo, rule, start: run.start, end: run.end, lineStart, matchStart: run.start, matchEnd: run.end, decoded: true });
+      push(col, { line: lineNo, rule, start: run.start, end: run.end, lineStart, matchStart: run.start, matchEnd: run.end, decoded: kind });
     }
   }
 }
@@ -543,6 +588,8 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
     scanned = at;
     const secret = secretOf(m, rule.secretGroup);
     if (rule.entropy && entropy(secret) < rule.entropy) continue;
+    if (!rule.org && dummySecret(secret)) continue;
+    if ((rule.checksum && !checksumValid(secret)) || (!rule.org && badChecksumToken(secret))) continue;
     const lineStart = text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
@@ -619,7 +666,7 @@ function render(text: string, path: string, raws: Raw[], budget: number, skip?: 
         snippet,
         fingerprint: fingerprints.get(r)!,
       };
-      if (r.decoded) f.decoded = "base64";
+      if (r.decoded) f.decoded = r.decoded;
       return f;
     });
     line.sort(byRuleId);
@@ -632,4 +679,4 @@ function render(text: string, path: string, raws: Raw[], budget: number, skip?: 
 }
 
 // The per-text path (tier.ts).
-keepOutOfFTL(scanTextBounded, collect, present, collectDecoded, matchRule, render, push, inlineAllowed, pathCheck, allowedBy, entropy, pathAllowed, secretOf, Keywords.prototype.any, contentFingerprint);
+keepOutOfFTL(dummySecret, scanTextBounded, collect, present, collectDecoded, matchRule, render, push, inlineAllowed, pathCheck, allowedBy, entropy, pathAllowed, secretOf, Keywords.prototype.any, contentFingerprint);

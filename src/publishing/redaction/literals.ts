@@ -250,6 +250,17 @@ function factorCheck(f: string[], flags: string): Check {
 /** Characters whose lowercase form contains an ASCII character (U+0130 -> "i\u0307", U+212A KELVIN SIGN -> "k"). */
 const LOWERS_TO_ASCII = /[\u0130\u212a]/;
 
+/** Whether `text` has one of LOWERS_TO_ASCII: asked once per text, however many keyword tests fail on it. */
+let lastText: string | null = null;
+let lastHas = false;
+function lowersToAscii(text: string): boolean {
+  if (text !== lastText) {
+    lastText = text;
+    lastHas = LOWERS_TO_ASCII.test(text);
+  }
+  return lastHas;
+}
+
 /**
  * gitleaks' keyword test: the lowercased text contains a keyword. For ASCII keywords a case-insensitive RegExp
  * over the text itself gives the same answer (without lowercasing the text) except where the text has one of
@@ -260,7 +271,7 @@ function keywordCheck(keywords: string[]): Check {
   if (keywords.some((k) => /[^\x00-\x7f]/.test(k) || k === "")) return (_text, lower) => lowerHas(lower());
   // Without letters the `i` flag changes nothing, and a case-sensitive RegExp searches faster.
   const re = new RegExp(keywords.map(escapeLiteral).join("|"), keywords.some((k) => /[A-Za-z]/.test(k)) ? "i" : "");
-  return (text, lower) => re.test(text) || (LOWERS_TO_ASCII.test(text) && lowerHas(lower()));
+  return (text, lower) => re.test(text) || (lowersToAscii(text) && lowerHas(lower()));
 }
 
 /**
@@ -303,4 +314,4 @@ export class Gate {
 }
 
 // The per-text path (tier.ts).
-keepOutOfFTL(Gate.prototype.passes);
+keepOutOfFTL(Gate.prototype.passes, lowersToAscii);

@@ -45,10 +45,45 @@ const GENERIC: Array<[RegExp, string | ((m: string, ...g: string[]) => string)]>
   [/=\s*(["'])[^"'\s*]{6,}\1/g, '="***"'],
 ];
 
-function maskGeneric(line: string): string {
+/**
+ * Issue 25 §2: context is printed only once every secret-like run on it is masked, found or not: passwords in
+ * URLs, after `curl -u user:`, after a netrc `password`, any value assigned to a credential-like name, and every
+ * run of token characters that looks random (16+ characters of some entropy, or 8+ mixing letters and digits).
+ */
+const STRONG: Array<[RegExp, string | ((m: string, ...g: string[]) => string)]> = [
+  [/(:\/\/[^\s:@/'"`<>]*:)[^\s@/'"`<>]+@/g, `$1${STARS}@`],
+  [/((?:^|\s)(?:-u|--user)(?:[ =]{1,3}|)["']?[^\s:"']*:)[^\s"']+/g, `$1${STARS}`],
+  [/(\bpassword[ \t]+)(?![=:])\S+/gi, `$1${STARS}`],
+  [/((?:pass|pwd|secret|token|key|auth|credential|bearer|basic)[A-Za-z0-9_.-]*["']?[ \t]{0,5}(?:=|:|:=|=>)[ \t]{0,5}(?:\\?["'])?)(?![^\s"'`,;<>]*\*{4})[^\s"'`,;<>]{3,}/gi, `$1${STARS}`],
+];
+
+const RUN = /[A-Za-z0-9+/=_~.%-]{8,}/g;
+
+/** Whether a run of token characters looks like a secret rather than a word, a path or a number. */
+function secretLike(run: string): boolean {
+  if (run.includes("****")) return false;
+  const digits = /[0-9]/.test(run);
+  const upper = /[A-Z]/.test(run);
+  const lower = /[a-z]/.test(run);
+  if (!digits && !(upper && lower)) return false;
+  if (!upper && !lower) return false;
+  if (run.length >= 16) return entropyOf(run) >= 3.0;
+  return digits && upper && lower;
+}
+
+function entropyOf(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const c of counts.values()) h -= (c / s.length) * Math.log2(c / s.length);
+  return h;
+}
+
+export function maskGeneric(line: string): string {
   let out = line;
   for (const [re, rep] of GENERIC) out = out.replace(re, rep as string);
-  return out;
+  for (const [re, rep] of STRONG) out = out.replace(re, rep as string);
+  return out.replace(RUN, (run) => (secretLike(run) ? maskSecret(run) : run));
 }
 
 /** Masks `spans` in `line`, then the generic patterns, then cuts around the first span to 160 characters. */

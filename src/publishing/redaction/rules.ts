@@ -23,10 +23,16 @@ export class ScanFail extends Error {
 const CONFIG_ENV = "GITLEAKS_CONFIG";
 const EXTRA_ENV = "REDACTION_EXTRA_PATTERNS";
 
-/** The organisation rules file named by $REDACTION_EXTRA_PATTERNS (`~` expanded, relative to cwd); undefined when unset. */
-export function orgRulesPath(ctx: Pick<Ctx, "env" | "cwd">): string | undefined {
+/** Where the organisation rules file is when $REDACTION_EXTRA_PATTERNS is unset. */
+const DEFAULT_ORG_RULES = "~/.config/redaction-extra.txt";
+
+/**
+ * The organisation rules file: $REDACTION_EXTRA_PATTERNS (`~` expanded, relative to cwd), else
+ * ~/.config/redaction-extra.txt. The one resolution `preflight` and `redaction-scan` both use (issue 25 §3).
+ */
+export function orgRulesPath(ctx: Pick<Ctx, "env" | "cwd">): string {
   const raw = ctx.env[EXTRA_ENV]?.trim();
-  return raw ? resolve(ctx.cwd, expandHome(ctx, raw)) : undefined;
+  return resolve(ctx.cwd, expandHome(ctx, raw || DEFAULT_ORG_RULES));
 }
 
 export interface LoadedRules {
@@ -84,7 +90,6 @@ export function loadRules(ctx: Ctx, root: string, opts: { config?: string; allow
   if (!opts.skipLegacyCheck) checkLegacyAllowlist(ctx, root, opts.allowlist);
   let org = { considered: 0, rules: [] as Rule[], unusable: 0, re2Rejected: [] as string[] };
   const abs = orgRulesPath(ctx);
-  if (abs) {
     if (existsSync(abs)) {
       let text: string;
       try {
@@ -94,7 +99,6 @@ export function loadRules(ctx: Ctx, root: string, opts: { config?: string; allow
       }
       org = parseOrgRules(text);
     }
-  }
   if (org.re2Rejected.length) {
     throw new ScanFail(`organization rule(s) not supported by RE2: ${org.re2Rejected.join(", ")}`, [
       "redaction-scan: rewrite those regexes without lookarounds or other non-RE2 constructs, then re-run.",
@@ -105,7 +109,7 @@ export function loadRules(ctx: Ctx, root: string, opts: { config?: string; allow
     warn("organization rules contain no native script pattern; romanization only identifier rules miss native spellings");
   }
   if (org.rules.length === 0) {
-    warn("organization-specific rules not loaded (REDACTION_EXTRA_PATTERNS unset or empty); this scan covers generic patterns only");
+    warn("organization-specific rules not loaded (no rules in $REDACTION_EXTRA_PATTERNS or ~/.config/redaction-extra.txt); this scan covers generic patterns only");
     if (opts.requireExtra) throw new ScanFail("required organization rules were not loaded");
   }
   const set: RuleSet = { rules: [...base.set.rules, ...org.rules], allowlists: base.set.allowlists, re2Rejected: [] };

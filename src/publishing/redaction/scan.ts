@@ -22,6 +22,8 @@ export interface ScanRequest {
   range?: string;
   messageRange?: string;
   paths?: readonly string[];
+  /** --paths only: keep the files whose path this matches (the transcript stores' `*.jsonl`). */
+  include?: RegExp;
 }
 
 export interface ScanReport {
@@ -121,7 +123,7 @@ export function readBaseline(path: string): Set<string> {
 }
 
 async function listFiles(ctx: Ctx, req: ScanRequest, found?: (count: number) => void): Promise<FileRef[]> {
-  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? [], found).map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
+  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? [], found).filter((r) => !req.include || req.include.test(r.abs)).map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
   const rels = req.mode === "tracked" ? await trackedFiles(ctx, req.root) : req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   return rels.map((rel) => ({ abs: join(req.root, rel), shown: rel }));
 }

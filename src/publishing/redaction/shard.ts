@@ -8,7 +8,7 @@
  * keeps only the first `budget` findings (in file, line, rule order) and counts the rest, and the parent keeps the
  * first `budget` of the shares taken in order.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
@@ -18,6 +18,7 @@ import { Batch } from "./batch.ts";
 import { pathAllowed, scanTextBounded, type Compiled, type Finding, type TextHint } from "./engine.ts";
 import { ScanFail } from "./rules.ts";
 import { readText, type PathRef } from "./sources.ts";
+import { scanLargeFile, STREAM_MIN } from "./stream.ts";
 import { keepOutOfFTL } from "./tier.ts";
 
 /** A file to scan: where it is (and whether a walk saw a regular file there) and how findings name it. */
@@ -99,6 +100,15 @@ export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOpt
     }
     if (added === "added") continue;
     batch.flush(visitor);
+    // A large UTF-8 file (a long transcript) is scanned in chunks, never read whole (stream.ts).
+    if (f.regular && largeFile(f.abs)) {
+      const r = scanLargeFile(c, out, f.abs, f.shown, opts, addText);
+      if (r === "binary") binary(f);
+      if (r !== "utf16") {
+        if (r === "done") finished();
+        continue;
+      }
+    }
     // Every check of its own (lstat first): the batch did not take it, or it changed since it was listed.
     const t = readText(f.abs);
     if (t === "binary") {
@@ -113,6 +123,15 @@ export function scanShard(c: Compiled, files: readonly FileRef[], opts: ShardOpt
   }
   batch.flush(visitor);
   return out;
+}
+
+function largeFile(abs: string): boolean {
+  try {
+    const st = lstatSync(abs);
+    return st.isFile() && st.size > STREAM_MIN;
+  } catch {
+    return false;
+  }
 }
 
 /** Scans one text into `out`, within the budget left. */
@@ -150,7 +169,7 @@ const FindingSchema = v.object({
   description: v.string(),
   match: v.string(),
   snippet: v.string(),
-  decoded: v.optional(v.literal("base64")),
+  decoded: v.optional(v.picklist(["base64", "percent"])),
   fingerprint: v.string(),
 });
 const ResultSchema = v.object({

@@ -31,12 +31,12 @@ export interface LintResult {
 
 /** Section key -> heading words that name it (case-insensitive, any heading level from ##). */
 const SECTIONS: Record<string, RegExp> = {
-  task: /^(task|작업)/i,
+  task: /^(task|작업)/i, // Korean heading accepted (input, kept)
   worktree: /^(worktree|workspace)/i,
-  constraints: /^(constraints|제약)/i,
-  completion: /^(completion|report format|완료)/i,
-  prohibitions: /^(prohibitions|prohibited|forbidden|금지)/i,
-  report_channel: /^(report channel|reporting|보고)/i,
+  constraints: /^(constraints|제약)/i, // Korean heading accepted (input, kept)
+  completion: /^(completion|report format|완료)/i, // Korean heading accepted (input, kept)
+  prohibitions: /^(prohibitions|prohibited|forbidden|금지)/i, // Korean heading accepted (input, kept)
+  report_channel: /^(report channel|reporting|보고)/i, // Korean heading accepted (input, kept)
 };
 const SECTION_TITLES: Record<string, string> = {
   task: "Task (with acceptance criteria)",

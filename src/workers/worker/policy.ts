@@ -107,7 +107,8 @@ function readPolicyText(path: string, missingOk: boolean): string | null {
   } catch (e) {
     const code = errnoCode(e);
     if (code === "ENOENT" && missingOk) return null;
-    const hint = code === "ENOENT" ? " (copy config/worker-surface-policy.example.json there, or pass --policy)" : "";
+    // No clone needed (issue 26 §2): the binary carries the example.
+    const hint = code === "ENOENT" ? ` (write one: mogui config example worker-surface-policy --out ${path}; or mogui config init; or pass --policy)` : "";
     throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? errorMessage(e)}${hint}`);
   }
 }

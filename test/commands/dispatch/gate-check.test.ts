@@ -78,7 +78,8 @@ describe("check: reason codes in the normative order", () => {
     const r = await h.run(checkArgv(join(h.home, "missing.md"), { agents: "0", model: " padded " }));
     expect(r.code).toBe(2);
     expect(json(r.stdout)).toEqual({ allow: false, contract_sha: null, cost_proxy: 0, reason: "CONTRACT_UNREADABLE", warnings: [] });
-    expect(r.stderr).toBe("dispatch-gate: CONTRACT_UNREADABLE\n");
+    // The reference's line first, byte for byte; then the file that could not be read (issue 26 §2).
+    expect(r.stderr).toStartWith("dispatch-gate: CONTRACT_UNREADABLE\ndispatch-gate: cannot read the contract ");
     expect(r.stderr).not.toContain("Traceback");
     expect(h.rows()[0]).toMatchObject({ decision: "DENY", reason: "CONTRACT_UNREADABLE", est_chars: null, contract_sha: null });
     expect(h.rows()[0]).not.toHaveProperty("tier_policy_sha256");

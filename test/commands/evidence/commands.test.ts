@@ -56,8 +56,8 @@ describe("acceptance-loop", () => {
     const one = await runMain(["acceptance-loop", "run", "--config", h.config, "--max-iterations", "1"], { env: accEnv(h) });
     expect(one.code).toBe(1);
     for (const [argv, message] of [
-      [["--max-iterations", "0"], "mogui: --max-iterations must be a whole number from 1 to 10000 (got '0')\n"],
-      [["--max-iterations", "two"], "mogui: --max-iterations must be a whole number from 1 to 10000 (got 'two')\n"],
+      [["--max-iterations", "0"], "mogui: --max-iterations must be a whole number of at least 1 (got '0')\n"],
+      [["--max-iterations", "two"], "mogui: --max-iterations must be a whole number of at least 1 (got 'two')\n"],
       [["--restore-cmd", "git 'oops"], "mogui: --restore-cmd: no closing quotation\n"],
       [["--restore-cmd", "  "], "mogui: --restore-cmd is empty\n"],
     ] as const) {

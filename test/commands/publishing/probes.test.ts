@@ -148,7 +148,7 @@ describe("model-drift-audit", () => {
       [["--transcript", T("claude-no-assistant.jsonl")], "model-drift-audit: FAIL. zero assistant turns, undecidable\n"],
       [["--transcript", T("claude-all-synthetic.jsonl")], "model-drift-audit: FAIL. no real model observed (all 2 assistant turns are <synthetic> or <missing>), undecidable\n"],
       [["--transcript", T("unknown-format.jsonl")], "model-drift-audit: FAIL. unsupported transcript format (neither Claude Code nor Codex JSONL): unknown-format.jsonl, undecidable\n"],
-      [["--transcript", T("nope.jsonl")], `model-drift-audit: FAIL. transcript not found: ${T("nope.jsonl")}\n`],
+      [["--transcript", T("nope.jsonl")], `model-drift-audit: FAIL. no transcript found (session=unset, workspace=unset): ${T("nope.jsonl")}\n`],
       [["--session", "abc"], "model-drift-audit: FAIL. no transcript found (session=abc, workspace=unset)\n"],
     ];
     for (const [args, stderr] of rows) expect(await auditCmd(args)).toEqual({ code: 2, stdout: "", stderr });

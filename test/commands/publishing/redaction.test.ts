@@ -94,7 +94,9 @@ test("REDACTION_EXTRA_PATTERNS is resolved the same way everywhere: '~' expands 
   const { orgRulesPath } = await import("../../../src/publishing/redaction/rules.ts");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "~/rules.txt", HOME: "/h" }, cwd: "/w" })).toBe("/h/rules.txt");
   expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: " rel/r.txt " }, cwd: "/w" })).toBe("/w/rel/r.txt");
-  expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "  " }, cwd: "/w" })).toBeUndefined();
+  // Unset or blank: the conventional place, ~/.config/redaction-extra.txt (preflight and the scan alike).
+  expect(orgRulesPath({ env: { REDACTION_EXTRA_PATTERNS: "  ", HOME: "/h" }, cwd: "/w" })).toBe("/h/.config/redaction-extra.txt");
+  expect(orgRulesPath({ env: { HOME: "/h" }, cwd: "/w" })).toBe("/h/.config/redaction-extra.txt");
 });
 
 test("an internal error is exit 2 ('did not decide'); --debug prints its stack", async () => {

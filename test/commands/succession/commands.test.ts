@@ -58,7 +58,7 @@ describe("master-succeed", () => {
     expect((await runMain(["master-succeed", "retire", "--self-handle", "me", "--target-handle", "old"], { runner, env: env() })).code).toBe(0);
     const self = await runMain(["master-succeed", "retire", "--self-handle", "me", "--expected", "m"], { runner, env: env() });
     expect(self).toEqual({ code: 2, stdout: "", stderr: "self_handle matched retirement candidate; refusing to close self\n" });
-    expect((await runMain(["master-succeed", "retire", "--self-handle", "me", "--target-handle", "old", "--target-pid", "-3"], { runner, env: env() })).stderr).toStartWith("mogui: --target-pid must be a whole number from 1 to 2147483647 (got '-3')\n");
+    expect((await runMain(["master-succeed", "retire", "--self-handle", "me", "--target-handle", "old", "--target-pid", "-3"], { runner, env: env() })).stderr).toStartWith("mogui: --target-pid must be a whole number of at least 1 (got '-3')\n");
     expect((await runMain(["master-succeed", "retire", "--self-handle", "me", "--target-pid", "abc"], { runner, env: env() })).code).toBe(2);
     // Inside an Orca terminal the caller's own handle is the default self handle.
     const inside = await runMain(["master-succeed", "retire", "--expected", "m"], { runner, env: env({ ORCA_TERMINAL_HANDLE: "me" }) });
@@ -97,7 +97,7 @@ describe("master-bootstrap, master-recover", () => {
     const ps = stubRunner([[["ps", "-axo", "pid=,ppid=,command="], { stdout: "999999 1 claude --resume SESS\n" }]]);
     const strict = await runMain([...argv, "--session-id", "SESS", "--strict-lease"], { env: env(), runner: ps });
     expect(strict).toEqual({ code: 2, stdout: "", stderr: "master-bootstrap: DUAL_INSTANCE:999999\n" });
-    expect((await runMain([...argv, "--budget", "-1"], { env: env() })).stderr).toStartWith("mogui: --budget must be a whole number from 0 to 100000000 (got '-1')\n");
+    expect((await runMain([...argv, "--budget", "-1"], { env: env() })).stderr).toStartWith("mogui: --budget must be a whole number of at least 0 (got '-1')\n");
   });
   test("recover: exit 0 whatever the verdict; --json report shape", async () => {
     const r = await runMain(["master-recover", "--charter", "/nope.md", "--handoff", "/nope-h.md", "--json"], { env: env() });

@@ -36,7 +36,7 @@ describe("worker classify", () => {
   test("no policy file: exit 2 naming the path and the example", async () => {
     const r = await setup(false).run("worker", "classify", "--path", "x");
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/surface policy unreadable: .*config\/worker-surface-policy\.json: ENOENT \(copy config\/worker-surface-policy\.example\.json there, or pass --policy\)/);
+    expect(r.stderr).toMatch(/surface policy unreadable: .*config\/worker-surface-policy\.json: ENOENT \(write one: mogui config example worker-surface-policy --out .*config\/worker-surface-policy\.json; or mogui config init; or pass --policy\)/);
   });
 });
 

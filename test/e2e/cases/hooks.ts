@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
+import { checksumToken } from "../../helpers/redaction-corpus.ts";
 
 // Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
 const MAC_HOME = ["", "Users"].join("/");
@@ -105,6 +106,13 @@ export const cases: FamilyCases = {
     code: 0,
     stdout: /^\{"hookSpecificOutput":\{"hookEventName":"SessionStart","additionalContext":"\[Compaction Recall Probe\] .*R1.*R4.*context-quality\.jsonl.*"\}\}\n$/,
     stdin: '{"source":"compact"}',
+    env: () => home(),
+  },
+  "hook secret-alert": {
+    argv: ["hook", "secret-alert"],
+    code: 0,
+    stdout: /^\{"decision":"block","reason":"secret-alert: 1 secret\(s\) in the Bash call \(github_token\).*"updatedToolOutput":".*gh\?_\*{8}.*"\}\}\n$/,
+    stdin: JSON.stringify({ hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "env" }, tool_response: { stdout: `T=${checksumToken("gh" + "p_", "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh")}` } }),
     env: () => home(),
   },
   "hook install": {

@@ -122,6 +122,23 @@ describe("3. a bound Run is a precondition", () => {
     expect(s.tasks.find((t: { id: string }) => t.id === made.report.task_id).run_id).toBe(made.report.run_id);
   });
 
+  test("outside an Orca terminal (ORCA_TERMINAL_HANDLE unset): exit 2 naming the missing sender terminal, no run-create hint", async () => {
+    const w = world();
+    for (const handle of ["", undefined]) {
+      const extra: Record<string, string> = handle === undefined ? {} : { ORCA_TERMINAL_HANDLE: handle };
+      const env = w.env(extra);
+      if (handle === undefined) delete env.ORCA_TERMINAL_HANDLE;
+      const r = await runBinary(["dispatch", "--contract", w.contract, "--delivery-poll-ms", "20", "--orca-timeout-ms", ORCA_TIMEOUT, "--json", "--spec", "x", "--worktree", `path:${wtPath(w)}`, "--runtime", "grok"], { env, cwd: w.root });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({ step: "run", task_id: null });
+      expect(xLines(r.stderr)).toEqual([
+        "✗ no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)",
+      ]);
+      expect(r.stderr).not.toContain("run-create");
+      expect(w.rows()).toEqual([]);
+    }
+  });
+
   test("the simulator's run_required, run-current and run-use have the documented shapes", async () => {
     const w = world();
     const sim = (args: string[], handle = WORKER) => runBinary(["sim", "orca", ...args, "--json"], { env: w.env({ ORCA_TERMINAL_HANDLE: handle }) });

@@ -63,7 +63,7 @@ describe("full runs", () => {
     expect(ledgerRows.filter((x) => x.decision === "ALLOW" && !x.job_id)).toHaveLength(1); // the dry gate recorded nothing
     expect(ledgerRows.find((x) => x.job_id === dispatch_id && x.decision === "ALLOW")).toMatchObject({ contract_sha, orchestration_task: task_id, model_declared: "grok-4.5", runtime: "grok" });
     expect(ledgerRows.find((x) => x.kind === "host_diversity_audit")).toMatchObject({ runtime: "grok", master_host_runtime: "claude", same_host: false, orchestration_task: task_id, job_id: dispatch_id, contract_sha });
-    expect(r.stderr).toContain(`→ ${task_id} → ${terminal} (신규)`);
+    expect(r.stderr).toContain(`→ ${task_id} → ${terminal} (new)`);
     expect(r.stderr).toContain("⚠ delivery UNVERIFIED");
   });
 
@@ -82,7 +82,7 @@ describe("full runs", () => {
     const r = await runBinary(["dispatch", "--contract", CONTRACT(), "--check-only", "--runtime", "codex"], { env: env(), cwd: root });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^exit=0 step=check-only runtime=codex model=gpt-5\.6-luna tier=efficient contract_sha=[0-9a-f]{64}\n$/);
-    expect(r.stderr).toMatch(/⚙ gate ✓ efficient · gpt-5\.6-luna · est 0\.0k · 계약 [0-9a-f]{8}\n/);
+    expect(r.stderr).toMatch(/⚙ gate ✓ efficient · gpt-5\.6-luna · est 0\.0k · contract [0-9a-f]{8}\n/);
     expect(existsSync(ledger())).toBe(false);
   });
 });

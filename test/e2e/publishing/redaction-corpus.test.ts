@@ -9,7 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eEnv, runBinary, type BinResult } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
-import { leaks, lookAlikes, plantCorpus, writeLookAlikes } from "../../helpers/redaction-corpus.ts";
+import { plantAgentCorpus, score, writeAgentLookAlikes } from "../../helpers/redaction-agent-corpus.ts";
+import { checksumToken, leaks, lookAlikes, plantCorpus, writeLookAlikes } from "../../helpers/redaction-corpus.ts";
 
 const SEED = Number(process.env.REDACTION_CORPUS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -62,6 +63,58 @@ describe("planted-secret corpus", () => {
     // A base64 finding says it was decoded.
     expect(report.findings.filter((f) => plants.some((p) => p.encoding === "base64" && p.file === f.file)).every((f) => f.decoded === "base64")).toBe(true);
   }, 120_000);
+});
+
+describe("issue 25: the agent-era corpus", () => {
+  test(`>= 350 secrets in >= 70 families and >= 10 encodings: recall >= 0.95, precision >= 0.97, no output holds a secret (seed ${SEED})`, async () => {
+    const dir = join(tempDir("mogui-agent-"), "c");
+    const out = tempDir("mogui-agent-out-");
+    const plants = plantAgentCorpus(dir, SEED);
+    const looks = writeAgentLookAlikes(dir, SEED);
+    const jsonPath = join(out, "r.json");
+    const sarifPath = join(out, "r.sarif");
+    const runs = await Promise.all([
+      scan(dir, []),
+      scan(dir, ["-v"]),
+      scan(dir, ["--report-format", "json", "--report-path", jsonPath]),
+      scan(dir, ["--report-format", "sarif", "--report-path", sarifPath]),
+      scan(dir, ["--report-format", "json"]),
+      scan(dir, ["--report-format", "sarif"]),
+    ]);
+    for (const r of runs) expect(r.code).toBe(1);
+    const report = JSON.parse(readFileSync(jsonPath, "utf8")) as JsonReport;
+    const s = score(plants, looks, new Set(report.findings.map((f) => f.file)));
+    // Every output: stdout and stderr of every run, both report files. No planted secret, nor any 8 characters of one.
+    const outputs = [...runs.flatMap((r) => [r.stdout, r.stderr]), readFileSync(jsonPath, "utf8"), readFileSync(sarifPath, "utf8")].join("\n");
+    const leaked = plants.filter((p) => leaks(p.body, outputs).length > 0);
+    const families = new Set(plants.map((p) => p.family));
+    const encodings = new Set(plants.map((p) => p.encoding));
+    console.log(
+      `agent corpus (seed ${SEED}): ${plants.length} secrets, ${families.size} families, ${encodings.size} encodings, ${looks.length} look-alikes; ` +
+        `recall ${s.recall.toFixed(3)}, precision ${s.precision.toFixed(3)}, leaks ${leaked.length}`,
+    );
+    expect(plants.length).toBeGreaterThanOrEqual(350);
+    expect(families.size).toBeGreaterThanOrEqual(70);
+    expect(encodings.size).toBeGreaterThanOrEqual(10);
+    expect(looks.length).toBeGreaterThanOrEqual(300);
+    expect(leaked.map((p) => `${p.file}: ${leaks(p.body, outputs).join(",")}`)).toEqual([]);
+    expect(s.recall).toBeGreaterThanOrEqual(0.95);
+    expect(s.precision).toBeGreaterThanOrEqual(0.97);
+  }, 120_000);
+
+  test("a second, unmatched secret on a finding's line is masked in every output", async () => {
+    const dir = join(tempDir("mogui-line-"), "c");
+    const pass = "Qz8" + "vN2kR7pLw4";
+    const hf = "h" + "f_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh";
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(dir, { recursive: true });
+    const gh = checksumToken("gh" + "p_", "Zx81Kq0Lm2Np3Rt4Vw5Yb6Cd7Ef8Gh");
+    writeFileSync(join(dir, "a.sh"), `curl -u admin:${pass} -H "X: ${hf}" https://x.acme.dev # ${gh} aws=${"IQoJb3Jp" + "Z2luX2Vj" + "Ab12Cd34Ef56"}\n`);
+    const runs = await Promise.all([scan(dir, []), scan(dir, ["--report-format", "json"]), scan(dir, ["--report-format", "sarif"])]);
+    const all = runs.map((r) => r.stdout + r.stderr).join("\n");
+    expect(runs[0]!.code).toBe(1);
+    for (const secret of [pass, hf.slice(3), gh.slice(4), "Ab12Cd34Ef56"]) expect(leaks(secret, all)).toEqual([]);
+  }, 60_000);
 });
 
 describe("reports", () => {

@@ -52,7 +52,7 @@ async function scan(args: string[], extra: Record<string, string> = {}, cwd?: st
   return r;
 }
 
-const NO_ORG = "redaction-scan: WARNING — organization-specific rules not loaded (REDACTION_EXTRA_PATTERNS unset or empty); this scan covers generic patterns only\n";
+const NO_ORG = "redaction-scan: WARNING — organization-specific rules not loaded (no rules in $REDACTION_EXTRA_PATTERNS or ~/.config/redaction-extra.txt); this scan covers generic patterns only\n";
 
 describe("redaction-scan modes", () => {
   test("tracked (default): clean repo is exit 0 with the OK line; -C chooses the repository", async () => {

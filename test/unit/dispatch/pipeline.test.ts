@@ -70,7 +70,7 @@ function runner(argv: readonly string[], _opts?: RunOptions): Promise<RunResult>
 
 function ctx(extraEnv: Record<string, string | undefined> = {}): Ctx {
   return unitCtx({
-    env: { HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: bin, ORCA_CLI_COMMAND: ORCA, MOGUI_MASTER_HOST_RUNTIME: "claude", ...extraEnv },
+    env: { HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: bin, ORCA_CLI_COMMAND: ORCA, MOGUI_MASTER_HOST_RUNTIME: "claude", ORCA_TERMINAL_HANDLE: "term_master", ...extraEnv },
     cwd: dir,
     runner,
     now: () => 1_800_000_000_000,
@@ -129,8 +129,8 @@ describe("the full run", () => {
     expect(ledgerRows()).toEqual([
       { ts: 1_800_000_000, kind: "host_diversity_audit", runtime: "grok", master_host_runtime: "claude", same_host: false, same_host_reason: null, installed_runtimes: ["claude", "grok"], alternative_runtimes: ["grok"], orchestration_task: "task_000000000001", job_id: "ctx_000000000001", contract_sha: SHA },
     ]);
-    expect(stderr).toContain("→ task_000000000001 → term_new (신규)");
-    expect(stderr).toContain(`⚡ register ✓ ctx_000000000001 · warn:MODEL_UNVERIFIED · probe: job=원장대조 model=unavailable`);
+    expect(stderr).toContain("→ task_000000000001 → term_new (new)");
+    expect(stderr).toContain(`⚡ register ✓ ctx_000000000001 · warn:MODEL_UNVERIFIED · probe: job=ledger-matched model=unavailable`);
     expect(stderr).toContain("delivery pre=prepared-prompt post=unknown class=agent-started");
     expect(stderr.at(-1)).toBe("✓ delivery ✓ agent started on term_new");
   });
@@ -139,7 +139,7 @@ describe("the full run", () => {
     const r = await go({ terminal: "term_old", worktree: undefined });
     expect(r).toMatchObject({ exit: 0, terminal: "term_old", terminal_reused: true });
     expect(orcaCalls()).toEqual(["orchestration run-current", "orchestration task-create", "terminal read", "orchestration dispatch", "terminal read"]);
-    expect(stderr).toContain("→ task_000000000001 → term_old (재사용)");
+    expect(stderr).toContain("→ task_000000000001 → term_old (reused)");
   });
 
   test("--check-only: dry gate only, nothing recorded, nothing started", async () => {
@@ -148,14 +148,14 @@ describe("the full run", () => {
     expect(gateCalls()).toHaveLength(1);
     expect(gateCalls()[0]).toContain("--no-record");
     expect(orcaCalls()).toEqual([]);
-    expect(stderr).toContain("⚙ gate ✓ efficient · gpt-5.6-luna · est 0.0k · 계약 aaaaaaaa");
+    expect(stderr).toContain("⚙ gate ✓ efficient · gpt-5.6-luna · est 0.0k · contract aaaaaaaa");
   });
 
   test("D16: --est-chars is measured from the contract (characters) when absent, passed through when given", async () => {
     writeFileSync(join(dir, "c.md"), "é".repeat(3500));
     await go({ checkOnly: true });
     expect(gateCalls()[0]![gateCalls()[0]!.indexOf("--est-chars") + 1]).toBe("3500");
-    expect(stderr).toContain("⚙ gate ✓ efficient · grok-4.5 · est 3.5k · 계약 aaaaaaaa");
+    expect(stderr).toContain("⚙ gate ✓ efficient · grok-4.5 · est 3.5k · contract aaaaaaaa");
     world.calls = [];
     await go({ checkOnly: true, estChars: 42 });
     expect(gateCalls()[0]![gateCalls()[0]!.indexOf("--est-chars") + 1]).toBe("42");

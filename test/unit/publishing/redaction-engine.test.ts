@@ -55,8 +55,15 @@ describe("gitleaks config", () => {
     expect(set.rules.map((r) => r.id)).toEqual([
       "private_key", "aws_access_key", "aws_secret_key", "google_api_key", "azure_storage_key", "github_token",
       "github_fine_grained_token", "gitlab_token", "slack_token", "slack_app_token", "discord_webhook", "discord_bot_token",
-      "stripe_key", "stripe_webhook_secret", "jwt", "npm_token", "pypi_token", "anthropic_key", "openai_sk", "bearer_token",
-      "dotenv_export", "assignment_secret", "assignment_secret_unquoted", "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
+      "stripe_key", "stripe_webhook_secret", "jwt", "npm_token", "pypi_token", "anthropic_key", "openai_sk",
+      "huggingface_token", "gcp_oauth_client_secret", "aws_session_token", "aws_session_token_assignment", "azure_ad_client_secret",
+      "atlassian_api_token", "databricks_token", "digitalocean_token", "dockerhub_token", "docker_config_auth", "doppler_token",
+      "grafana_token", "heroku_api_key", "heroku_api_key_assignment", "kubeadm_bootstrap_token", "linear_api_key", "mailgun_key",
+      "notion_token", "postman_api_key", "sendgrid_api_key", "sentry_token", "sentry_dsn", "shopify_token", "square_token",
+      "terraform_cloud_token", "twilio_api_key", "vault_token", "age_secret_key", "wireguard_private_key", "telegram_bot_token",
+      "url_credentials", "curl_user_password", "netrc_password", "pgpass_password", "auth_header", "connection_string_password",
+      "bearer_token", "dotenv_export", "assignment_secret", "assignment_secret_unquoted", "env_assignment", "property_secret",
+      "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
     ]);
     const text = readFileSync(join(ROOT, "config", "gitleaks.toml"), "utf8");
     expect(text).toContain("GITLEAKS_CONFIG");

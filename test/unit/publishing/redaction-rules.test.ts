@@ -14,7 +14,7 @@ import { ROOT } from "../../helpers/paths.ts";
 const set = loadConfigFile(join(ROOT, "config", "gitleaks.toml"));
 const c = compileRules(set.rules, set.allowlists);
 const g = new Gen(rng(7));
-const rulesOf = (text: string) => [...new Set(scanText(c, "src/x.txt", text).map((f) => f.rule))].sort();
+const rulesOf = (text: string, path = "src/x.txt") => [...new Set(scanText(c, path, text.replace(/\\n/g, "\n")).map((f) => f.rule))].sort();
 
 const BEGIN = (k: string) => `-----BEGIN ${k}PRIV${"ATE"} KEY-----`;
 const END = (k: string) => `-----END ${k}PRIV${"ATE"} KEY-----`;
@@ -27,7 +27,7 @@ const CASES: Array<[string, () => string, string]> = [
   ["aws_secret_key", () => `aws_secret_access_key = ${g.mixed(40, "/+")}`, "aws_region = eu-west-1"],
   ["google_api_key", () => `key=${"AI" + "za"}Sy${g.mixed(33, "_-")}`, `key=${"AI" + "za"}Sy${"X".repeat(33)}`],
   ["azure_storage_key", () => `AccountName=a;AccountKey=${g.mixed(86, "+/")}==;EndpointSuffix=x`, "AccountKey=short=="],
-  ["github_token", () => `t ${"gh" + "p_"}${g.mixed(36)}`, `t ${"gh" + "p_"}${"x".repeat(36)}`],
+  ["github_token", () => `t ${"gh" + "p_"}${g.checksummed()}`, `t ${"gh" + "p_"}${g.mixed(30)}AAAAAA`],
   ["github_fine_grained_token", () => `t ${"github" + "_pat_"}${g.mixed(22)}_${g.mixed(59)}`, "see github_pat_ in the docs"],
   ["gitlab_token", () => `t ${"gl" + "pat-"}${g.mixed(20)}`, `t ${"gl" + "pat-"}${"x".repeat(20)}`],
   ["slack_token", () => `t ${"xo" + "xb-"}${g.pick("0123456789", 11)}-${g.mixed(24)}`, "t xoxb-your-token"],
@@ -37,7 +37,7 @@ const CASES: Array<[string, () => string, string]> = [
   ["stripe_key", () => `k ${"sk" + "_live_"}${g.mixed(24)}`, `k ${"sk" + "_test_"}${g.mixed(24)}`],
   ["stripe_webhook_secret", () => `k ${"wh" + "sec_"}${g.mixed(32)}`, "k whsec_short"],
   ["jwt", () => `t ${"ey" + "J"}hbGciOiJIUzI1NiJ9.${"ey" + "J"}${g.mixed(30)}.${g.mixed(43, "_-")}`, "t eyJhbGciOiJIUzI1NiJ9 alone"],
-  ["npm_token", () => `//registry.npmjs.org/:_authToken=${"np" + "m_"}${g.mixed(36)}`, "npm_config_cache=/tmp/x"],
+  ["npm_token", () => `//registry.npmjs.org/:_authToken=${"np" + "m_"}${g.checksummed()}`, `npm_config_cache=/tmp/x ${"np" + "m_"}${g.mixed(30)}zzzzzz`],
   ["pypi_token", () => `password = ${"py" + "pi-"}AgEIcHlwaS5vcmc${g.mixed(60, "_-")}`, "pypi-AgE short"],
   ["anthropic_key", () => `k ${"sk" + "-ant-"}api03-${g.mixed(60, "_-")}`, "k sk-ant-short"],
   ["openai_sk", () => `k ${"sk" + "-proj-"}${g.mixed(48, "_-")}`, `k ${"sk" + "-test-"}${g.mixed(30)}`],
@@ -50,6 +50,45 @@ const CASES: Array<[string, () => string, string]> = [
   ["jira_hf", () => "see HF-1234", "see HF-1"],
   ["slack_url", () => `${"https://hooks.slack" + ".com/services/"}T${g.mixed(8)}/B${g.mixed(10)}/${g.mixed(24)}`, "https://slack.com/help"],
   ["internal_host", () => "db01.corp", "localhost.local"],
+  // Issue 25's format rules: the token stands alone, no credential-like name beside it.
+  ["huggingface_token", () => `see ${"h" + "f_"}${g.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz", 34)} here`, `see ${"h" + "f_"}${"x".repeat(34)} here`],
+  ["gcp_oauth_client_secret", () => `s ${"GOC" + "SPX-"}${g.mixed(28, "_-")}`, "s GOCSPX-short"],
+  ["aws_session_token", () => `t ${"IQoJb3Jp" + "Z2luX2Vj"}${g.mixed(300, "/+")}`, "t IQoJb3JpZ2lu short"],
+  ["aws_session_token_assignment", () => `aws_session_token = ${g.mixed(200, "/+")}`, "aws_session_token = ${AWS_SESSION_TOKEN}"],
+  ["azure_ad_client_secret", () => `secret ${g.pick("abcXYZ", 3)}8Q~${g.mixed(34, "_~.")} end`, "see Q~ in the docs"],
+  ["atlassian_api_token", () => `t ${"ATAT" + "T3"}xFfGF0${g.mixed(180, "_-")}`, "t ATATT3 short"],
+  ["databricks_token", () => `t ${"da" + "pi"}${g.pick("0123456789abcdef", 31)}9`, `t ${"da" + "pi"}${"0".repeat(32)}`],
+  ["digitalocean_token", () => `t ${"do" + "p_v1_"}${g.pick("0123456789abcdef", 63)}9`, `t ${"do" + "p_v1_"}${"a".repeat(64)}`],
+  ["dockerhub_token", () => `t ${"dc" + "kr_pat_"}${g.mixed(27, "_-")}`, `t ${"dc" + "kr_pat_"}${"x".repeat(27)}`],
+  ["docker_config_auth", () => `{"auths": {"r": {"auth": "${Buffer.from(`u:${g.mixed(16)}`).toString("base64")}"}}}`, '{"auths": {"r": {"auth": ""}}}'],
+  ["doppler_token", () => `t ${"dp" + ".pt."}${g.mixed(43)}`, `t ${"dp" + ".pt."}${"x".repeat(43)}`],
+  ["grafana_token", () => `t ${"gl" + "sa_"}${g.mixed(32)}_${g.pick("0123456789abcdef", 8)}`, "t glsa_short"],
+  ["heroku_api_key", () => `t ${"HR" + "KU-"}AA${g.mixed(58, "_-")}`, "t HRKU-short"],
+  ["heroku_api_key_assignment", () => `heroku_api_key: ${g.pick("0123456789abcdef", 8)}-${g.pick("0123456789abcdef", 4)}-4abc-a123-${g.pick("0123456789abcdef", 12)}`, "heroku_app: my-app"],
+  ["kubeadm_bootstrap_token", () => `kubeadm join x:6443 --token ${g.pick("abcdefghij0123456789", 6)}.${g.pick("abcdefghij0123456789", 16)}`, "kubeadm token create --print-join-command"],
+  ["linear_api_key", () => `t ${"lin" + "_api_"}${g.mixed(40)}`, `t ${"lin" + "_api_"}${"x".repeat(40)}`],
+  ["mailgun_key", () => `t ${"ke" + "y-"}${g.pick("0123456789abcdef", 31)}7`, `t ${"ke" + "y-"}${"0".repeat(32)}`],
+  ["notion_token", () => `t ${"nt" + "n_"}${g.pick("0123456789", 11)}${g.mixed(35)}`, "t secret_key_base"],
+  ["postman_api_key", () => `t ${"PM" + "AK-"}${g.pick("0123456789abcdef", 24)}-${g.pick("0123456789abcdef", 34)}`, "t PMAK-short"],
+  ["sendgrid_api_key", () => `t ${"S" + "G."}${g.mixed(22, "_-")}.${g.mixed(43, "_-")}`, "t SG.short.x"],
+  ["sentry_token", () => `t ${"sntr" + "yu_"}${g.pick("0123456789abcdef", 63)}1`, "t sntryu_short"],
+  ["sentry_dsn", () => `dsn: https://${g.pick("0123456789abcdef", 31)}2@o123.ingest.sen${"try"}.io/456`, "dsn: https://examplePublicKey@o0.ingest.sentry.io/0"],
+  ["shopify_token", () => `t ${"shp" + "at_"}${g.pick("0123456789abcdef", 31)}3`, "t shpat_short"],
+  ["square_token", () => `t ${"sq0" + "csp-"}${g.mixed(43, "_-")}`, "t sq0csp-short"],
+  ["terraform_cloud_token", () => `token = "${g.mixed(14)}.${"atlas" + "v1"}.${g.mixed(67, "_-")}"`, "see atlasv1 docs"],
+  ["twilio_api_key", () => `t ${"S" + "K"}${g.pick("0123456789abcdef", 31)}4`, `t ${"S" + "K"}${"0".repeat(32)}`],
+  ["vault_token", () => `t ${"hv" + "s."}${g.mixed(90, "_-")}`, "t hvs.short"],
+  ["age_secret_key", () => `${"AGE-SEC" + "RET-KEY-1"}${g.pick("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)}`, "AGE-SECRET-KEY-1..."],
+  ["wireguard_private_key", () => `[Interface]\nPrivateKey = ${g.mixed(42, "+/")}E=`, "PrivateKey = <wg-private-key>"],
+  ["telegram_bot_token", () => `bot = Bot("${g.pick("123456789", 10)}:AA${g.mixed(33, "_-")}")`, "time 12:AAx"],
+  ["url_credentials", () => `DATABASE_URL=postgres://app:${g.mixed(16)}@db.acme.dev:5432/app`, "DATABASE_URL=postgres://postgres:postgres@localhost:5432/app"],
+  ["curl_user_password", () => `curl -fsS -u deploy:${g.mixed(14)} https://ci.acme.dev`, 'curl -u "$USER:$PASS" https://ci.acme.dev'],
+  ["netrc_password", () => `machine api.acme.dev\n  login deploy\n  password ${g.mixed(20)}`, "machine learning is a field"],
+  ["pgpass_password", () => `db.acme.dev:5432:app:app_user:${g.mixed(18)}`, "# host:port:db:user:password"],
+  ["auth_header", () => `curl -H "X-API-Key: ${g.mixed(32)}" https://api.acme.dev`, "X-API-Key: ${API_KEY}"],
+  ["connection_string_password", () => `Server=tcp:sql,1433;User ID=app;Password=${g.mixed(16)};Encrypt=true;`, "Password=;Server=x"],
+  ["env_assignment", () => `{"content": "run it: POSTGRES_PASSWORD=${g.mixed(16)} docker compose up"}`, "TOKEN_TTL_SECONDS=3600 and PASSWORD_MIN_LENGTH=12"],
+  ["property_secret", () => `cat app.properties: spring.datasource.password=${g.mixed(16)} ok`, "spring.datasource.password=${DB_PASSWORD}"],
 ];
 
 describe("every embedded rule: a positive and a negative case", () => {
@@ -65,14 +104,15 @@ describe("every embedded rule: a positive and a negative case", () => {
   });
   for (const [id, pos, neg] of CASES) {
     test(id, () => {
-      expect(rulesOf(pos())).toContain(id);
-      expect(rulesOf(neg)).toEqual([]);
+      const path = id === "pgpass_password" ? "home/.pgpass" : "src/x.txt";
+      expect(rulesOf(pos(), path)).toContain(id);
+      expect(rulesOf(neg, path)).toEqual([]);
     });
   }
 });
 
 describe("D34: allowlists judge the secret, not the line", () => {
-  const tok = () => `${"gh" + "p_"}${g.mixed(36)}`;
+  const tok = () => `${"gh" + "p_"}${g.checksummed()}`;
   test("a placeholder word elsewhere on the line hides nothing", () => {
     expect(rulesOf(`GITHUB_TOKEN=${tok()} # TODO rotate`)).toEqual(["github_token"]);
     expect(rulesOf(`curl -H 'Authorization: token ${tok()}' https://api.example.com/user`)).toEqual(["github_token"]);
@@ -112,7 +152,7 @@ describe("masking of whole secrets", () => {
     }
   });
   test("the same span found by two rules is one finding (the specific rule)", () => {
-    const f = scanText(c, "a", `API_TOKEN=${"gh" + "p_"}${g.mixed(36)}`);
+    const f = scanText(c, "a", `API_TOKEN=${"gh" + "p_"}${g.checksummed()}`);
     expect(f.map((x) => x.rule)).toEqual(["github_token"]);
     expect(f[0]!.column).toBe(11);
     expect(f[0]!.match).toBe("gh?_********");
@@ -128,7 +168,7 @@ describe("decoding", () => {
     expect(f.map((x) => [x.rule, x.line])).toEqual([["slack_token", 3]]);
   });
   test("base64 runs of 20+ characters are decoded and scanned once; the finding says so", () => {
-    const tok = `${"gh" + "p_"}${g.mixed(36)}`;
+    const tok = `${"gh" + "p_"}${g.checksummed()}`;
     const once = Buffer.from(`token ${tok}`).toString("base64");
     const f = scanText(c, "a", `line one\ndata: ${once}\n`);
     expect(f.map((x) => [x.rule, x.line, x.decoded])).toEqual([["github_token", 2, "base64"]]);
@@ -241,4 +281,38 @@ test("leading literals of literal-led rules (the shared first-character gates)",
       if (m) expect(leads.some((l) => m[0].startsWith(l))).toBe(true);
     }
   }
+});
+
+describe("issue 25: checksums, dummies, percent-encoding, double escapes, masking every secret-like run", () => {
+  test("GitHub/npm checksums: GitHub's published example verifies; a wrong checksum is quiet for every rule", async () => {
+    const { checksumValid, badChecksumToken } = await import("../../../src/publishing/redaction/checksum.ts");
+    expect(checksumValid("gh" + "p_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq17")).toBe(true);
+    expect(checksumValid("gh" + "p_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq18")).toBe(false);
+    expect(badChecksumToken("gh" + "p_zQWBuTSOoRi4A9spHcVY5ncnsDkxkJ0mLq18")).toBe(true);
+    const bad = `${"gh" + "p_"}${g.mixed(30)}QQQQQQ`;
+    expect(rulesOf(`GITHUB_TOKEN=${bad}`)).toEqual([]);
+    expect(rulesOf(`GITHUB_TOKEN=${"gh" + "p_"}${g.checksummed()}`)).toEqual(["github_token"]);
+  });
+  test("all-same and counting tails are look-alikes", async () => {
+    const { dummySecret } = await import("../../../src/publishing/redaction/engine.ts");
+    for (const d of ["x".repeat(20), `${"hf_"}${"A".repeat(34)}`, `dp.pt.${"abcdefghijklmnopqrstuvwxyz"}`, "0123456789012345678901"]) expect(dummySecret(d)).toBe(true);
+    expect(dummySecret(`hf_${g.mixed(34)}`)).toBe(false);
+    expect(rulesOf(`see ${"h" + "f_"}${"abcdefghijklmnopqrstuvwxyzabcdefgh"}`)).toEqual([]);
+  });
+  test("percent-encoding is one more decoding; a JSON string holding JSON is unescaped twice", () => {
+    const line = `password=${g.mixed(16)}&user=x`;
+    const f = scanText(c, "a.log", `GET /cb?next=${encodeURIComponent(`https://x/?${line}`)} HTTP/1.1\n`);
+    expect(f.map((x) => x.decoded)).toContain("percent");
+    const inner = JSON.stringify({ output: `DB_PASSWORD="${g.mixed(16)}"` });
+    expect(rulesOf(JSON.stringify({ payload: { output: inner } }))).not.toEqual([]);
+  });
+  test("a context line shows no secret-like run in the clear, found or not", async () => {
+    const { maskLine } = await import("../../../src/publishing/redaction/mask.ts");
+    const pass = g.mixed(12);
+    const hf = `${"h" + "f_"}${g.mixed(34)}`;
+    const out = maskLine(`curl -u admin:${pass} -H "X: ${hf}" https://user:${pass}@x.acme.dev machine m login l password ${pass}`, []);
+    expect(out).not.toContain(pass);
+    expect(out).not.toContain(hf.slice(3, 11));
+    expect(maskLine("see src/publishing/redaction/engine.ts and the config", [])).toBe("see src/publishing/redaction/engine.ts and the config");
+  });
 });

@@ -41,8 +41,27 @@ function helpText(path: string): string {
   const under = Object.entries(COMMAND_TABLE).filter(([k]) => !path || k === path || k.startsWith(`${path} `));
   // Aliases share a definition: list each usage once.
   const lines = [...new Set(under.map(([, d]) => `  ${d.usage}`))];
-  return `Orca CLI (mogui simulator)\n\nCommands:\n${lines.join("\n")}\n`;
+  return `Orca CLI (mogui simulator)\n\nCommands:\n${lines.join("\n")}\n${path ? "" : SIM_ENV_HELP}`;
 }
+
+/** The settings a newcomer needs to run mogui (mogui dispatch included) on the simulator (issue 26 §1); the whole
+ * list, with the fault modes, is fixtures/scenarios/README.md in a clone. */
+const SIM_ENV_HELP = `
+Environment (the simulator's own; the real Orca has none of these):
+  ORCA_SIM_STATE=<file>         the state file; unset = Orca is not running (every call fails runtime_unavailable)
+  ORCA_SIM_SCENARIO=<name|file> seeds a missing state file: basic, settled, folder, empty, or a scenario JSON
+  ORCA_SIM_ROOT=<dir>           replaces \${ROOT} in scenario paths (default: the state file's directory)
+  ORCA_TERMINAL_HANDLE=<handle> the caller's terminal, as inside a real Orca terminal (implicit --from/--terminal)
+  ORCA_SIM_CALL_LOG=<file>      one JSON line per call: {"argv","exit","ts"}
+  ORCA_SIM_FAULT=<cmd=mode>     inject failures: exit, malformed, error_envelope, hang, late, legacy, ...
+
+A whole dispatch on it (the basic scenario: a repo, a worktree wt-feature, the master's terminal with a bound Run):
+  mogui sim install-shims "$MOGUI_HOME/bin" && export PATH="$MOGUI_HOME/bin:$PATH"
+  export ORCA_SIM_STATE=$MOGUI_HOME/orca.json ORCA_SIM_SCENARIO=basic ORCA_SIM_ROOT=$MOGUI_HOME
+  export ORCA_TERMINAL_HANDLE=term_11111111-2222-4333-8444-555555555555   # the master's terminal in basic
+  mogui dispatch --contract c.md --spec "..." --runtime grok --model grok-4.5 --worktree "path:$MOGUI_HOME/wt-feature"
+See docs/dispatch.md (walkthrough) and fixtures/scenarios/README.md (every variable and fault mode).
+`;
 
 /** Appends `{"argv","exit","ts"}` once per call; a hang logs `exit:null` before it starts sleeping. */
 export class CallLog {

@@ -142,6 +142,9 @@ function request(args: Args, root: string): { req: ScanRequest; mode: Mode } {
   return { mode, req: { mode, root, range, messageRange: args["commit-messages"], paths: positionals } };
 }
 
+/** The sources a scan reads: one at most. */
+const SOURCE_FLAGS = ["staged", "range", "paths", "transcripts"];
+
 export default defineCommand({
   meta: {
     name: P,
@@ -159,7 +162,7 @@ export default defineCommand({
     "               [--max-findings <n>] [--max-decode-depth <n>]",
   ],
   args: SCAN_ARGS,
-  rules: { exclusive: [["staged", "range", "paths", "transcripts"], ["json", "report-format"]], variadic: true },
+  rules: { exclusive: [SOURCE_FLAGS, ["json", "report-format"]], variadic: true },
   exits: REDACTION_SCAN_EXITS,
   notes: [
     "Every rule regex must be RE2 syntax: a rule with a lookaround or a backreference stops the scan (exit 2),\n" +

@@ -40,7 +40,10 @@ const sha256 = (data: Uint8Array) => new Bun.CryptoHasher("sha256").update(data)
 
 /** Bun's own reason, trimmed to its error lines (the progress lines say nothing about the failure). */
 function reason(stderr: string, stdout: string): string {
-  const lines = `${stderr}\n${stdout}`.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = `${stderr}\n${stdout}`
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const errs = lines.filter((l) => /error|fail|fetch|download|network|ENOTFOUND|ECONN|40\d|50\d/i.test(l));
   return (errs.length ? errs : lines.slice(-3)).join(" | ") || "no output";
 }

@@ -20,10 +20,7 @@ export default defineCommand({
       "exit 2 means the transcript cannot decide (missing, unreadable, no assistant turns, unknown format).",
     ].join("\n"),
   },
-  usage: [
-    "model-drift-audit [--transcript <path> | --session <id> | --workspace-dir <name>] [--projects-dir <dir>]",
-    "                  [--expect <model>] [--ignore-synthetic] [--json]",
-  ],
+  usage: ["model-drift-audit [--transcript <path> | --session <id> | --workspace-dir <name>] [--projects-dir <dir>]", "                  [--expect <model>] [--ignore-synthetic] [--json]"],
   args: {
     transcript: { type: "string", valueHint: "path", description: "The transcript to audit" },
     session: { type: "string", valueHint: "id", description: "Find <projects-dir>/*/<id>.jsonl" },
@@ -39,14 +36,9 @@ export default defineCommand({
     undecidable: { code: 2, meaning: "undecidable: no transcript, unreadable, unsupported format, zero assistant turns, no real model; usage error" },
   },
   notes: [
-    "Transcripts: Claude Code JSONL and Codex session JSONL, streamed in constant memory. Malformed lines are\n" +
-      "skipped and counted (stderr warning, `malformed_lines` in --json); a torn last line is ignored. Turn times\n" +
-      "are shown in local time.",
+    "Transcripts: Claude Code JSONL and Codex session JSONL, streamed in constant memory. Malformed lines are\n" + "skipped and counted (stderr warning, `malformed_lines` in --json); a torn last line is ignored. Turn times\n" + "are shown in local time.",
   ],
-  examples: [
-    "mogui model-drift-audit --transcript ~/.claude/projects/ws/abc.jsonl --expect claude-opus-4-1",
-    "mogui model-drift-audit --session abc --projects-dir ~/.claude/projects --ignore-synthetic --json",
-  ],
+  examples: ["mogui model-drift-audit --transcript ~/.claude/projects/ws/abc.jsonl --expect claude-opus-4-1", "mogui model-drift-audit --session abc --projects-dir ~/.claude/projects --ignore-synthetic --json"],
   async run({ ctx, args, fail }) {
     const undecidable = (msg: string) => fail("undecidable", `${NAME}: FAIL. ${msg}`);
     const env = (k: string) => ctx.env[k]?.trim() || undefined;

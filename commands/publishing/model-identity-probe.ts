@@ -25,10 +25,7 @@ export default defineCommand({
       "a torn last line is ignored. `<synthetic>` and `<missing>` turns are sampled like any model, but a sample\n" +
       "with no real model is undecidable.",
   ],
-  examples: [
-    "mogui model-identity-probe --expect claude-opus-4-1",
-    "mogui model-identity-probe --transcript ~/.claude/projects/ws/abc.jsonl --limit 20",
-  ],
+  examples: ["mogui model-identity-probe --expect claude-opus-4-1", "mogui model-identity-probe --transcript ~/.claude/projects/ws/abc.jsonl --limit 20"],
   exits: {
     ok: { code: 0, meaning: "MODEL-PROBE OK (every sampled turn is the expected model) or INFO (no expectation supplied)" },
     drift: { code: 2, meaning: "MODEL-PROBE DRIFT: another model, an invalid --limit, unconfigured, transcript error, unsupported format, or undecidable (no real model); usage error" },

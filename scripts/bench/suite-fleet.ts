@@ -77,7 +77,16 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
   sizes.forEach((n, i) => {
     const s = samples[2 * i]!;
     const loop = samples[2 * i + 1]!;
-    rows.push([String(n), fmt(s.medianMs), fmt(s.p95Ms), fmt(s.medianMs / n), `${ratio(s.medianMs, scan50)}x (${n / 50}x worktrees)`, s.peakRssKb === null ? "n/a" : `${(s.peakRssKb / 1024).toFixed(1)} MB`, fmt(loop.medianMs), `${ratio(s.medianMs, loop.medianMs)}x`]);
+    rows.push([
+      String(n),
+      fmt(s.medianMs),
+      fmt(s.p95Ms),
+      fmt(s.medianMs / n),
+      `${ratio(s.medianMs, scan50)}x (${n / 50}x worktrees)`,
+      s.peakRssKb === null ? "n/a" : `${(s.peakRssKb / 1024).toFixed(1)} MB`,
+      fmt(loop.medianMs),
+      `${ratio(s.medianMs, loop.medianMs)}x`,
+    ]);
   });
   printTable(rows);
   const per = sizes.map((n, i) => samples[2 * i]!.medianMs / n);

@@ -185,7 +185,12 @@ function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef
     const key = eq >= 0 ? body.slice(0, eq) : body;
     const found = findDef(defs, key);
     if (!found) {
-      const near = long ? suggest(key, Object.keys(defs).filter((n) => defs[n]!.type !== "positional")) : undefined;
+      const near = long
+        ? suggest(
+            key,
+            Object.keys(defs).filter((n) => defs[n]!.type !== "positional"),
+          )
+        : undefined;
       throw new UsageError(`unknown flag ${long ? "--" : "-"}${key} for 'mogui ${cmdPath}'${near ? ` (did you mean --${near}?)` : ""}`, cmdPath);
     }
     const [name, def] = found;
@@ -300,7 +305,6 @@ function checkGroups(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: Pa
     }
   }
 }
-
 
 /**
  * Shared arg fragments: the one definition of each flag many commands take. Spread them into `args` and override

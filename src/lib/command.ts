@@ -99,9 +99,7 @@ export function subCommandsOf(rows: Record<string, { load: () => Promise<{ defau
 }
 
 export function defineGroup(spec: GroupSpec): Group {
-  const subCommands = Object.fromEntries(
-    Object.entries(spec.subCommands).map(([k, load]) => [k, async () => (await load()).citty]),
-  );
+  const subCommands = Object.fromEntries(Object.entries(spec.subCommands).map(([k, load]) => [k, async () => (await load()).citty]));
   let citty: CommandDef | undefined;
   return {
     ...spec,

@@ -25,7 +25,11 @@ const EMPTY_LOCK_GRACE_MS = 2_000;
 export const PID_LOCK_MAX_AGE_MS = 60_000;
 
 export class LockTimeoutError extends Error {
-  constructor(readonly lockPath: string, timeoutMs: number, readonly holder?: string) {
+  constructor(
+    readonly lockPath: string,
+    timeoutMs: number,
+    readonly holder?: string,
+  ) {
     super(`could not take lock ${lockPath} within ${timeoutMs} ms${holder ? ` (held by ${holder})` : ""}`);
     this.name = "LockTimeoutError";
   }

@@ -77,8 +77,7 @@ function closeParen(s: string, open: number): number {
     if (c === "<" && s[i + 1] === "<") {
       const end = skipNestedHeredoc(s, i);
       i = end > i ? end : i + (s[i + 2] === "<" ? 2 : 1);
-    }
-    else if (c === "\\") i++;
+    } else if (c === "\\") i++;
     else if (c === "'") {
       const j = s.indexOf("'", i + 1);
       if (j < 0) break;
@@ -317,7 +316,7 @@ class Lexer {
         const n = s[i + 1] ?? "";
         if (n === "\n") i += 2;
         else {
-          this.add("$`\"\\".includes(n) ? n : `\\${n}`);
+          this.add('$`"\\'.includes(n) ? n : `\\${n}`);
           i += 2;
         }
       } else if (c === "$") i = this.dollar(i, true);

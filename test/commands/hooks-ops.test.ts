@@ -104,7 +104,12 @@ describe("orca-wait", () => {
   const e = () => env({ ORCA_CLI_COMMAND: "orca" });
 
   test("drains the backlog and returns without blocking when it had messages", async () => {
-    const runner = stubRunner([[[...base, "100", "--json"], [reply([msg("msg_1", "a"), msg("msg_2", "b|c")]), reply([])]]]);
+    const runner = stubRunner([
+      [
+        [...base, "100", "--json"],
+        [reply([msg("msg_1", "a"), msg("msg_2", "b|c")]), reply([])],
+      ],
+    ]);
     const r = await run(["orca-wait"], { env: e(), runner });
     expect(r).toEqual({ code: 0, stdout: "worker_done|msg_1|term_w|a\nworker_done|msg_2|term_w|b c\n", stderr: "" });
     expect(runner.calls).toHaveLength(2);
@@ -172,13 +177,11 @@ describe("gh-based checks", () => {
 
   test("conversation-redaction-scan: surface|number|author|locator|pattern, never the value", async () => {
     const common = ["--state", "all", "--limit", "5", "--repo", "acme/w"];
-    const prs = [{ number: 3, author: { login: "bob" }, body: "fine", comments: [{ author: { login: "eve" }, body: "see /home/mallory/x", url: "https://github.com/acme/w/pull/3#issuecomment-77" }], reviews: [{ author: { login: "rev" }, body: `${MAC_HOME}/zed/y` }] }];
+    const prs = [
+      { number: 3, author: { login: "bob" }, body: "fine", comments: [{ author: { login: "eve" }, body: "see /home/mallory/x", url: "https://github.com/acme/w/pull/3#issuecomment-77" }], reviews: [{ author: { login: "rev" }, body: `${MAC_HOME}/zed/y` }] },
+    ];
     const issues = [{ number: 9, author: { login: "ann" }, body: `${MAC_HOME}/kim and /home/lee`, comments: [] }];
-    const runner = stubRunner([
-      auth,
-      [["gh", "pr", "list", ...common, "--json", "number,author,body,comments,reviews"], { stdout: prs }],
-      [["gh", "issue", "list", ...common, "--json", "number,author,body,comments"], { stdout: issues }],
-    ]);
+    const runner = stubRunner([auth, [["gh", "pr", "list", ...common, "--json", "number,author,body,comments,reviews"], { stdout: prs }], [["gh", "issue", "list", ...common, "--json", "number,author,body,comments"], { stdout: issues }]]);
     const r = await run(["conversation-redaction-scan", "--limit", "5"], { env: env({ MOGUI_PRODUCT_GITHUB: "acme/w" }), runner });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`pr_comment|3|eve|comment:issuecomment-77|/home/<x>\npr_review|3|rev|review#1|${MAC_HOME}/<x>\nissue_body|9|ann|body|${MAC_HOME}/<x>\nissue_body|9|ann|body|/home/<x>\n`);
@@ -190,13 +193,41 @@ describe("gh-based checks", () => {
 
   test("pr-steward-status: four conditions, NOT READY exit 1 (gates always unverified)", async () => {
     const view = { number: 4, headRefOid: "abc", baseRefName: "main", mergeable: "MERGEABLE", statusCheckRollup: [{ status: "COMPLETED", conclusion: "SUCCESS" }, { state: "PENDING" }] };
-    const threads = { data: { repository: { pullRequest: { reviewThreads: { nodes: [{ isResolved: true, comments: { totalCount: 1 } }, { isResolved: false, comments: { totalCount: 3 } }] } } } } };
+    const threads = {
+      data: {
+        repository: {
+          pullRequest: {
+            reviewThreads: {
+              nodes: [
+                { isResolved: true, comments: { totalCount: 1 } },
+                { isResolved: false, comments: { totalCount: 3 } },
+              ],
+            },
+          },
+        },
+      },
+    };
     const r2 = await run(["pr-steward-status", "4"], {
       runner: stubRunner([
         auth,
         [["gh", "repo", "view", "--json", "nameWithOwner"], { stdout: { nameWithOwner: "acme/w" } }],
         [["gh", "pr", "view", "4", "--repo", "acme/w", "--json", "number,headRefOid,baseRefName,mergeable,statusCheckRollup"], { stdout: view }],
-        [["gh", "api", "graphql", "-f", `query=${"query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}"}`, "-F", "owner=acme", "-F", "name=w", "-F", "number=4"], { stdout: threads }],
+        [
+          [
+            "gh",
+            "api",
+            "graphql",
+            "-f",
+            `query=${"query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}"}`,
+            "-F",
+            "owner=acme",
+            "-F",
+            "name=w",
+            "-F",
+            "number=4",
+          ],
+          { stdout: threads },
+        ],
         [["gh", "api", "repos/acme/w/compare/main...abc"], { stdout: { behind_by: 2 } }],
       ]),
     });

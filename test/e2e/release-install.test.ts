@@ -83,10 +83,14 @@ describe.skipIf(!supported)(`scripts/install.sh under ${SH}`, () => {
   });
 
   test("from an http base URL (curl or wget)", async () => {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => {
-      const f = join(out, new URL(req.url).pathname.split("/").pop()!);
-      return existsSync(f) ? new Response(Bun.file(f)) : new Response("no", { status: 404 });
-    } });
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) => {
+        const f = join(out, new URL(req.url).pathname.split("/").pop()!);
+        return existsSync(f) ? new Response(Bun.file(f)) : new Response("no", { status: 404 });
+      },
+    });
     try {
       const prefix = join(tempDir("prefix-"), "p");
       // Async spawn: the server answers on this same event loop.

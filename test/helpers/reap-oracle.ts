@@ -97,7 +97,9 @@ function parseIndex(buf: Buffer): IndexEntry[] {
 }
 
 function gitdirOf(wt: string): string {
-  return readFileSync(join(wt, ".git"), "utf8").replace(/^gitdir: /, "").trim();
+  return readFileSync(join(wt, ".git"), "utf8")
+    .replace(/^gitdir: /, "")
+    .trim();
 }
 
 // ------------------------------------------------------------------------------------------------ file walk
@@ -121,7 +123,10 @@ function walk(wt: string, rel = ""): string[] {
 function ignoreMatcher(wt: string): (rel: string) => boolean {
   let lines: string[] = [];
   try {
-    lines = readFileSync(join(wt, ".gitignore"), "utf8").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+    lines = readFileSync(join(wt, ".gitignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith("#"));
   } catch {
     // no .gitignore: nothing is ignored
   }
@@ -190,7 +195,11 @@ async function uniqueContent(wt: string, env: Record<string, string>): Promise<s
   if (base === head) return null; // HEAD is in origin/main's history
   const [tb, th, to] = await Promise.all([lsTree(wt, base, env), lsTree(wt, head, env), lsTree(wt, o, env)]);
   const changed = [...new Set([...tb.keys(), ...th.keys()])].filter((p) => tb.get(p) !== th.get(p));
-  const text = await blobs(wt, changed.flatMap((p) => [tb.get(p), th.get(p), to.get(p)]).filter((x): x is string => Boolean(x)), env);
+  const text = await blobs(
+    wt,
+    changed.flatMap((p) => [tb.get(p), th.get(p), to.get(p)]).filter((x): x is string => Boolean(x)),
+    env,
+  );
   const get = (id: string | undefined) => (id ? text.get(id) : undefined);
   for (const p of changed) {
     if (!th.has(p)) {

@@ -12,20 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Gen, rng } from "./redaction-corpus.ts";
 
-type Encoding =
-  | "plain"
-  | "json-escaped"
-  | "claude-jsonl"
-  | "codex-jsonl"
-  | "base64"
-  | "percent"
-  | "utf-16le"
-  | "utf-16be"
-  | "yaml-list"
-  | "diff"
-  | "env-export"
-  | "header"
-  | "chat-paste";
+type Encoding = "plain" | "json-escaped" | "claude-jsonl" | "codex-jsonl" | "base64" | "percent" | "utf-16le" | "utf-16be" | "yaml-list" | "diff" | "env-export" | "header" | "chat-paste";
 
 export interface AgentPlant {
   file: string;
@@ -79,8 +66,7 @@ function githubToken(g: Gen, prefix: string): { value: string; body: string } {
 function families(): Family[] {
   const F: Family[] = [];
   const add = (f: Family) => F.push(f);
-  const fmt = (family: string, prefix: string, body: (g: Gen) => string, env: string) =>
-    add({ family, make: (g) => tok(prefix, body(g)), line: (v, g) => g.one([`see ${v} in the logs`, `token: ${v}`, `"value": "${v}"`, `--token ${v}`, `${v}`]), env });
+  const fmt = (family: string, prefix: string, body: (g: Gen) => string, env: string) => add({ family, make: (g) => tok(prefix, body(g)), line: (v, g) => g.one([`see ${v} in the logs`, `token: ${v}`, `"value": "${v}"`, `--token ${v}`, `${v}`]), env });
   fmt("aws_access_key", j("AK", "IA"), (g) => g.pick(`${UP}234567`, 16), "AWS_ACCESS_KEY_ID");
   add({ family: "aws_secret_key", make: (g) => tok("", g.mixed(40, "/+")), line: (v) => `aws_secret_access_key = ${v}`, env: "AWS_SECRET_ACCESS_KEY" });
   add({ family: "aws_session_token", make: (g) => tok(j("IQoJb3Jp", "Z2luX2Vj"), g.mixed(300, "/+")), line: (v) => `"SessionToken": "${v}"`, env: "AWS_SESSION_TOKEN" });
@@ -137,7 +123,11 @@ function families(): Family[] {
   fmt("grafana_cloud_token", j("gl", "c_"), (g) => `${b64json({ o: g.pick(DIG, 6), n: `stack-${g.pick(DIG, 6)}`, k: g.mixed(24) }).replace(/[-_]/g, "A")}`, "GRAFANA_CLOUD_TOKEN");
   fmt("heroku_api_key", j("HR", "KU-"), (g) => `AA${g.mixed(58, "_-")}`, "HEROKU_API_KEY");
   add({ family: "heroku_legacy_key", make: (g) => tok("", `${g.pick(HEX, 8)}-${g.pick(HEX, 4)}-4${g.pick(HEX, 3)}-a${g.pick(HEX, 3)}-${g.pick(HEX, 12)}`), line: (v) => `heroku_api_key: ${v}` });
-  add({ family: "kubeadm_bootstrap_token", make: (g) => tok("", `${g.pick(LOW + DIG, 6)}.${g.pick(LOW, 4)}${g.pick(DIG, 4)}${g.pick(LOW + DIG, 8)}`), line: (v) => `kubeadm join ${["10", "0", "0", "1"].join(".")}:6443 --token ${v} --discovery-token-ca-cert-hash sha256:${"0".repeat(4)}` });
+  add({
+    family: "kubeadm_bootstrap_token",
+    make: (g) => tok("", `${g.pick(LOW + DIG, 6)}.${g.pick(LOW, 4)}${g.pick(DIG, 4)}${g.pick(LOW + DIG, 8)}`),
+    line: (v) => `kubeadm join ${["10", "0", "0", "1"].join(".")}:6443 --token ${v} --discovery-token-ca-cert-hash sha256:${"0".repeat(4)}`,
+  });
   fmt("linear_api_key", j("lin", "_api_"), (g) => g.mixed(40), "LINEAR_API_KEY");
   fmt("mailgun_api_key", j("ke", "y-"), (g) => `${g.pick(HEX, 30)}c3`, "MAILGUN_API_KEY");
   fmt("notion_token", j("nt", "n_"), (g) => g.pick(DIG, 11) + g.mixed(35), "NOTION_TOKEN");
@@ -156,8 +146,7 @@ function families(): Family[] {
   add({ family: "age_secret_key", make: (g) => tok(j("AGE-SEC", "RET-KEY-1"), g.pick(BECH32, 58)), line: (v) => `# created: 2024-01-01\n${v}` });
   add({ family: "wireguard_private_key", make: (g) => tok("", `${g.mixed(42, "+/")}${g.one(["A", "E", "I", "M", "Q"])}=`), line: (v) => `[Interface]\nPrivateKey = ${v}\nAddress = ${["10", "8", "0", "2"].join(".")}/24` });
   add({ family: "telegram_bot_token", make: (g) => tok("", `${g.pick("123456789", 1)}${g.pick(DIG, 9)}:AA${g.mixed(33, "_-")}`), line: (v) => `bot = Bot("${v}")`, env: "TELEGRAM_BOT_TOKEN" });
-  const url = (family: string, scheme: string, host: string) =>
-    add({ family, make: (g) => tok("", g.mixed(16)), line: (v) => `${scheme}://app_user:${v}@${host}`, env: "DATABASE_URL", envValue: true });
+  const url = (family: string, scheme: string, host: string) => add({ family, make: (g) => tok("", g.mixed(16)), line: (v) => `${scheme}://app_user:${v}@${host}`, env: "DATABASE_URL", envValue: true });
   url("postgres_url", "postgres", "db.acme.dev:5432/app");
   url("mysql_url", "mysql", "mysql.acme.dev:3306/app");
   url("mongodb_srv_url", "mongodb+srv", "cluster0.ab1cd.mongodb.net/app");
@@ -180,10 +169,15 @@ function families(): Family[] {
       fileOnly: { name: "id.key", text: (v) => `${v}\n` },
     });
   }
-  add({ family: "gcp_service_account", make: (g) => {
-    const lines = Array.from({ length: 6 }, () => g.mixed(64, "+/"));
-    return { value: `${pem("")}\\n${lines.join("\\n")}\\n${pemEnd("")}\\n`, body: lines[0]! };
-  }, line: () => "", fileOnly: { name: "sa.json", text: (v) => `{"type": "service_account", "project_id": "p", "private_key": "${v}", "client_email": "x@p.iam.gserviceaccount.com"}\n` } });
+  add({
+    family: "gcp_service_account",
+    make: (g) => {
+      const lines = Array.from({ length: 6 }, () => g.mixed(64, "+/"));
+      return { value: `${pem("")}\\n${lines.join("\\n")}\\n${pemEnd("")}\\n`, body: lines[0]! };
+    },
+    line: () => "",
+    fileOnly: { name: "sa.json", text: (v) => `{"type": "service_account", "project_id": "p", "private_key": "${v}", "client_email": "x@p.iam.gserviceaccount.com"}\n` },
+  });
   add({ family: "generic_password", make: (g) => tok("", g.mixed(16, "!#%^")), line: (v) => `db_password = "${v}"`, env: "POSTGRES_PASSWORD" });
   add({ family: "x_api_key_header", make: (g) => tok("", g.mixed(32)), line: (v) => `curl -H "X-API-Key: ${v}" https://api.acme.dev/v1/items` });
   add({ family: "connection_string_password", make: (g) => tok("", g.mixed(16)), line: (v) => `Server=tcp:sql.acme.dev,1433;Database=app;User ID=app;Password=${v};Encrypt=true;` });
@@ -191,10 +185,14 @@ function families(): Family[] {
   add({ family: "azure_storage_env", make: (g) => tok("", `${g.mixed(86, "+/")}==`), line: (v) => `export AZURE_STORAGE_KEY=${v}` });
   add({ family: "openrouter_key", make: (g) => tok(j("sk-", "or-v1-"), `${g.pick(HEX, 62)}a9`), line: (v) => `OPENROUTER_API_KEY=${v}`, env: "OPENROUTER_API_KEY" });
   add({ family: "jsonl_api_key", make: (g) => tok("", g.mixed(40)), line: (v) => `{"mcpServers": {"search": {"env": {"BRAVE_API_KEY": "${v}"}}}}` });
-  add({ family: "authorization_basic", make: (g) => {
-    const pass = g.mixed(16);
-    return { value: Buffer.from(`ci:${pass}`).toString("base64"), body: pass };
-  }, line: (v) => `Authorization: Basic ${v}` });
+  add({
+    family: "authorization_basic",
+    make: (g) => {
+      const pass = g.mixed(16);
+      return { value: Buffer.from(`ci:${pass}`).toString("base64"), body: pass };
+    },
+    line: (v) => `Authorization: Basic ${v}`,
+  });
   return F;
 }
 
@@ -285,12 +283,32 @@ function agentLookAlikes(seed: number): Array<{ kind: string; text: string; name
   const L: Array<{ kind: string; text: string; name?: string }> = [];
   const add = (kind: string, text: string, name?: string) => L.push({ kind, text: `${text}\n`, name });
   const same = (n: number, ch = "x") => ch.repeat(n);
-  const seq = (n: number) => (`${ALNUM.toLowerCase()}0123456789abcdefghijklmnopqrstuvwxyz`).slice(0, n);
+  const seq = (n: number) => `${ALNUM.toLowerCase()}0123456789abcdefghijklmnopqrstuvwxyz`.slice(0, n);
   const prefixes: Array<[string, number]> = [
-    [j("gh", "p_"), 36], [j("gh", "o_"), 36], [j("github", "_pat_"), 82], [j("gl", "pat-"), 20], [j("xo", "xb-"), 30], [j("sk", "_live_"), 24],
-    [j("np", "m_"), 36], [j("h", "f_"), 34], [j("GOC", "SPX-"), 28], [j("dc", "kr_pat_"), 27], [j("dp", ".pt."), 43], [j("gl", "sa_"), 41],
-    [j("lin", "_api_"), 40], [j("PM", "AK-"), 59], [j("hv", "s."), 90], [j("sk-", "ant-api03-"), 95], [j("sk-", "proj-"), 60], [j("sntr", "yu_"), 64],
-    [j("shp", "at_"), 32], [j("do", "p_v1_"), 64], [j("da", "pi"), 32], [j("HR", "KU-"), 60], [j("wh", "sec_"), 32], [j("AK", "IA"), 16],
+    [j("gh", "p_"), 36],
+    [j("gh", "o_"), 36],
+    [j("github", "_pat_"), 82],
+    [j("gl", "pat-"), 20],
+    [j("xo", "xb-"), 30],
+    [j("sk", "_live_"), 24],
+    [j("np", "m_"), 36],
+    [j("h", "f_"), 34],
+    [j("GOC", "SPX-"), 28],
+    [j("dc", "kr_pat_"), 27],
+    [j("dp", ".pt."), 43],
+    [j("gl", "sa_"), 41],
+    [j("lin", "_api_"), 40],
+    [j("PM", "AK-"), 59],
+    [j("hv", "s."), 90],
+    [j("sk-", "ant-api03-"), 95],
+    [j("sk-", "proj-"), 60],
+    [j("sntr", "yu_"), 64],
+    [j("shp", "at_"), 32],
+    [j("do", "p_v1_"), 64],
+    [j("da", "pi"), 32],
+    [j("HR", "KU-"), 60],
+    [j("wh", "sec_"), 32],
+    [j("AK", "IA"), 16],
   ];
   for (const [p, n] of prefixes) {
     add("all-same", `TOKEN=${p}${same(n)}`);
@@ -355,7 +373,7 @@ function agentLookAlikes(seed: number): Array<{ kind: string; text: string; name
     "export AZURE_STORAGE_KEY=$(az storage account keys list -o tsv)",
     "export GITHUB_TOKEN=$(gh auth token)",
     "token = os.environ['API_TOKEN']",
-    'secret = settings.SECRET_KEY',
+    "secret = settings.SECRET_KEY",
     "password: !vault |",
     "TOKEN_TTL_SECONDS=3600",
     "MAX_TOKENS=4096",

@@ -216,7 +216,7 @@ export function lookAlikes(): LookAlike[] {
     "const token = req.headers.authorization;",
     "password_hash = bcrypt(password)",
     `blob: ${Buffer.from("hello world, nothing to see here at all").toString("base64")}`,
-    "tokenizer = \"bert-base-uncased\"",
+    'tokenizer = "bert-base-uncased"',
   ];
   for (const t of tokens) out.push({ file: `lookalikes/${out.length}.txt`, text: `${t}\n` });
   return out;

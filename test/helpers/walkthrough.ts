@@ -17,7 +17,13 @@ export interface Walkthrough {
   lines: string[];
 }
 
-export const DOC_FILES = () => ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+export const DOC_FILES = () => [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 export function walkthroughs(file: string, text = readFileSync(join(ROOT, file), "utf8")): Walkthrough[] {
   const lines = text.split("\n");

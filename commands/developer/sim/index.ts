@@ -7,7 +7,7 @@ const group: Group = defineGroup({
   meta: { name: "sim", description: "The stateful Orca and herdr CLI simulators, and shims that put them on PATH." },
   exits: GROUP_EXITS,
   subCommands: subCommandsOf(commands, "sim"),
-  examples: ["mogui sim install-shims \"$HOME/.mogui/sim-bin\""],
+  examples: ['mogui sim install-shims "$HOME/.mogui/sim-bin"'],
 });
 
 export default group;

@@ -9,7 +9,12 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
-const SHIMS: Array<[string, string]> = [["orca", "orca"], ["orca-dev", "orca"], ["orca-ide", "orca"], ["herdr", "herdr"]];
+const SHIMS: Array<[string, string]> = [
+  ["orca", "orca"],
+  ["orca-dev", "orca"],
+  ["orca-ide", "orca"],
+  ["herdr", "herdr"],
+];
 
 /** The exec line: this compiled binary (MOGUI_BIN overrides it), or in a run from source bun plus the entry script. */
 function execLine(sim: string): string {
@@ -18,8 +23,7 @@ function execLine(sim: string): string {
   return `exec "\${MOGUI_BIN:-${process.execPath.replace(/["\\$`]/g, "\\$&")}}" sim ${sim} "$@"`;
 }
 
-const shim = (sim: string) =>
-  `#!/bin/sh\n# Written by \`mogui sim install-shims\`: the built-in ${sim} simulator (see mogui sim ${sim} --help).\n${execLine(sim)}\n`;
+const shim = (sim: string) => `#!/bin/sh\n# Written by \`mogui sim install-shims\`: the built-in ${sim} simulator (see mogui sim ${sim} --help).\n${execLine(sim)}\n`;
 
 export default defineCommand({
   meta: {

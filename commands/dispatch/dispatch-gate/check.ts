@@ -18,10 +18,7 @@ export default defineCommand({
       "Unless --no-record, the decision is appended to the ledger and an ALLOW issues a ticket for register.",
     ].join("\n"),
   },
-  usage: [
-    "dispatch-gate check --runtime <name> --model <id> --contract <path> --agents <n> --completion-channel <channel> [flags]",
-    "dispatch-gate --ledger <path> check ...",
-  ],
+  usage: ["dispatch-gate check --runtime <name> --model <id> --contract <path> --agents <n> --completion-channel <channel> [flags]", "dispatch-gate --ledger <path> check ..."],
   args: {
     runtime: { type: "string", valueHint: "name", required: true, description: "Worker runtime (lowercase, e.g. codex, claude)" },
     model: { type: "string", valueHint: "id", description: "Worker model id (denied NO_MODEL when absent)" },

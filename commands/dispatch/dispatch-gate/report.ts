@@ -36,10 +36,7 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage error: an unknown flag, a missing value" },
     ...GATE_EXITS,
   },
-  notes: [
-    "A missing ledger is an empty report. A ledger that cannot be read, or has a corrupt line (other than a torn\n" +
-      "last line, which is skipped with a warning), is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`.",
-  ],
+  notes: ["A missing ledger is an empty report. A ledger that cannot be read, or has a corrupt line (other than a torn\n" + "last line, which is skipped with a warning), is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`."],
   examples: ["mogui dispatch-gate report --today", "mogui dispatch-gate report --json --ledger ~/.mogui/dispatch-ledger.jsonl"],
   async run({ ctx, args }) {
     const { ledger, spendLedger } = gatePaths(ctx, args.ledger);

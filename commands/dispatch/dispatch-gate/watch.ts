@@ -8,10 +8,7 @@ import { checkStall } from "../../../src/dispatch/gate/watch.ts";
 export default defineCommand({
   meta: {
     name: "dispatch-gate watch",
-    description: [
-      "Has a worker's log stopped moving? Compares the log's last modification with now: idle longer than",
-      "--max-idle seconds is STALLED (exit 3); a missing log is MISSING (exit 2). Prints one JSON document.",
-    ].join("\n"),
+    description: ["Has a worker's log stopped moving? Compares the log's last modification with now: idle longer than", "--max-idle seconds is STALLED (exit 3); a missing log is MISSING (exit 2). Prints one JSON document."].join("\n"),
   },
   usage: ["dispatch-gate watch --log <path> [--max-idle <seconds>]"],
   args: {

@@ -23,7 +23,6 @@ export function loadForCli(ctx: Pick<Ctx, "cwd" | "env">, configFlag: string): {
   }
 }
 
-
 /**
  * The proposer runs with the workspace root as its working directory and the user's permissions: whatever lies
  * under that root it can read. Say so when the private cases (config, run dir, regression log) are in reach.

@@ -84,16 +84,10 @@ export default defineCommand({
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "the regression log is unwritable or has a corrupt line (LEDGER_UNAVAILABLE)" },
   },
   notes: [
-    "The proposer is the config's sync CLI runtime (claude -p, codex exec, cursor-agent -p), run in workspace_root\n" +
-      "with the task prompt as one argument. Each case command runs in workspace_root (timeout 900 s); exit 0 = pass.",
-    "Both change the workspace in place, so --max-iterations 2 or more needs --restore-cmd (for example\n" +
-      "'git checkout -- .'). Keep the config and run_dir outside workspace_root: the proposer can read that tree.",
+    "The proposer is the config's sync CLI runtime (claude -p, codex exec, cursor-agent -p), run in workspace_root\n" + "with the task prompt as one argument. Each case command runs in workspace_root (timeout 900 s); exit 0 = pass.",
+    "Both change the workspace in place, so --max-iterations 2 or more needs --restore-cmd (for example\n" + "'git checkout -- .'). Keep the config and run_dir outside workspace_root: the proposer can read that tree.",
   ],
-  examples: [
-    "mogui acceptance-loop run --config acceptance.json",
-    "mogui acceptance-loop run --config acceptance.json --max-iterations 3 --restore-cmd 'git checkout -- .'",
-    "mogui acceptance-loop run --config acceptance.json --json",
-  ],
+  examples: ["mogui acceptance-loop run --config acceptance.json", "mogui acceptance-loop run --config acceptance.json --max-iterations 3 --restore-cmd 'git checkout -- .'", "mogui acceptance-loop run --config acceptance.json --json"],
   async run({ ctx, args, fail }) {
     const { config: loaded, casebook } = loadForCli(ctx, args.config);
     const restore = restoreArgv(args["restore-cmd"]);

@@ -11,10 +11,7 @@ import { printLines } from "../../../src/lib/output.ts";
 export default defineCommand({
   meta: {
     name: "acceptance-loop split",
-    description: [
-      "Apply the regression log (if configured) to the case book and write manifest.json, split.json and",
-      "split.md into the output dir (default: the config's run_dir). Prints the path of split.json.",
-    ].join("\n"),
+    description: ["Apply the regression log (if configured) to the case book and write manifest.json, split.json and", "split.md into the output dir (default: the config's run_dir). Prints the path of split.json."].join("\n"),
   },
   usage: ["acceptance-loop split --config <path> [--output-dir <dir>]"],
   args: {

@@ -9,21 +9,15 @@ import { printDoc, printLines } from "../../../src/lib/output.ts";
 export default defineCommand({
   meta: {
     name: "config validate",
-    description: [
-      "Validate an instance config file with the same schema and loader the commands use. Without --file, checks",
-      "the file the commands would load: the loader's environment variable, else $MOGUI_HOME/config/<name>.json.",
-    ].join("\n"),
+    description: ["Validate an instance config file with the same schema and loader the commands use. Without --file, checks", "the file the commands would load: the loader's environment variable, else $MOGUI_HOME/config/<name>.json."].join("\n"),
   },
   usage: ["config validate <name> [--file <path>] [--json]"],
   args: {
     name: { type: "positional", required: true, description: `One of: ${configNames().join(", ")}` },
     file: { type: "string", valueHint: "path", description: "The file to check (default: the loader's env variable, else $MOGUI_HOME/config/<name>.json)" },
-    json: { ...ARGS.json, description: "One compact JSON document: {\"config\",\"error\"?,\"path\",\"valid\"} (an invalid file too)" },
+    json: { ...ARGS.json, description: 'One compact JSON document: {"config","error"?,"path","valid"} (an invalid file too)' },
   },
-  notes: [
-    "Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" +
-      "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR.",
-  ],
+  notes: ["Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" + "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR."],
   exits: {
     ok: { code: 0, meaning: "the file is valid" },
     invalid: { code: 1, meaning: "the file is invalid (the reason on stderr)" },

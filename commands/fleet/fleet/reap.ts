@@ -64,7 +64,10 @@ export default defineCommand({
     if (args.json) printDoc(ctx, { dry_run: !execute, worktrees: results, bytes_reclaimed: total }, true);
     else
       printLines(ctx, [
-        ...results.map((r) => `${r.outcome}\t${r.path}\t${human(r.bytes_reclaimed)}${r.killed.length ? `\tkilled=${r.killed.map((k) => `${k.pid}(${k.signal})`).join(",")}` : ""}${r.would_kill.length ? `\twould_kill=${r.would_kill.map((p) => p.pid).join(",")}` : ""}${r.reason ? `\t${r.reason}` : ""}`),
+        ...results.map(
+          (r) =>
+            `${r.outcome}\t${r.path}\t${human(r.bytes_reclaimed)}${r.killed.length ? `\tkilled=${r.killed.map((k) => `${k.pid}(${k.signal})`).join(",")}` : ""}${r.would_kill.length ? `\twould_kill=${r.would_kill.map((p) => p.pid).join(",")}` : ""}${r.reason ? `\t${r.reason}` : ""}`,
+        ),
         `${execute ? "reclaimed" : "would reclaim"}: ${human(total)} (${total} bytes)`,
       ]);
     return failed.length ? "failed" : "ok";

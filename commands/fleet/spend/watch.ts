@@ -53,10 +53,7 @@ export default defineCommand({
       "transcripts stopped growing.",
     ].join("\n"),
   ],
-  examples: [
-    "mogui spend watch --job job-7 --max-tokens 2000000",
-    "mogui spend watch --follow --job job-7 --max-tokens 2000000 --interval-s 60",
-  ],
+  examples: ["mogui spend watch --job job-7 --max-tokens 2000000", "mogui spend watch --follow --job job-7 --max-tokens 2000000 --interval-s 60"],
   async run({ ctx, args, fail }) {
     const log = logger(ctx, "spend watch");
     const job = args.job;
@@ -65,9 +62,16 @@ export default defineCommand({
       const out = await followJob(
         ctx,
         {
-          job, maxTokens: args["max-tokens"] ?? null, transcripts: args.transcript, jobsLedger: args["jobs-ledger"], spendLedger: ledger,
-          intervalMs: args["interval-s"] * 1000, idleMs: args["idle-s"] === undefined ? null : args["idle-s"] * 1000,
-          waitTranscriptMs: args["wait-transcript-s"] * 1000, host: args.host, pane: args.pane,
+          job,
+          maxTokens: args["max-tokens"] ?? null,
+          transcripts: args.transcript,
+          jobsLedger: args["jobs-ledger"],
+          spendLedger: ledger,
+          intervalMs: args["interval-s"] * 1000,
+          idleMs: args["idle-s"] === undefined ? null : args["idle-s"] * 1000,
+          waitTranscriptMs: args["wait-transcript-s"] * 1000,
+          host: args.host,
+          pane: args.pane,
         },
         (m) => log.warn(m),
         (m) => {

@@ -42,9 +42,7 @@ export default defineCommand({
       "product stay allowed: cat, head, tail, grep, rg, ls, find, stat, wc, diff, sort, jq, git status|log|diff|show ...",
     ].join("\n"),
   ],
-  examples: [
-    `echo '{"tool_name":"Bash","tool_input":{"command":"echo hi > /src/product/x"}}' | mogui hook product-path-guard`,
-  ],
+  examples: [`echo '{"tool_name":"Bash","tool_input":{"command":"echo hi > /src/product/x"}}' | mogui hook product-path-guard`],
   exits: {
     ok: { code: 0, meaning: "allowed (nothing is written into the product repo)" },
     blocked: {
@@ -57,9 +55,7 @@ export default defineCommand({
     const call = startHook(ctx, args, "product-path-guard", "PreToolUse");
     // Fail closed (D32): no input, or input that is not a JSON object, is never waved through.
     const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
-    const d: GuardDecision = why
-      ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
-      : decide(ctx, call.input, call.cwd);
+    const d: GuardDecision = why ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" } : decide(ctx, call.input, call.cwd);
     recordDecision(ctx, d, call.cwd, call.sessionKind);
     if (!d.block) return "ok";
     return fail("blocked", `[product-path-guard] BLOCKED: ${d.reason}`);

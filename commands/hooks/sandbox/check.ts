@@ -49,7 +49,14 @@ export default defineCommand({
       ]);
     }
     if (!r.enforced) return fail("unavailable", `sandbox check: ${r.problem}`);
-    if (!allReadOnly) return fail("unavailable", `sandbox check: ${r.paths.filter((p) => !p.read_only).map((p) => p.path).join(", ")} writable inside the sandbox`);
+    if (!allReadOnly)
+      return fail(
+        "unavailable",
+        `sandbox check: ${r.paths
+          .filter((p) => !p.read_only)
+          .map((p) => p.path)
+          .join(", ")} writable inside the sandbox`,
+      );
     return "ok";
   },
 });

@@ -80,10 +80,7 @@ export default defineCommand({
       "is written, unless --allow-unfilled. Exit 1 also when the plan has error-* entries (nothing is written).",
     ].join("\n"),
   ],
-  examples: [
-    `mogui ${NAME} --ops ~/work/acme-ops`,
-    `mogui ${NAME} --ops ~/work/acme-ops --placeholder WORKSPACE_NAME=acme --placeholder OPS_REPO=/w/acme-ops --write`,
-  ],
+  examples: [`mogui ${NAME} --ops ~/work/acme-ops`, `mogui ${NAME} --ops ~/work/acme-ops --placeholder WORKSPACE_NAME=acme --placeholder OPS_REPO=/w/acme-ops --write`],
   async run({ ctx, args }) {
     const ops = resolve(ctx.cwd, args.ops);
     const values = placeholders(args.placeholder);

@@ -50,10 +50,7 @@ export default defineCommand({
   },
   rules: { exclusive: [["template", "no-template"]] },
   exits: EXITS,
-  notes: [
-    "Instance-owned paths (docs/lineage/, .beads/, config/, contracts/, docs/runbooks/role-state.md) and the\n" +
-      "template-side files (TEMPLATE-VERSION, CHANGELOG.md, ONBOARDING.md, onboarding/) are never unknown.",
-  ],
+  notes: ["Instance-owned paths (docs/lineage/, .beads/, config/, contracts/, docs/runbooks/role-state.md) and the\n" + "template-side files (TEMPLATE-VERSION, CHANGELOG.md, ONBOARDING.md, onboarding/) are never unknown."],
   examples: [`mogui ${NAME} --ops ~/work/acme-ops`, `mogui ${NAME} --ops . --json`],
   async run({ ctx, args }) {
     const ops = opsRoot(ctx.cwd, args.ops);

@@ -41,7 +41,11 @@ export default defineCommand({
     const inbox = args.inbox ? resolve(ctx.cwd, args.inbox) : undefined;
     const { findings, facts } = lintBrief(text, { inbox, filled: args.filled });
     if (args.json) printDoc(ctx, { brief: path, clean: findings.length === 0, findings, facts }, true);
-    else if (findings.length) printLines(ctx, findings.map((f) => `${path}:${f.line}: ${f.code}: ${f.message}`));
+    else if (findings.length)
+      printLines(
+        ctx,
+        findings.map((f) => `${path}:${f.line}: ${f.code}: ${f.message}`),
+      );
     else printLines(ctx, [`${path}: clean (T ${facts.tier}, ${facts.directives.length} directives, ${facts.criteria.length} criteria)`]);
     return findings.length ? "findings" : "ok";
   },

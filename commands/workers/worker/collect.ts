@@ -55,7 +55,11 @@ export default defineCommand({
     }
     if (args.json) printDoc(ctx, { owner, execute, ledger, jobs: items }, true);
     else if (items.length === 0) printLines(ctx, [`No uncollected jobs for owner ${owner} in ${ledger}.`]);
-    else printLines(ctx, items.map((i) => `${i.job_id}\t${i.action}${execute || i.action !== "close" ? "" : " (dry run)"}\t${i.pane_id}\t${i.status}${i.reasons.length ? `\t${i.reasons.join("; ")}` : ""}${i.worktree ? `\tworktree ${i.worktree}` : ""}`));
+    else
+      printLines(
+        ctx,
+        items.map((i) => `${i.job_id}\t${i.action}${execute || i.action !== "close" ? "" : " (dry run)"}\t${i.pane_id}\t${i.status}${i.reasons.length ? `\t${i.reasons.join("; ")}` : ""}${i.worktree ? `\tworktree ${i.worktree}` : ""}`),
+      );
     return items.some((i) => i.action === "close_failed" || i.action === "error") ? "failed" : "ok";
   },
 });

@@ -9,10 +9,7 @@ import { aggregate } from "../../../src/workers/worker/reps.ts";
 export default defineCommand({
   meta: {
     name: "worker reps report",
-    description: [
-      "Aggregate recorded runs by launch profile `model@effort` (never a normalised profile name that merges",
-      "efforts): runs, completion rate, rounds, blockers found, and tokens over the runs that measured them.",
-    ].join("\n"),
+    description: ["Aggregate recorded runs by launch profile `model@effort` (never a normalised profile name that merges", "efforts): runs, completion rate, rounds, blockers found, and tokens over the runs that measured them."].join("\n"),
   },
   usage: ["worker reps report [--tier T] [--role r] [--grade G] [--json]"],
   args: {

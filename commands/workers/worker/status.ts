@@ -52,7 +52,11 @@ export default defineCommand({
     }
     if (args.json) printDoc(ctx, { owner, ledger, jobs: items }, true);
     else if (items.length === 0) printLines(ctx, [`No jobs for owner ${owner} in ${ledger}.`]);
-    else printLines(ctx, items.map((i) => ("collected" in i ? `${i.job_id}\t${i.state}\tcollected` : `${i.job_id}\t${i.state}\t${i.pane_id}\t${i.summary}${i.report ? "\treport in inbox" : ""}`)));
+    else
+      printLines(
+        ctx,
+        items.map((i) => ("collected" in i ? `${i.job_id}\t${i.state}\tcollected` : `${i.job_id}\t${i.state}\t${i.pane_id}\t${i.summary}${i.report ? "\treport in inbox" : ""}`)),
+      );
     return items.some((i) => "status" in i && i.status === "error") ? "hostFailed" : "ok";
   },
 });

@@ -46,7 +46,11 @@ export default defineCommand({
     const items = await hostCall("sweep", () => sweep(ctx, host, { dead_tab_title_patterns: patterns }, jobs, opts));
     if (args.json) printDoc(ctx, { workspace, host: host.kind, execute, panes: items }, true);
     else if (items.length === 0) printLines(ctx, [`No panes in ${workspace}.`]);
-    else printLines(ctx, items.map((i) => `${i.pane_id}\t${i.kind}\t${i.action}${!execute && i.action === "close" ? " (dry run)" : ""}\t${i.title ?? "-"}\t${i.reasons.join("; ")}`));
+    else
+      printLines(
+        ctx,
+        items.map((i) => `${i.pane_id}\t${i.kind}\t${i.action}${!execute && i.action === "close" ? " (dry run)" : ""}\t${i.title ?? "-"}\t${i.reasons.join("; ")}`),
+      );
     return items.some((i) => i.action === "close_failed") ? "failed" : "ok";
   },
 });

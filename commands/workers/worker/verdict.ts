@@ -55,8 +55,12 @@ export default defineCommand({
     const model = args["verifier-model"];
     const provider = providerFamily({ provider_families: families }, model);
     const d = decideVerdict(job, {
-      findings, verifierModel: model, verifierProvider: provider,
-      verifierSession: args["verifier-session"], verifierGrade: args["verifier-grade"], self: args.self,
+      findings,
+      verifierModel: model,
+      verifierProvider: provider,
+      verifierSession: args["verifier-session"],
+      verifierGrade: args["verifier-grade"],
+      self: args.self,
     });
     const row = { event: "verdict", job_id: job.id, ...d, verifier_model: model, verifier_provider: provider, verifier_session: args["verifier-session"], findings_file: file };
     record(ctx, ledger, "verdict", row);

@@ -32,7 +32,12 @@ export default defineCommand({
     ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
     mismatch: { code: 3, meaning: "mismatch or no such remote branch (both SHAs named)" },
   },
-  rules: { exclusive: [["job", "repo"], ["job", "branch"]] },
+  rules: {
+    exclusive: [
+      ["job", "repo"],
+      ["job", "branch"],
+    ],
+  },
   examples: ["mogui worker verify-push --job rob1234-impl-20260801-0930", "mogui worker verify-push --repo . --branch worker/x --sha 1a2b3c4d"],
   async run({ ctx, args, fail }) {
     const cmd = "worker verify-push";

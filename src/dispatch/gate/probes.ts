@@ -64,7 +64,10 @@ export async function measureModel(ctx: Ctx, command: string | undefined): Promi
   if (command === undefined) return { measured: null, failed: false };
   const r = await runShell(ctx, command, MODEL_PROBE_TIMEOUT_MS);
   if (r.missing || r.timedOut || r.code !== 0) return { measured: null, failed: true };
-  const lines = r.stdout.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = r.stdout
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   if (lines.length === 0) return { measured: null, failed: true };
   return { measured: lines[lines.length - 1]!, failed: false };
 }

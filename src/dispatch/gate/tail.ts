@@ -17,13 +17,7 @@ const SLACK_SECONDS = 300;
  * `completeOnly`, a last line without its newline is left out silently (a cache rebuilt from this scan ends at
  * the last newline and picks that line up once it is complete).
  */
-export function tailRows(
-  path: string,
-  since: number,
-  onRow: (row: Record<string, unknown>) => void,
-  onWarning?: (w: LedgerWarning) => void,
-  completeOnly = false,
-): void {
+export function tailRows(path: string, since: number, onRow: (row: Record<string, unknown>) => void, onWarning?: (w: LedgerWarning) => void, completeOnly = false): void {
   const floor = since - SLACK_SECONDS;
   withLedger(path, undefined, (fd, size) => {
     const tail = Buffer.alloc(1);

@@ -129,4 +129,3 @@ export async function gateCheck(ctx: Ctx, req: DispatchRequest, res: Resolved, e
   if (!call.decision.allow) throw new Stop(step, DISPATCH_EXIT.REFUSED, [`✗ gate DENY · ${call.decision.reason} · model=${res.model} tier=${res.tier}`, call.raw]);
   return call.decision;
 }
-

@@ -85,10 +85,7 @@ async function register(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: R
   r.register_reason = call.decision?.reason ?? null;
   r.register_warnings = call.decision?.warnings ?? [];
   if (why) {
-    throw new Stop("register", DISPATCH_EXIT.REGISTER, [
-      `✗ register ${oneLine(why, 300)} · dispatch=${dispatchId} (worker IS running — resolve register manually)`,
-      `  once it settles, clean up: mogui worker-reap --dispatch-id ${dispatchId}`,
-    ]);
+    throw new Stop("register", DISPATCH_EXIT.REGISTER, [`✗ register ${oneLine(why, 300)} · dispatch=${dispatchId} (worker IS running — resolve register manually)`, `  once it settles, clean up: mogui worker-reap --dispatch-id ${dispatchId}`]);
   }
 }
 

@@ -81,12 +81,7 @@ export interface Delivery {
  * Up to `polls` reads, `intervalMs` apart (each read after a pause, so the agent has time to react to the
  * inject), stopping as soon as the pane is no longer a bare prompt.
  */
-export async function classifyDelivery(
-  orca: OrcaClient,
-  handle: string,
-  pre: PaneClass,
-  opts: { polls?: number; intervalMs?: number; sleep?: (ms: number) => Promise<void> } = {},
-): Promise<Delivery> {
+export async function classifyDelivery(orca: OrcaClient, handle: string, pre: PaneClass, opts: { polls?: number; intervalMs?: number; sleep?: (ms: number) => Promise<void> } = {}): Promise<Delivery> {
   const polls = opts.polls ?? DELIVERY_POLLS;
   const interval = opts.intervalMs ?? DELIVERY_INTERVAL_MS;
   const sleep = opts.sleep ?? ((ms: number) => Bun.sleep(ms));

@@ -32,18 +32,7 @@ const HOOK_TRUST_MARKERS = [
 ] as const;
 
 /** Provider rate / credit limits, anchored at the start of a line (case-insensitive). */
-const LIMIT_MARKERS = [
-  "rate limit",
-  "rate-limit",
-  "too many requests",
-  "quota exceeded",
-  "out of credits",
-  "credits are exhausted",
-  "usage limit reached",
-  "you.?ve hit your limit",
-  "you have reached your limit",
-  "try again after",
-] as const;
+const LIMIT_MARKERS = ["rate limit", "rate-limit", "too many requests", "quota exceeded", "out of credits", "credits are exhausted", "usage limit reached", "you.?ve hit your limit", "you have reached your limit", "try again after"] as const;
 
 /** An agent's empty input prompt, named (case-sensitive). */
 const PREPARED_PROMPT_MARKERS = ["claude", "codex", "grok", "gemini"] as const;

@@ -132,4 +132,3 @@ export async function runDispatch(ctx: Ctx, req: DispatchRequest, say: Say): Pro
   }
   return r;
 }
-

@@ -26,17 +26,11 @@ const isTimeout = (e: unknown) => e instanceof OrcaError && e.failure === "timeo
 const BIND_A_RUN = "bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create";
 
 /** Outside an Orca terminal Orca cannot tell who dispatches: every step would fail the same way (issue 26 §3). */
-const NO_SENDER =
-  "no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)";
+const NO_SENDER = "no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)";
 
 /** An Orca step that failed outright (no timeout): exit 3 with Orca's words on one line. */
 function orcaFailed(step: DispatchStep, label: string, e: OrcaError, extra: string[] = []): Stop {
-  const hint =
-    e.orcaCode === "run_required"
-      ? ` · no Orca Run is bound: ${BIND_A_RUN}`
-      : e.orcaCode === "no_active_sender_terminal" || e.orcaCode === "stable_pane_required"
-        ? " · run mogui dispatch from the master's Orca terminal"
-        : "";
+  const hint = e.orcaCode === "run_required" ? ` · no Orca Run is bound: ${BIND_A_RUN}` : e.orcaCode === "no_active_sender_terminal" || e.orcaCode === "stable_pane_required" ? " · run mogui dispatch from the master's Orca terminal" : "";
   return new Stop(step, DISPATCH_EXIT.ORCA, [`✗ ${label} failed · ${oneLine(e.message)}${hint}`, ...extra], { error: e.message });
 }
 

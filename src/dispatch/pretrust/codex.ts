@@ -128,7 +128,9 @@ function planConfig(config: string, path: string): Plan {
  */
 function configTargets(accounts: string): string[] {
   const out: string[] = [];
-  for (const n of readdirSync(accounts).filter((n) => !n.startsWith(".")).sort()) {
+  for (const n of readdirSync(accounts)
+    .filter((n) => !n.startsWith("."))
+    .sort()) {
     const config = join(accounts, n, "home", "config.toml");
     if (lstatOrNull(config) === null) continue;
     for (const dir of [join(accounts, n), join(accounts, n, "home")]) {

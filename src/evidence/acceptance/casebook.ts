@@ -101,7 +101,13 @@ export class CaseBook {
 
   /** Strata of seed-origin cases only: regression pins never decide coverage. */
   seedStrata(split: Split): string[] {
-    return [...new Set(this.casesForSplit(split).filter((c) => c.origin === "seed").map((c) => c.stratum))].sort();
+    return [
+      ...new Set(
+        this.casesForSplit(split)
+          .filter((c) => c.origin === "seed")
+          .map((c) => c.stratum),
+      ),
+    ].sort();
   }
 
   /** Extra cases appended; the first definition of an id wins. */

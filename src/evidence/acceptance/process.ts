@@ -16,7 +16,10 @@ export function returnCode(r: RunResult): number {
 }
 
 function lastLine(text: string): string {
-  const lines = text.replace(/[\r\n]+$/, "").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = text
+    .replace(/[\r\n]+$/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   return lines[lines.length - 1] ?? "";
 }
 

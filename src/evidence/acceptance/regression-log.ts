@@ -34,8 +34,7 @@ export class RegressionLog {
         if (seen.has(c.caseId)) continue;
         seen.add(c.caseId);
         out.push({ ...c, origin: "regression" });
-      } catch {
-      }
+      } catch {}
     }
     return out;
   }

@@ -21,7 +21,10 @@ export interface WorkspaceManifest {
   metadata: Record<string, unknown>;
 }
 
-const Obj = v.pipe(v.record(v.string(), v.unknown()), v.check((x) => !Array.isArray(x)));
+const Obj = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.check((x) => !Array.isArray(x)),
+);
 const isObj = (x: unknown): x is Record<string, unknown> => v.is(Obj, x) && !Array.isArray(x);
 const nonEmpty = (x: unknown): x is string => typeof x === "string" && x.trim() !== "";
 

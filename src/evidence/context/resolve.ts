@@ -80,10 +80,11 @@ function candidates(root: string, query: string, declared: readonly string[], wa
   } catch (e) {
     warnings.push(`Could not list workspace children: ${root}: ${errorMessage(e)}`);
   }
-  if (inside(root, query)) for (let cur = query; inside(root, cur); cur = dirname(cur)) {
-    out.add(cur);
-    if (cur === root) break;
-  }
+  if (inside(root, query))
+    for (let cur = query; inside(root, cur); cur = dirname(cur)) {
+      out.add(cur);
+      if (cur === root) break;
+    }
   return out;
 }
 

@@ -31,7 +31,7 @@ const RepositorySchema = v.looseObject(
   {
     name: v.pipe(NonEmpty, v.description("Unique repository name; a bare single-segment path argument may match it.")),
     path: v.pipe(NonEmpty, v.description("Path relative to workspace_root ('.' = the root itself); unique.")),
-    remote: v.pipe(v.optional(v.nullable(v.string("must be a string")), ""), v.description("Clone URL (informational); null counts as \"\".")),
+    remote: v.pipe(v.optional(v.nullable(v.string("must be a string")), ""), v.description('Clone URL (informational); null counts as "".')),
     role: v.pipe(
       v.picklist(ROLES, (i) => `must be one of ['ops', 'product'], got '${String(i.input)}'`),
       v.description("product: the code being built; ops: the operations repository."),

@@ -64,8 +64,7 @@ export function ledgerTail(path: string, limit: number): Record<string, unknown>
     try {
       const row = JSON.parse(lines[i]!) as unknown;
       if (row && typeof row === "object" && !Array.isArray(row)) out.push(row as Record<string, unknown>);
-    } catch {
-    }
+    } catch {}
   }
   return out.reverse();
 }
@@ -91,7 +90,11 @@ export function classifyJobLog(path: string, cfg: Pick<DigestConfig, "finishedMa
   if (sidecarFinished(path)) return { name, path, status: "finished", reason: "SIDECAR_STATUS", idleSeconds: null };
   let tail = "";
   try {
-    tail = readFileSync(path, "utf8").split("\n").slice(-JOB_LOG_TAIL_LINES - 1).join("\n").toLowerCase();
+    tail = readFileSync(path, "utf8")
+      .split("\n")
+      .slice(-JOB_LOG_TAIL_LINES - 1)
+      .join("\n")
+      .toLowerCase();
   } catch {
     tail = "";
   }
@@ -118,9 +121,7 @@ export async function processState(ctx: Pick<Ctx, "runner" | "env">, pattern: st
 export async function collectObservations(ctx: Pick<Ctx, "runner" | "env">, cfg: DigestConfig, nowMs: number): Promise<Snapshot> {
   const repos: Record<string, RepoState> = {};
   for (const r of cfg.repos) repos[r.name] = await repoState(ctx, r.path);
-  const jobs = [...new Set(cfg.jobLogGlobs.flatMap(globFiles))]
-    .map((p) => classifyJobLog(p, cfg, nowMs))
-    .filter((j) => j.status === "running" || j.status === "stalled");
+  const jobs = [...new Set(cfg.jobLogGlobs.flatMap(globFiles))].map((p) => classifyJobLog(p, cfg, nowMs)).filter((j) => j.status === "running" || j.status === "stalled");
   const processes: ProcessObservation[] = [];
   for (const p of cfg.monitorPgrepPatterns) processes.push(await processState(ctx, p));
   return { repos, ledgerTail: ledgerTail(cfg.ledgerPath, cfg.ledgerTailLimit), jobs, processes };

@@ -31,7 +31,7 @@ async function fromJobs(path: string, out: Map<string, Binding[]>, opts: ReadOpt
     if (!id) continue;
     if (row.event === "job_spawned" && typeof row.worktree === "string") {
       const host = row.host === "orca" ? "orca" : "herdr";
-      const terminal = typeof row.pane_id === "string" && row.pane_id ? { host, id: row.pane_id } as Terminal : null;
+      const terminal = typeof row.pane_id === "string" && row.pane_id ? ({ host, id: row.pane_id } as Terminal) : null;
       jobs.set(id, { wt: row.worktree, b: { state: "open", source: "job", id, status: "running", terminal } });
       continue;
     }

@@ -71,13 +71,14 @@ async function jobFacts(path: string, job: string): Promise<JobFacts> {
 
 function bytesOf(r: Resolved): number {
   let n = 0;
-  for (const j of r.jobs) for (const t of j.transcripts) {
-    try {
-      n += statSync(t).size;
-    } catch {
-      // gone between finding and measuring
+  for (const j of r.jobs)
+    for (const t of j.transcripts) {
+      try {
+        n += statSync(t).size;
+      } catch {
+        // gone between finding and measuring
+      }
     }
-  }
   return n;
 }
 

@@ -87,7 +87,15 @@ export async function detailLines(row: TopRow, req: TopRequest): Promise<string[
   if (row.binding_source !== null) lines.push(`binding    ${JSON.stringify(row.binding_source)}`);
   if (row.drift !== null) lines.push(`drift      ${JSON.stringify(row.drift)}`);
   lines.push("", "Ledger rows:", ...(jobs.length || ds.length ? [...jobs, ...ds].map((l) => `  ${l}`) : ["  (none)"]));
-  lines.push("", `Last transcript lines${newest ? ` (${newest})` : ""}:`, ...(newest ? tail(newest).slice(-TRANSCRIPT_LINES).map((l) => `  ${summariseLine(l)}`) : ["  (no transcript found)"]));
+  lines.push(
+    "",
+    `Last transcript lines${newest ? ` (${newest})` : ""}:`,
+    ...(newest
+      ? tail(newest)
+          .slice(-TRANSCRIPT_LINES)
+          .map((l) => `  ${summariseLine(l)}`)
+      : ["  (no transcript found)"]),
+  );
   return lines;
 }
 

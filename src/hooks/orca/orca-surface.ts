@@ -26,7 +26,10 @@ export class Unmeasurable extends Error {}
 type Obj = Record<string, unknown>;
 
 export function fingerprint(command: string, flags: readonly string[], usage: string): string {
-  return createHash("sha256").update(JSON.stringify({ command, flags: [...flags].sort(), usage })).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify({ command, flags: [...flags].sort(), usage }))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 function commandName(c: Obj): string | null {

@@ -147,7 +147,11 @@ export function evaluateLayers(settings: Json, products: readonly string[], host
   const l1: Check[] = [
     { name: "sandbox enabled", ok: sandbox.enabled === true, detail: `sandbox.enabled is ${JSON.stringify(sandbox.enabled ?? null)}` },
     { name: "fails if unavailable", ok: sandbox.failIfUnavailable === true, detail: `sandbox.failIfUnavailable is ${JSON.stringify(sandbox.failIfUnavailable ?? null)} (true: no silent unsandboxed run)` },
-    { name: "unsandboxed fallback off", ok: sandbox.allowUnsandboxedCommands === false, detail: `sandbox.allowUnsandboxedCommands is ${JSON.stringify(sandbox.allowUnsandboxedCommands ?? null)} (Claude Code's default true lets a denied command be retried unsandboxed)` },
+    {
+      name: "unsandboxed fallback off",
+      ok: sandbox.allowUnsandboxedCommands === false,
+      detail: `sandbox.allowUnsandboxedCommands is ${JSON.stringify(sandbox.allowUnsandboxedCommands ?? null)} (Claude Code's default true lets a denied command be retried unsandboxed)`,
+    },
     {
       name: "no command excluded",
       ok: !Array.isArray(sandbox.excludedCommands) || sandbox.excludedCommands.length === 0,
@@ -156,11 +160,19 @@ export function evaluateLayers(settings: Json, products: readonly string[], host
     {
       name: "product denied",
       ok: products.length > 0 && missing.length === 0,
-      detail: products.length === 0 ? "no product path known (--product, or product_repo in the instance config)" : missing.length ? `not in sandbox.filesystem.denyWrite: ${missing.map(claudeAbs).join(", ")}` : `sandbox.filesystem.denyWrite has ${products.map(claudeAbs).join(", ")}`,
+      detail:
+        products.length === 0
+          ? "no product path known (--product, or product_repo in the instance config)"
+          : missing.length
+            ? `not in sandbox.filesystem.denyWrite: ${missing.map(claudeAbs).join(", ")}`
+            : `sandbox.filesystem.denyWrite has ${products.map(claudeAbs).join(", ")}`,
     },
   ];
   if (host.platform === "linux") {
-    for (const [tool, pkg] of [["bwrap", "bubblewrap"], ["socat", "socat"]] as const) {
+    for (const [tool, pkg] of [
+      ["bwrap", "bubblewrap"],
+      ["socat", "socat"],
+    ] as const) {
       const at = host.which(tool);
       l1.push({ name: `${pkg} present`, ok: at !== null, detail: at ? `${tool}: ${at}` : `${tool} not on PATH: apt-get install ${pkg}` });
     }

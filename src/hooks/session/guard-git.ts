@@ -8,9 +8,38 @@ import { deny, type GuardPolicy, type Verdict } from "./guard-verdict.ts";
 import { resolveFrom } from "./guard-paths.ts";
 
 const GIT_READ_ONLY = new Set([
-  "status", "log", "diff", "show", "rev-parse", "ls-files", "describe", "for-each-ref", "remote", "blame", "grep", "ls-tree",
-  "cat-file", "rev-list", "shortlog", "show-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "branch", "tag",
-  "stash", "worktree", "config", "whatchanged", "count-objects", "annotate", "ls-remote", "var", "version", "help",
+  "status",
+  "log",
+  "diff",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "describe",
+  "for-each-ref",
+  "remote",
+  "blame",
+  "grep",
+  "ls-tree",
+  "cat-file",
+  "rev-list",
+  "shortlog",
+  "show-ref",
+  "merge-base",
+  "name-rev",
+  "check-ignore",
+  "check-attr",
+  "branch",
+  "tag",
+  "stash",
+  "worktree",
+  "config",
+  "whatchanged",
+  "count-objects",
+  "annotate",
+  "ls-remote",
+  "var",
+  "version",
+  "help",
 ]);
 /** Config keys whose value is a command (or a path git executes or writes through). */
 const COMMAND_KEY = /pager|editor|command|program|external|helper|hook|fsmonitor|alias|textconv|filter|askpass|proxy|exec|cmd|tool|driver|path|file|dir|worktree|sshcommand|gpg|credential/i;
@@ -97,12 +126,7 @@ export function gitRule(policy: GuardPolicy, args: readonly string[], cwd: strin
   if (gitDir && product.contains(gitDir) && !workTree) {
     return deny("git --git-dir into the product repo without --work-tree (the working tree would be the current directory)", "git_dir_without_work_tree");
   }
-  const touched =
-    product.contains(gcwd) ||
-    Boolean(gitDir && product.contains(gitDir)) ||
-    Boolean(workTree && product.contains(workTree)) ||
-    touches(gcwd, rest) ||
-    settings.some((kv) => product.mentionedIn(kv));
+  const touched = product.contains(gcwd) || Boolean(gitDir && product.contains(gitDir)) || Boolean(workTree && product.contains(workTree)) || touches(gcwd, rest) || settings.some((kv) => product.mentionedIn(kv));
   if (!touched || sub === undefined) return { touched };
   const risky = settings.find(riskySetting);
   if (risky !== undefined) return deny(`git -c ${risky.split("=")[0]} can run a command in the product repo`, "git_mutation");

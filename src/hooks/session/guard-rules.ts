@@ -18,10 +18,62 @@ import { parseShell, type LexEnv, type SimpleCommand } from "../../lib/shell-lex
 export type { GuardPolicy, Verdict } from "./guard-verdict.ts";
 
 const READ_ONLY = new Set([
-  "pwd", "ls", "ll", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "find", "stat", "file", "whoami", "env", "true", "false", "test", "[",
-  "printf", "echo", ":", "wc", "realpath", "readlink", "basename", "dirname", "which", "du", "df", "diff", "cmp", "comm", "cut", "tr", "nl", "tac",
-  "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "strings", "od", "hexdump", "jq", "column", "date", "id", "uname",
-  "type", "sleep", "sort", "uniq",
+  "pwd",
+  "ls",
+  "ll",
+  "cat",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "find",
+  "stat",
+  "file",
+  "whoami",
+  "env",
+  "true",
+  "false",
+  "test",
+  "[",
+  "printf",
+  "echo",
+  ":",
+  "wc",
+  "realpath",
+  "readlink",
+  "basename",
+  "dirname",
+  "which",
+  "du",
+  "df",
+  "diff",
+  "cmp",
+  "comm",
+  "cut",
+  "tr",
+  "nl",
+  "tac",
+  "sha256sum",
+  "sha1sum",
+  "sha512sum",
+  "md5sum",
+  "shasum",
+  "cksum",
+  "b2sum",
+  "strings",
+  "od",
+  "hexdump",
+  "jq",
+  "column",
+  "date",
+  "id",
+  "uname",
+  "type",
+  "sleep",
+  "sort",
+  "uniq",
 ]);
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "busybox"]);
@@ -33,7 +85,8 @@ const IN_PLACE = new Set(["sed", "gsed", "perl", "ruby"]);
 const SKIP_WORDS = new Set(["!", "if", "then", "elif", "else", "do", "while", "until", "{", "}", "time"]);
 const NOT_COMMANDS = new Set(["for", "case", "select", "function", "done", "fi", "esac", "in"]);
 /** Environment variables whose value is run (or redirects what runs): set while touching the product = blocked. */
-const COMMAND_ENV = /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|PROMPT_COMMAND|PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_EXEC_PATH|XARGS_.*)$/;
+const COMMAND_ENV =
+  /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|PROMPT_COMMAND|PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_EXEC_PATH|XARGS_.*)$/;
 const MAX_DEPTH = 12;
 const FRAGMENT_SPLIT = /[\s'"=<>(){};,:|&`[\]]+/;
 

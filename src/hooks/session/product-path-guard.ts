@@ -20,7 +20,27 @@ const ALLOWLIST_FILE = "config/product-path-guard-readonly-allowlist.txt";
 /** Tool names compare lowercased: a host (or an agent) spelling `write` must not slip past `Write`. */
 const FILE_TOOLS = new Set(["edit", "write", "multiedit", "notebookedit"]);
 /** Tools known to only read (or to touch no file): their path keys are never judged. */
-const READ_TOOLS = new Set(["read", "grep", "glob", "ls", "notebookread", "webfetch", "websearch", "todowrite", "todoread", "task", "agent", "exitplanmode", "bashoutput", "killshell", "killbash", "listmcpresourcestool", "readmcpresourcetool", "skill", "slashcommand"]);
+const READ_TOOLS = new Set([
+  "read",
+  "grep",
+  "glob",
+  "ls",
+  "notebookread",
+  "webfetch",
+  "websearch",
+  "todowrite",
+  "todoread",
+  "task",
+  "agent",
+  "exitplanmode",
+  "bashoutput",
+  "killshell",
+  "killbash",
+  "listmcpresourcestool",
+  "readmcpresourcetool",
+  "skill",
+  "slashcommand",
+]);
 /** Keys whose string value (or array of strings / objects holding them) is a path a tool may write. */
 const PATH_KEY = /^(file_?path|path|paths|notebook_?path|file|files|filename|target|target_?file|destination|dest|new_?path|old_?path|output|out|directory|dir|cwd|uri)$/i;
 const MAX_PATHS = 256;

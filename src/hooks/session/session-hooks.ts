@@ -13,7 +13,10 @@ import { errnoCode } from "../../lib/errors.ts";
 const EXECUTION_RULE = "Execution rule: Proposal -> Approval -> Execution. No state change without an approved proposal.";
 
 function stripMarkdown(line: string): string {
-  return line.replace(/^\s*[-*+]\s+/, "").replace(/\*\*|__|`/g, "").trim();
+  return line
+    .replace(/^\s*[-*+]\s+/, "")
+    .replace(/\*\*|__|`/g, "")
+    .trim();
 }
 
 export function roleStatePath(ctx: Pick<Ctx, "env" | "cwd">, ops: string): string {
@@ -100,7 +103,11 @@ export async function inboxLine(ctx: Ctx, cwd: string): Promise<string | null> {
   if (count < 1) return null;
   const subjects = (Array.isArray(result.messages) ? result.messages : [])
     .slice(0, 3)
-    .map((m) => String((m as { subject?: unknown }).subject ?? "").replace(/\s+/g, " ").slice(0, 48))
+    .map((m) =>
+      String((m as { subject?: unknown }).subject ?? "")
+        .replace(/\s+/g, " ")
+        .slice(0, 48),
+    )
     .filter(Boolean);
   return `[orch-inbox] unacked=${count}${subjects.length ? ` | ${subjects.join(" ; ")}` : ""}`;
 }

@@ -247,7 +247,7 @@ export function tierRank(policy: TierPolicy): string[] {
 /** Cost rank of a tier: 0 is the most expensive. A tier not in the policy counts as unknown. */
 export function costRank(policy: TierPolicy, tier: string): number {
   const i = tierRank(policy).indexOf(tier);
-  return Math.max(i , 0);
+  return Math.max(i, 0);
 }
 
 export type Vendor = "claude" | "codex" | "grok" | "gemini";

@@ -55,7 +55,11 @@ function row(id: string, expected: string, ok: boolean, observed: string, eviden
 function p01(t: TemplateSource): Row {
   const exp = "ONBOARDING.md router rows list exactly the onboarding/*.md stage files";
   const router = t.read("ONBOARDING.md");
-  const stages = t.list().filter((f) => /^onboarding\/[^/]+\.md$/.test(f)).map((f) => f.slice("onboarding/".length)).sort();
+  const stages = t
+    .list()
+    .filter((f) => /^onboarding\/[^/]+\.md$/.test(f))
+    .map((f) => f.slice("onboarding/".length))
+    .sort();
   const where = `template ${t.root ? "on disk" : "embedded"} ${safeVersion(t)}`;
   if (!router) return row("P01", exp, false, "ONBOARDING.md missing", where);
   const rows = routerRows(new TextDecoder().decode(router));
@@ -196,4 +200,3 @@ export async function rehearse(ctx: Ctx, input: RehearsalInput): Promise<Row[]> 
   ];
   return rows.map((r) => ({ ...r, observed: names.scrub(r.observed), evidence: names.scrub(r.evidence) }));
 }
-

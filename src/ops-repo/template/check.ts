@@ -183,10 +183,15 @@ export function renderCheck(r: CheckReport, code: number): string[] {
     `adoption_notes: ${r.adoption_notes.length} section(s)`,
   ];
   for (const n of r.adoption_notes) {
-    out.push(`  ## ${n.version}`, ...n.body.split("\n").slice(0, 8).map((l) => `    ${l}`.trimEnd()));
+    out.push(
+      `  ## ${n.version}`,
+      ...n.body
+        .split("\n")
+        .slice(0, 8)
+        .map((l) => `    ${l}`.trimEnd()),
+    );
   }
   out.push(`questions_unanswered: ${r.questions_unanswered.length}`, ...list(r.questions_unanswered));
   out.push(`status: ${code === 0 ? "current (no drift)" : code === 1 ? "drift or behind" : "could not check"}`);
   return out;
 }
-

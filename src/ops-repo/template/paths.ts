@@ -8,16 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { within } from "../../lib/paths.ts";
 
 /** The closed placeholder set; nothing else may appear between `{{` and `}}` in the template. */
-export const PLACEHOLDERS = [
-  "WORKSPACE_NAME",
-  "WORKSPACE_ROOT",
-  "OPS_REPO",
-  "MONITOR_NS",
-  "MODEL_ID",
-  "REPO_LIST",
-  "RUNTIME_ROOT",
-  "TEMPLATE_VERSION",
-] as const;
+export const PLACEHOLDERS = ["WORKSPACE_NAME", "WORKSPACE_ROOT", "OPS_REPO", "MONITOR_NS", "MODEL_ID", "REPO_LIST", "RUNTIME_ROOT", "TEMPLATE_VERSION"] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 export function isPlaceholder(name: string): name is Placeholder {

@@ -10,7 +10,12 @@ type SectionState = "filled" | "missing heading" | "present but empty" | "presen
 
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 
-const norm = (s: string) => s.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
+const norm = (s: string) =>
+  s
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
 
 /** Section bodies keyed by lower-cased heading text (the first heading of a name wins). */
 function sections(md: string): Map<string, string> {

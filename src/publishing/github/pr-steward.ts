@@ -22,8 +22,7 @@ export interface StewardReport {
   ready: boolean;
 }
 
-const THREADS_QUERY =
-  "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}";
+const THREADS_QUERY = "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}";
 
 type Obj = Record<string, unknown>;
 const FAILING = new Set(["FAILURE", "TIMED_OUT", "CANCELLED", "ACTION_REQUIRED", "STARTUP_FAILURE", "ERROR"]);
@@ -69,12 +68,7 @@ export async function stewardStatus(ctx: Ctx, repo: string, pr: number): Promise
   if (typeof view.headRefOid === "string") {
     compare = (await ghJson(ctx, ["api", `repos/${repo}/compare/${String(view.baseRefName ?? "main")}...${view.headRefOid}`])) as Obj;
   }
-  const conditions = [
-    checksCondition(view.statusCheckRollup),
-    threadsCondition(threads),
-    mergeCondition(view, compare),
-    { name: "gates re-run", state: "unverified" as const, detail: "not visible from the API; confirm the gates by hand" },
-  ];
+  const conditions = [checksCondition(view.statusCheckRollup), threadsCondition(threads), mergeCondition(view, compare), { name: "gates re-run", state: "unverified" as const, detail: "not visible from the API; confirm the gates by hand" }];
   return { repo, pr, conditions, ready: conditions.every((c) => c.state === "pass") };
 }
 

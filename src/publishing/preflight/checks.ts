@@ -204,7 +204,10 @@ export async function checkBd(h: Host): Promise<Line[]> {
     if (beadsAbove(h.ctx.cwd, h.home)) return [L("FAIL", "bd", "bd where failed although a .beads directory exists above this directory")];
     return [L("PASS", "bd", "bd present (no .beads here; not confirmed)")];
   }
-  const first = r.stdout.split("\n")[0]!.trim().replace(/\/\.beads\/?$/, "");
+  const first = r.stdout
+    .split("\n")[0]!
+    .trim()
+    .replace(/\/\.beads\/?$/, "");
   if (existsSync(join(first, "docs", "MASTER-OPERATIONS.md"))) return [L("PASS", "bd", `beads at ${first}`)];
   return [L("FAIL", "bd", `bd points at ${first}, which is not the ops repository (no docs/MASTER-OPERATIONS.md)`)];
 }

@@ -95,7 +95,9 @@ function sortedCounts(counts: Map<string, number>): Array<[string, number]> {
 }
 
 export function renderText(r: AuditReport): string[] {
-  const dist = sortedCounts(r.counts).map(([m, c]) => `${m}=${c}`).join(" / ");
+  const dist = sortedCounts(r.counts)
+    .map(([m, c]) => `${m}=${c}`)
+    .join(" / ");
   const out = [`model-drift-audit: ${basename(r.transcript)}`, `  distribution: ${dist}  (assistant turns ${r.turns})`];
   if (r.transitions.length === 0) out.push("  no transition");
   else {
@@ -120,4 +122,3 @@ export function renderJson(r: AuditReport): Record<string, unknown> {
     malformed_lines: r.malformed,
   };
 }
-

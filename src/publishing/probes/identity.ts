@@ -32,7 +32,10 @@ const drift = (what: string): ProbeResult => ({ code: 2, line: `MODEL-PROBE DRIF
 function distribution(models: readonly string[], sep = ", "): string {
   const counts = countModels(models);
   if (counts.size === 0) return "<none>";
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([m, c]) => `${m}=${c}`).join(sep);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([m, c]) => `${m}=${c}`)
+    .join(sep);
 }
 
 function countModels(models: readonly string[]): Map<string, number> {

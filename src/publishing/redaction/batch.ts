@@ -52,7 +52,10 @@ export class Batch {
   private readonly tests: Array<Buffer[] | null>;
 
   /** `simd` false: the fallback (base64RunsBytes per file), as where WebAssembly SIMD is missing. */
-  constructor(private readonly c: Compiled, simd = true) {
+  constructor(
+    private readonly c: Compiled,
+    simd = true,
+  ) {
     this.simd = simd ? simdRuns(BATCH_BYTES) : null;
     this.buf = this.simd?.heap ?? Buffer.allocUnsafe(BATCH_BYTES);
     // A test of one or two ASCII literals is searched in the batch's bytes (Buffer#indexOf, native). A longer

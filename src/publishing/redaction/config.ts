@@ -185,7 +185,11 @@ export interface OrgRules {
   re2Rejected: string[];
 }
 
-const stripQuotes = (s: string) => s.trim().replace(/^["']+|["']+$/g, "").trim();
+const stripQuotes = (s: string) =>
+  s
+    .trim()
+    .replace(/^["']+|["']+$/g, "")
+    .trim();
 
 /** `id|description|regex` per line (split on the first two `|`: the regex may contain more). */
 export function parseOrgRules(text: string): OrgRules {

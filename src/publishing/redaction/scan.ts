@@ -123,7 +123,10 @@ export function readBaseline(path: string): Set<string> {
 }
 
 async function listFiles(ctx: Ctx, req: ScanRequest, found?: (count: number) => void): Promise<FileRef[]> {
-  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? [], found).filter((r) => !req.include || req.include.test(r.abs)).map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
+  if (req.mode === "paths")
+    return expandPathRefs(req.root, req.paths ?? [], found)
+      .filter((r) => !req.include || req.include.test(r.abs))
+      .map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
   const rels = req.mode === "tracked" ? await trackedFiles(ctx, req.root) : req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   return rels.map((rel) => ({ abs: join(req.root, rel), shown: rel }));
 }
@@ -215,7 +218,11 @@ function combine(a: ShardResult, b: ShardResult, budget: number): Omit<ScanRepor
 async function scanCommitted(ctx: Ctx, c: Compiled, req: ScanRequest, opts: ScanOptions, progress?: Progress): Promise<{ files: number; res: ShardResult }> {
   const names = req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   const refs = (await blobsAt(ctx, req.root, req.mode === "staged" ? { index: true } : { rev: rangeTip(req.range!) }, names)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const texts = await blobTexts(ctx, req.root, refs.filter((r) => !pathAllowed(c, r.path)).map((r) => r.sha));
+  const texts = await blobTexts(
+    ctx,
+    req.root,
+    refs.filter((r) => !pathAllowed(c, r.path)).map((r) => r.sha),
+  );
   const res = empty();
   refs.forEach((r, i) => {
     if ((i & 63) === 0) progress?.(i, refs.length);

@@ -291,15 +291,7 @@ export class ShardPool {
  * returns every share's result merged in order (the first share is this process's). `compile` is called once the
  * children have their lists, so compiling the rules here overlaps their start-up when the pool started late.
  */
-export async function scanSharded(
-  ctx: Ctx,
-  compile: () => Compiled,
-  files: readonly FileRef[],
-  jobs: number,
-  pool: ShardPool,
-  opts: ShardOptions,
-  progress?: (done: number, total: number) => void,
-): Promise<ShardResult> {
+export async function scanSharded(ctx: Ctx, compile: () => Compiled, files: readonly FileRef[], jobs: number, pool: ShardPool, opts: ShardOptions, progress?: (done: number, total: number) => void): Promise<ShardResult> {
   const shares = splitShares(files, Math.min(jobs, pool.size + 1), pool.late);
   try {
     pool.feed(shares.slice(1));

@@ -84,7 +84,9 @@ function procTable(selfPid: number = process.pid): string {
     if (!/^\d+$/.test(name)) continue;
     let cmd: string;
     try {
-      cmd = readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/[\0\n]+/g, " ").trim();
+      cmd = readFileSync(`/proc/${name}/cmdline`, "utf8")
+        .replace(/[\0\n]+/g, " ")
+        .trim();
     } catch {
       continue;
     }

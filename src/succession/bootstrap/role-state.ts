@@ -2,15 +2,7 @@
  * Role State (§6): the fixed four-field block of a handoff or role-state.md. Located under a `## Role State`
  * heading as the first fenced block holding `Current Role:`, else an unfenced `Current Role:` .. `Unlock:` run.
  */
-export const VALID_ROLES = [
-  "Architecture",
-  "Research",
-  "Reference Implementation",
-  "Feature Implementation",
-  "Release / Operations",
-  "Incident Response",
-  "Maintenance",
-] as const;
+export const VALID_ROLES = ["Architecture", "Research", "Reference Implementation", "Feature Implementation", "Release / Operations", "Incident Response", "Maintenance"] as const;
 
 export interface RoleState {
   role: string;

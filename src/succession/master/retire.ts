@@ -80,14 +80,8 @@ async function measure(ctx: Ctx, inp: RetireInput, target: SessionInfo): Promise
   const bare = raw.replace(/^\/dev\//, "").trim();
   // The two probes are independent: settle them side by side, so a slow one does not add its wait to the other's.
   const [process, tty] = await Promise.all([
-    pid === null || pid === undefined
-      ? "skipped:no target-pid and no pid reported by terminal list"
-      : settle(inp.processProbe, String(pid), settleMs, sleep).then(axis),
-    !raw
-      ? "skipped:no target-tty supplied"
-      : !bare
-        ? "skipped:target-tty has no device name after normalization"
-        : settle(inp.ttyProbe, bare, settleMs, sleep).then(axis),
+    pid === null || pid === undefined ? "skipped:no target-pid and no pid reported by terminal list" : settle(inp.processProbe, String(pid), settleMs, sleep).then(axis),
+    !raw ? "skipped:no target-tty supplied" : !bare ? "skipped:target-tty has no device name after normalization" : settle(inp.ttyProbe, bare, settleMs, sleep).then(axis),
   ]);
   return { pane, process, tty };
 }

@@ -40,8 +40,12 @@ interface Snapshots {
 
 function required(inp: SpawnInput): void {
   const fields: [string, string | undefined][] = [
-    ["workspace_selector", inp.workspaceSelector], ["kickoff_text", inp.kickoffText], ["root", inp.root],
-    ["title", inp.title], ["model", inp.model], ["agent", inp.agent],
+    ["workspace_selector", inp.workspaceSelector],
+    ["kickoff_text", inp.kickoffText],
+    ["root", inp.root],
+    ["title", inp.title],
+    ["model", inp.model],
+    ["agent", inp.agent],
   ];
   if (inp.expectedPlacement !== undefined) fields.push(["expected_placement", inp.expectedPlacement]);
   for (const [label, v] of fields) if (!v?.trim()) throw new SuccessionError(`${label} is required`);
@@ -52,7 +56,11 @@ const handles = (xs: SessionInfo[]) => (xs.length ? xs.map((s) => s.handle).join
 async function confirmOwned(ctx: Ctx, inp: SpawnInput, handle: string, snaps: Snapshots): Promise<string | null> {
   const preExisting = `reported handle ${handle} is pre-existing; terminal not closed`;
   if (snaps.scoped.some((s) => s.handle === handle)) return preExisting;
-  const lookup = (opts: { worktree?: string }) => findSessions(ctx, opts).then((xs) => xs.find((s) => s.handle === handle), () => undefined);
+  const lookup = (opts: { worktree?: string }) =>
+    findSessions(ctx, opts).then(
+      (xs) => xs.find((s) => s.handle === handle),
+      () => undefined,
+    );
   let found = await lookup({ worktree: inp.workspaceSelector });
   if (!found && snaps.global) {
     found = await lookup({});
@@ -140,10 +148,7 @@ async function create(ctx: Ctx, inp: SpawnInput, argv: string[], snaps: Snapshot
   }
 }
 
-async function verifyLive(
-  ctx: Ctx, inp: SpawnInput, created: { handle: string; worktreeId: string }, snaps: Snapshots,
-  base: Pick<SpawnReport, "command" | "startup_command" | "requested_worktree">, placement: Record<string, string>,
-): Promise<SpawnReport> {
+async function verifyLive(ctx: Ctx, inp: SpawnInput, created: { handle: string; worktreeId: string }, snaps: Snapshots, base: Pick<SpawnReport, "command" | "startup_command" | "requested_worktree">, placement: Record<string, string>): Promise<SpawnReport> {
   const { handle, worktreeId } = created;
   const sel = inp.workspaceSelector;
   if (!worktreesMatch(worktreeId, sel)) {
@@ -162,8 +167,12 @@ async function verifyLive(
   const reported = fresh.find((s) => s.handle === handle);
   if (reported) {
     const verification = {
-      requested_worktree: sel, actual_worktree: worktreeId, result: "MATCH", title_matched: titleMatches(reported.title, inp.title),
-      liveness_check: "reported handle is live+new+connected in requested worktree", ...placement,
+      requested_worktree: sel,
+      actual_worktree: worktreeId,
+      result: "MATCH",
+      title_matched: titleMatches(reported.title, inp.title),
+      liveness_check: "reported handle is live+new+connected in requested worktree",
+      ...placement,
     };
     return { status: "CREATED", ...base, handle, worktree_id: worktreeId, handle_reissued: false, verified: true, verification };
   }
@@ -180,8 +189,13 @@ async function verifyLive(
   const apm = placementError(inp, actual);
   if (apm) await failWithCleanup(ctx, inp, adopted.handle, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, "spawn placement mismatch", apm);
   const verification = {
-    requested_worktree: sel, actual_worktree: actual, result: "MATCH_REISSUED", title_matched: true, reported_handle: handle,
-    liveness_check: "reissued handle is live+new+connected in requested worktree", ...placement,
+    requested_worktree: sel,
+    actual_worktree: actual,
+    result: "MATCH_REISSUED",
+    title_matched: true,
+    reported_handle: handle,
+    liveness_check: "reissued handle is live+new+connected in requested worktree",
+    ...placement,
   };
   return { status: "CREATED", ...base, handle: adopted.handle, worktree_id: actual, handle_reissued: true, verified: true, verification };
 }

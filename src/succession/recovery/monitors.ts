@@ -55,8 +55,7 @@ export function filterRunningMonitors(lines: string, pattern: string): string[] 
   return out;
 }
 
-const failText = (r: RunResult, what: string) =>
-  r.missing ? `${what}: executable not found` : r.timedOut ? `${what}: timed out` : r.signal ? `${what}: killed by ${r.signal}` : r.stderr.trim();
+const failText = (r: RunResult, what: string) => (r.missing ? `${what}: executable not found` : r.timedOut ? `${what}: timed out` : r.signal ? `${what}: killed by ${r.signal}` : r.stderr.trim());
 
 export function pgrepProbe(ctx: Ctx): MonitorProbe {
   return async (pattern) => {

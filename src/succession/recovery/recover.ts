@@ -99,8 +99,12 @@ async function observeRepo(ctx: Ctx, path: string): Promise<RepositoryObservatio
   const status = await git(ctx, path, ["--no-optional-locks", "status", "--porcelain"], 10_000);
   const bad = [branch, status].find((r) => !r.ok);
   return {
-    path, head: head.stdout.trim(), branch: branch.stdout.trim(), dirty: status.stdout.trim() !== "",
-    status: bad ? "WARN" : "OK", evidence: bad ? bad.why : "git state observed",
+    path,
+    head: head.stdout.trim(),
+    branch: branch.stdout.trim(),
+    dirty: status.stdout.trim() !== "",
+    status: bad ? "WARN" : "OK",
+    evidence: bad ? bad.why : "git state observed",
   };
 }
 
@@ -117,11 +121,7 @@ async function observeMonitor(probe: MonitorProbe, pattern: string): Promise<Mon
 
 function step6(tracks: TrackState[]): RecoveryStep {
   const recite = tracks.length ? tracks.map((t) => `${t.track_id} (${t.title})`).join(", ") : "none";
-  return step("6", "OK", "successor verification checklist generated", [
-    `Recite active tracks: ${recite}`,
-    "Compare predecessor PID command lines before terminating anything.",
-    "Append the succession lineage entry after verification.",
-  ]);
+  return step("6", "OK", "successor verification checklist generated", [`Recite active tracks: ${recite}`, "Compare predecessor PID command lines before terminating anything.", "Append the succession lineage entry after verification."]);
 }
 
 export async function recover(ctx: Ctx, cfg: RecoveryConfig, probes: { process: ProcessProbe; monitor: MonitorProbe }): Promise<RecoveryReport> {
@@ -136,14 +136,10 @@ export async function recover(ctx: Ctx, cfg: RecoveryConfig, probes: { process: 
   const { steps: s1, tracks } = step1(cfg);
   const repos: RepositoryObservation[] = [];
   for (const p of cfg.repos ?? []) repos.push(await observeRepo(ctx, p));
-  const s23 = step("2-3", repos.some((r) => r.status === "WARN") ? "WARN" : "OK", repos.length
-    ? repos.map((r) => `${r.path} head=${r.head} branch=${r.branch} dirty=${r.dirty} status=${r.status}`).join("; ")
-    : "no repo paths configured");
+  const s23 = step("2-3", repos.some((r) => r.status === "WARN") ? "WARN" : "OK", repos.length ? repos.map((r) => `${r.path} head=${r.head} branch=${r.branch} dirty=${r.dirty} status=${r.status}`).join("; ") : "no repo paths configured");
   const misses = [s0, s1[0]!].filter((s) => s.status === "MISS").map((s) => s.evidence);
   misses.push(...repos.filter((r) => r.status === "WARN").map((r) => `${r.path}: ${r.evidence}`));
-  const s4 = step("4", misses.length ? "WARN" : "OK", `${misses.length ? `misses: ${misses.join(" | ")}` : "no misses collected"}; Trace Archive search is manual`, [
-    "Trace Archive search is manual; no automatic search was run.",
-  ]);
+  const s4 = step("4", misses.length ? "WARN" : "OK", `${misses.length ? `misses: ${misses.join(" | ")}` : "no misses collected"}; Trace Archive search is manual`, ["Trace Archive search is manual; no automatic search was run."]);
   const monitors: MonitorObservation[] = [];
   for (const p of cfg.monitorPatterns ?? []) monitors.push(await observeMonitor(probes.monitor, p));
   const s5 = step(

@@ -59,7 +59,10 @@ export interface ReapRequest {
 
 /** Reason text goes inside `worktree_left:<path>:<reason>` joined by `;`: keep it on one line, without `;`. */
 function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, " ").replace(/;/g, ",").trim();
+  return s
+    .replace(/[\r\n]+/g, " ")
+    .replace(/;/g, ",")
+    .trim();
 }
 
 function orcaExit(e: OrcaError, what: string): ExitError {

@@ -15,27 +15,10 @@ import type { Ctx } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { git } from "../../lib/git.ts";
 
-export type SafetyVerdict =
-  | { safe: true; reason: string; owner: string }
-  | { safe: false; reason: string };
+export type SafetyVerdict = { safe: true; reason: string; owner: string } | { safe: false; reason: string };
 
 /** D31's precious ignored set: ignored files a removal must never take along (matched like .gitignore globs). */
-export const DEFAULT_PRECIOUS_IGNORED: readonly string[] = [
-  ".env",
-  ".env.*",
-  ".envrc",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "id_rsa*",
-  "id_ed25519*",
-  "*.secret",
-  "credentials*",
-  ".npmrc",
-  ".pypirc",
-  "*.local.json",
-];
+export const DEFAULT_PRECIOUS_IGNORED: readonly string[] = [".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_ed25519*", "*.secret", "credentials*", ".npmrc", ".pypirc", "*.local.json"];
 
 export interface SafetyOptions {
   /** Replaces DEFAULT_PRECIOUS_IGNORED (the worker-surface policy's `reap.precious_ignored`). */

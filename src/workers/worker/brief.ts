@@ -75,7 +75,10 @@ function sections(lines: string[]): Map<string, { line: number; body: string[] }
 }
 
 function normaliseEnvironment(v: string): string | null {
-  const s = v.toLowerCase().replace(/[\s_]+/g, "-").replace(/[()]/g, "");
+  const s = v
+    .toLowerCase()
+    .replace(/[\s_]+/g, "-")
+    .replace(/[()]/g, "");
   if (/^test-?db\b/.test(s)) return "test-db";
   if (/^dry-?run\b/.test(s)) return "dry-run";
   if (/^production-(with-)?witness\b/.test(s)) return "production-with-witness";
@@ -169,4 +172,3 @@ export function lintBrief(text: string, opts: { inbox?: string; filled?: boolean
 export function fillBrief(text: string, vars: { worktree: string; branch: string; inbox: string; jobId: string }): string {
   return text.replaceAll("{{WORKTREE}}", vars.worktree).replaceAll("{{BRANCH}}", vars.branch).replaceAll("{{INBOX}}", vars.inbox).replaceAll("{{JOB_ID}}", vars.jobId);
 }
-

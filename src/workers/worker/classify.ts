@@ -115,7 +115,6 @@ export async function diffSurface(ctx: Ctx, repo: string, base: string): Promise
   return { paths, lines };
 }
 
-
 /** A new file's lines all count as added; an unreadable one counts as big (it cannot prove it is small). */
 function untrackedLines(path: string): number {
   try {

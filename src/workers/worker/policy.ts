@@ -61,7 +61,10 @@ export const DEFAULT_FAMILIES: Record<string, string[]> = {
 const DEFAULT_KINDS: Record<string, string> = { anthropic: "claude", openai: "codex", xai: "grok", google: "gemini", moonshot: "kimi" };
 const DEFAULT_ARGS: Record<string, string[][]> = {
   claude: [["--model", "{model}"]],
-  codex: [["-m", "{model}"], ["-c", "model_reasoning_effort={effort}"]],
+  codex: [
+    ["-m", "{model}"],
+    ["-c", "model_reasoning_effort={effort}"],
+  ],
 };
 /** §4-2: 30 s for a general profile, 60 s for codex. */
 const DEFAULT_WINDOWS: Record<string, number> = { default: 30, codex: 60 };

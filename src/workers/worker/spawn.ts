@@ -194,11 +194,33 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   const text = `Brief marker: ${marker}\n\n${filled.trimEnd()}\n\nBrief marker: ${marker}`;
   writeFileSync(join(inbox, "brief.md"), text);
   const row: SpawnRow = {
-    event: "job_spawned", job_id: jobId, issue: inp.issue, stage: inp.stage, owner: inp.owner, agent_name: inp.name,
-    model: inp.model, effort: inp.effort, profile: `${inp.model}@${inp.effort ?? "default"}`, provider, kind,
-    tier: c.tier!, floor: c.floor, spawn_mode: c.spawn_mode!, grade: inp.grade ?? null, profile_grade: inp.profileGrade ?? null,
-    host: host.kind, workspace: inp.workspace, pane_id: pane, repo: inp.repo, worktree, branch, base_sha: baseSha, inbox,
-    marker, report_file: policy.report_file, surfaces: c.paths.map((p) => p.surface),
+    event: "job_spawned",
+    job_id: jobId,
+    issue: inp.issue,
+    stage: inp.stage,
+    owner: inp.owner,
+    agent_name: inp.name,
+    model: inp.model,
+    effort: inp.effort,
+    profile: `${inp.model}@${inp.effort ?? "default"}`,
+    provider,
+    kind,
+    tier: c.tier!,
+    floor: c.floor,
+    spawn_mode: c.spawn_mode!,
+    grade: inp.grade ?? null,
+    profile_grade: inp.profileGrade ?? null,
+    host: host.kind,
+    workspace: inp.workspace,
+    pane_id: pane,
+    repo: inp.repo,
+    worktree,
+    branch,
+    base_sha: baseSha,
+    inbox,
+    marker,
+    report_file: policy.report_file,
+    surfaces: c.paths.map((p) => p.surface),
     ...(cap ? { max_tokens: cap.max_tokens, max_tokens_source: cap.source } : {}),
     ...(brake ? { spend_brake: { settings: brake.settings, sha256: brake.sha256 } } : {}),
   };
@@ -207,6 +229,25 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   const landing: LandingResult = await proveLanding(ctx, host, pane, text, marker, windowMs);
   const digest = await outputDigest(host, pane);
   record(ctx, inp.ledger, "spawn", { event: "job_landing", job_id: jobId, landed: landing.landed, attempts: landing.attempts, reinjected: landing.reinjected, reads: landing.reads, evidence: landing.evidence, errors: landing.errors, output_digest: digest });
-  const doc = { ...(cap ? { max_tokens: cap.max_tokens, spend_brake: brake ? brake.settings : null } : {}), spawned: true, job_id: jobId, owner: inp.owner, agent_name: inp.name, host: host.kind, pane_id: pane, worktree, branch, base_sha: baseSha, inbox, tier: c.tier, floor: c.floor, spawn_mode: c.spawn_mode, profile: row.profile, provider, marker, landing };
+  const doc = {
+    ...(cap ? { max_tokens: cap.max_tokens, spend_brake: brake ? brake.settings : null } : {}),
+    spawned: true,
+    job_id: jobId,
+    owner: inp.owner,
+    agent_name: inp.name,
+    host: host.kind,
+    pane_id: pane,
+    worktree,
+    branch,
+    base_sha: baseSha,
+    inbox,
+    tier: c.tier,
+    floor: c.floor,
+    spawn_mode: c.spawn_mode,
+    profile: row.profile,
+    provider,
+    marker,
+    landing,
+  };
   return { exit: landing.landed ? "ok" : "notLanded", doc, classification: c };
 }

@@ -29,7 +29,10 @@ export interface StatusItem {
 
 export async function outputDigest(host: Host, pane: string): Promise<string | null> {
   try {
-    return createHash("sha256").update(await host.readRecent(pane, LANDING_READ_LINES)).digest("hex").slice(0, 16);
+    return createHash("sha256")
+      .update(await host.readRecent(pane, LANDING_READ_LINES))
+      .digest("hex")
+      .slice(0, 16);
   } catch {
     return null;
   }

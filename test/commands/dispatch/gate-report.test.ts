@@ -20,7 +20,10 @@ const rows = [
 
 function ledgerText(): string {
   // JSON.stringify writes 1e309 as null: put the literal back so that row has a ts no datetime can hold.
-  const text = rows.map((r) => JSON.stringify(r)).join("\n").replace('{"ts":null,', '{"ts":1e309,');
+  const text = rows
+    .map((r) => JSON.stringify(r))
+    .join("\n")
+    .replace('{"ts":null,', '{"ts":1e309,');
   return `${text}\n[1,2]\n"str"\n\n`;
 }
 
@@ -66,7 +69,7 @@ describe("report", () => {
     expect(j.registrations).toEqual({ codex: { model_verified: 1, registrations: 2 } });
     const today = await h.run(["report", "--today"], 86_400 * 1.5);
     expect(today.stdout).toBe(
-      "Dispatch gate report\nScope: today (UTC)\nSkipped malformed: 2\nTime span: 1970-01-02T00:00:00Z to 1970-01-02T00:00:00Z\nModels:\n  m-a: dispatches=1 est_cost_proxy=15 computed_legacy_entries=1\nDenials:\n  <none>\nTiers:\n  unknown: dispatches=1 agents=3  <- allowed without a known tier\nTier policies:\n  /p.json: sha256=abcdef012345 decisions=1\nTier overrides:\n  m-a: reason=\"owner said \\u2713\" count=1\nRegistrations:\n  <none>\n",
+      'Dispatch gate report\nScope: today (UTC)\nSkipped malformed: 2\nTime span: 1970-01-02T00:00:00Z to 1970-01-02T00:00:00Z\nModels:\n  m-a: dispatches=1 est_cost_proxy=15 computed_legacy_entries=1\nDenials:\n  <none>\nTiers:\n  unknown: dispatches=1 agents=3  <- allowed without a known tier\nTier policies:\n  /p.json: sha256=abcdef012345 decisions=1\nTier overrides:\n  m-a: reason="owner said \\u2713" count=1\nRegistrations:\n  <none>\n',
     );
   });
 

@@ -107,7 +107,12 @@ describe("top --once --json", () => {
 describe("top exit codes", () => {
   test("usage: --json without --once, a bad interval, an unknown flag, a --repo that is not a repository", async () => {
     const w = world();
-    for (const argv of [["top", "--json"], ["top", "--interval-ms", "5", "--once"], ["top", "--bogus"], ["top", "--repo", w.home, "--once", "--json"]]) {
+    for (const argv of [
+      ["top", "--json"],
+      ["top", "--interval-ms", "5", "--once"],
+      ["top", "--bogus"],
+      ["top", "--repo", w.home, "--once", "--json"],
+    ]) {
       const r = await runMain(argv, { env: w.env, cwd: w.f.dir });
       expect({ argv, code: r.code, stdout: r.stdout, lines: r.stderr.trim().split("\n").length <= 2 }).toEqual({ argv, code: 2, stdout: "", lines: true });
     }

@@ -233,7 +233,13 @@ async function oneBatch(tpl: string, b: number, size: number): Promise<void> {
   const home = join(root, `home-${b}`);
   mkdirSync(home);
   const jobsLedger = join(home, "jobs-ledger.jsonl");
-  writeFileSync(jobsLedger, fleets.flatMap((f) => f.jobs).map((j) => `${j}\n`).join(""));
+  writeFileSync(
+    jobsLedger,
+    fleets
+      .flatMap((f) => f.jobs)
+      .map((j) => `${j}\n`)
+      .join(""),
+  );
   await Bun.sleep(30); // every process has its cwd and open files before the scan
   const argv = ["fleet", "reap", ...fleets.flatMap((f) => ["--repo", f.repo]), "--execute", "--host", "none", "--grace-ms", "200", "--concurrency", "4", "--jobs-ledger", jobsLedger, "--ledger", join(home, "dispatch-ledger.jsonl"), "--json"];
   if (allowIgnored) argv.push("--allow-ignored");

@@ -112,11 +112,24 @@ describe("tailRows", () => {
     const l = join(tempDir(), "l.jsonl");
     writeFileSync(l, `${row(1)}oops\n${row(2)}{"ts":3`);
     const w: number[] = [];
-    expect(() => tailRows(l, 0, () => {}, (x) => w.push(x.line))).toThrow(`${l}:2: corrupt line`);
+    expect(() =>
+      tailRows(
+        l,
+        0,
+        () => {},
+        (x) => w.push(x.line),
+      ),
+    ).toThrow(`${l}:2: corrupt line`);
     expect(w).toEqual([4]);
     const quiet: number[] = [];
     writeFileSync(l, `${row(1)}{"ts":3`);
-    tailRows(l, 0, (r) => quiet.push(r.ts as number), () => quiet.push(-1), true);
+    tailRows(
+      l,
+      0,
+      (r) => quiet.push(r.ts as number),
+      () => quiet.push(-1),
+      true,
+    );
     expect(quiet).toEqual([1]);
   });
 });

@@ -31,7 +31,7 @@ describe("parse", () => {
     expect(msg({ repositories: [repo({ prohibited: null })] })).toBe("repositories[0].prohibited must be a JSON array of strings");
     expect(msg({ repositories: [repo({ capabilities: ["pr", 1] })] })).toBe("repositories[0].capabilities must be a JSON array of strings");
     expect(msg({ repositories: [repo({ capabilities: ["pr", " "] })] })).toBe("repositories[0].capabilities entries must be non-empty strings");
-    expect(msg({ repositories: [repo(), repo({ path: "prod/" , name: "b"})] })).toBe("duplicate repository path 'prod'");
+    expect(msg({ repositories: [repo(), repo({ path: "prod/", name: "b" })] })).toBe("duplicate repository path 'prod'");
     expect(msg({ repositories: [repo(), repo({ path: "b" })] })).toBe("duplicate repository name 'prod'");
     expect(msg({ master_seat: 3 })).toBe("master_seat must be a string or null");
     expect(msg({ _docs: { anything: 1 }, _x: false, repositories: [repo({ _note: 1, remote: "r" })] })).toBe("ok");
@@ -62,10 +62,7 @@ describe("resolution (D2): --config > WORKSPACE_DESCRIPTOR > MOGUI_WORKSPACE_DES
 
 describe("matching and prohibition", () => {
   const d: WorkspaceDescriptor = {
-    ...parseDescriptor(
-      JSON.stringify({ workspace_root: "/ws", repositories: [repo(), repo({ name: "ops", path: "tools/ops", role: "ops", prohibited: [] }), repo({ name: "root", path: ".", prohibited: ["x"] })] }),
-      "/d",
-    ),
+    ...parseDescriptor(JSON.stringify({ workspace_root: "/ws", repositories: [repo(), repo({ name: "ops", path: "tools/ops", role: "ops", prohibited: [] }), repo({ name: "root", path: ".", prohibited: ["x"] })] }), "/d"),
     sourcePath: "/d",
     configPath: "/d",
   };

@@ -18,10 +18,7 @@ const ctx = { runner: realRunner, env: gitEnv() };
 function setup(extra: Record<string, unknown> = {}) {
   const f = makeRepo();
   const dir = tempDir("mogui-digest-");
-  const cfg = digestConfigFrom(
-    { repos: [{ path: f.repo, name: "prod" }], ledger_path: "ledger.jsonl", job_log_globs: [], monitor_pgrep_patterns: [], baseline_path: "baseline.json", digest_dir: "out", ...extra },
-    dir,
-  );
+  const cfg = digestConfigFrom({ repos: [{ path: f.repo, name: "prod" }], ledger_path: "ledger.jsonl", job_log_globs: [], monitor_pgrep_patterns: [], baseline_path: "baseline.json", digest_dir: "out", ...extra }, dir);
   return { f, dir, cfg };
 }
 const head = (repo: string) => sh(repo, "rev-parse", "HEAD");
@@ -127,7 +124,12 @@ describe("sense", () => {
       [["pgrep", "-f", "d"], { missing: true }],
     ]);
     const out = await Promise.all(["a", "b", "c", "d"].map((p) => processState({ runner, env: {} }, p)));
-    expect(out.map((o) => [o.status, o.error])).toEqual([["running", null], ["idle", null], ["idle", "pgrep: bad pattern"], ["idle", "pgrep: executable not found"]]);
+    expect(out.map((o) => [o.status, o.error])).toEqual([
+      ["running", null],
+      ["idle", null],
+      ["idle", "pgrep: bad pattern"],
+      ["idle", "pgrep: executable not found"],
+    ]);
   });
 
   test("ledger tail keeps the last N JSON objects, skipping bad lines", () => {

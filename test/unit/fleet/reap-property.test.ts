@@ -164,10 +164,7 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
   return async (argv) => {
     if (argv[0] === "herdr") {
       if (f.herdrFails) return res(argv, 1, "", `${JSON.stringify({ error: { code: "internal_error", message: "boom" } })}\n`);
-      const panes = f.repos.flatMap((r) => r.wts).flatMap((w) => [
-        ...(w.recorded && w.recordedLive ? [{ pane_id: w.recorded, cwd: w.path }] : []),
-        ...(w.foreignPane ? [{ pane_id: w.foreignPane, cwd: w.path }] : []),
-      ]);
+      const panes = f.repos.flatMap((r) => r.wts).flatMap((w) => [...(w.recorded && w.recordedLive ? [{ pane_id: w.recorded, cwd: w.path }] : []), ...(w.foreignPane ? [{ pane_id: w.foreignPane, cwd: w.path }] : [])]);
       if (argv[1] === "pane" && argv[2] === "list") return res(argv, 0, `${JSON.stringify({ id: "cli:pane:list", result: { type: "pane_list", panes } })}\n`);
       if (argv[1] === "pane" && argv[2] === "close") return res(argv, 0, `${JSON.stringify({ id: "cli:pane:close", result: { type: "ok" } })}\n`);
     }
@@ -193,7 +190,15 @@ function stubRunner(f: Fleet, removed: string[]): Runner {
       case "branch":
         if (args[1] === "--show-current") return res(argv, 0, w && !w.detached ? `${w.branch}\n` : w ? "" : "main\n");
         // Repository-wide, like git: every branch merged into origin/main, wherever it is asked from.
-        if (args[1] === "-a") return res(argv, 0, `  main\n${at.repo.wts.filter((x) => x.merged).map((x) => `+ ${x.branch}\n`).join("")}`);
+        if (args[1] === "-a")
+          return res(
+            argv,
+            0,
+            `  main\n${at.repo.wts
+              .filter((x) => x.merged)
+              .map((x) => `+ ${x.branch}\n`)
+              .join("")}`,
+          );
         break;
       case "ls-files": {
         // The index (`-v -s`: tag, mode, blob, stage, path) and the ignored files, as git prints them (-z).

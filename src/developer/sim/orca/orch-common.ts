@@ -39,10 +39,7 @@ function runRequired(): SimError {
     effectsApplied: false,
     guide: { topic: "orchestration", full: true },
     nextCommandArgs: ["skills", "get", "orchestration", "--full"],
-    nextSteps: [
-      "Create a Run: orca orchestration run-create --objective <text> --json",
-      "Or bind an existing one: orca orchestration run-use --id <run_id> --json",
-    ],
+    nextSteps: ["Create a Run: orca orchestration run-create --objective <text> --json", "Or bind an existing one: orca orchestration run-use --id <run_id> --json"],
   });
 }
 

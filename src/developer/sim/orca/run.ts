@@ -66,7 +66,10 @@ See docs/dispatch.md (walkthrough) and fixtures/scenarios/README.md (every varia
 /** Appends `{"argv","exit","ts"}` once per call; a hang logs `exit:null` before it starts sleeping. */
 export class CallLog {
   private done = false;
-  constructor(private readonly ctx: Ctx, private readonly argv: readonly string[]) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly argv: readonly string[],
+  ) {}
   write(exit: number | null): void {
     const path = this.ctx.env.ORCA_SIM_CALL_LOG;
     if (this.done || !path) return;
@@ -81,7 +84,11 @@ function openStore(ctx: Ctx): Store | null {
   const path = ctx.env.ORCA_SIM_STATE;
   if (!path) return null;
   const abs = resolve(ctx.cwd, path);
-  return new Store(abs, () => seedState(ctx.env, ctx.cwd, abs, ctx.now()), () => ctx.now());
+  return new Store(
+    abs,
+    () => seedState(ctx.env, ctx.cwd, abs, ctx.now()),
+    () => ctx.now(),
+  );
 }
 
 async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise<number> {

@@ -6,7 +6,7 @@ import { printDoc, printLines } from "../../src/lib/output.ts";
 import { FleetRepoError } from "../../src/fleet/fleet/scan.ts";
 import { systemProcTable } from "../../src/fleet/fleet/procs.ts";
 import { reapRow } from "../../src/fleet/top/action.ts";
-import { describe, topRequest } from "../../src/fleet/top/cli.ts";
+import { describe, topRequest } from "./_shared.ts";
 import { TopSource } from "../../src/fleet/top/collect.ts";
 import { detailLines } from "../../src/fleet/top/detail.ts";
 import { HerdrPublisher } from "../../src/fleet/top/publish.ts";

@@ -62,11 +62,11 @@ export default defineCommand({
     },
     "dry-run": { type: "boolean", description: "Plan only: no terminal close, no worktree removal, no ledger row" },
     worktree: { type: "string", valueHint: "path", description: "Use this worktree instead of the one Orca reports" },
-    "allow-ignored": { type: "boolean", description: "Remove a worktree even if it holds precious ignored files (.env, keys); hidden index flags still leave it" },
+    "allow-ignored": { type: "boolean", description: "Remove a worktree even if it holds ignored files that are not provably regenerable (.env, keys, logs: D40); hidden index flags still leave it" },
     policy: {
       type: "string",
       valueHint: "path",
-      description: "Surface policy whose reap.precious_ignored replaces the default precious set (default $MOGUI_WORKER_POLICY, else $MOGUI_HOME/config/worker-surface-policy.json)",
+      description: "Surface policy whose reap.precious_ignored and reap.regenerable replace the default sets (default $MOGUI_WORKER_POLICY, else $MOGUI_HOME/config/worker-surface-policy.json)",
     },
     unreaped: { type: "boolean", description: "List dispatches the ledger shows settled but never reaped" },
     json: { ...ARGS.json, description: "Print one compact JSON document (default: indented JSON)" },
@@ -104,8 +104,11 @@ export default defineCommand({
     if (!taskId && !dispatchId) throw new UsageError("one of --task-id, --dispatch-id is required", "worker-reap");
     const timeoutMs = args["timeout-ms"];
     let precious: readonly string[];
+    let regenerable: readonly string[] | undefined;
     try {
-      precious = loadPreciousIgnored(ctx, args.policy).patterns ?? DEFAULT_PRECIOUS_IGNORED;
+      const pol = loadPreciousIgnored(ctx, args.policy);
+      precious = pol.patterns ?? DEFAULT_PRECIOUS_IGNORED;
+      regenerable = pol.regenerable ?? undefined;
     } catch (e) {
       if (e instanceof PolicyError) return fail("ledgerUnavailable", `worker-reap: ${e.message}`);
       throw e;
@@ -120,6 +123,7 @@ export default defineCommand({
       orcaTimeoutMs: timeoutMs,
       gitTimeoutMs: timeoutMs,
       precious,
+      regenerable,
       allowIgnored: args["allow-ignored"],
       onLedgerWarning: sink.warn,
     };

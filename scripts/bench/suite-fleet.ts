@@ -2,8 +2,12 @@
 // grows, against a baseline measured in the same run: a plain sequential loop of `git -C <wt> status --porcelain`
 // over the same worktrees (what a shell script would do, and only one of the calls fleet scan makes per worktree).
 // Half of the worktrees are merged into origin/main, a quarter hold an uncommitted file; a `sleep` runs in some.
+// The hosts are asked too (issue 24 §4): the Orca and herdr simulators (`mogui sim install-shims`) hold a live
+// terminal in every 10th worktree and a herdr pane in every 10th (offset 5), the dispatch ledger holds a gate register
+// row for every Orca terminal's task; the scan must still be linear, one query per host per scan (counted from the
+// simulators' call logs in one untimed scan per size).
 //   bun run bench fleet [--runs N] [--concurrency N]
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fmt, interleaved, printTable, ratio, type Cmd, type Sample } from "./measure.ts";
 
@@ -50,10 +54,10 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
   const ci = args.indexOf("--concurrency");
   const concurrency = ci >= 0 ? args[ci + 1]! : "8";
   const sizes = [50, 100, 200];
-  const home = join(tmp, "home");
-  mkdirSync(home, { recursive: true });
-  const env = { ...GIT_ENV, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, MOGUI_HOME: home, NO_COLOR: "1" };
+  const shims = join(tmp, "sim-bin");
+  Bun.spawnSync([bin, "sim", "install-shims", shims], { stdout: "ignore", stderr: "inherit" });
   const cmds: Cmd[] = [];
+  const hostCalls: string[] = [];
   const sleepers: Bun.Subprocess[] = [];
   for (const n of sizes) {
     const root = join(tmp, `fleet-${n}`);
@@ -62,7 +66,40 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
     const f = fleet(root, n);
     for (let i = 0; i < n; i += 10) sleepers.push(Bun.spawn(["sleep", "3600"], { cwd: f.wts[i], stdout: "ignore", stderr: "ignore" }));
     console.error(`bench: ${n} worktrees set up in ${fmt(performance.now() - t0)}`);
-    cmds.push({ argv: [bin, "fleet", "scan", "--repo", f.repo, "--host", "none", "--concurrency", concurrency, "--json"], env });
+    const home = join(root, "home");
+    mkdirSync(home, { recursive: true });
+    const term = (i: number) => `term_${i.toString(16).padStart(8, "0")}-0000-4000-8000-000000000000`;
+    const task = (i: number) => `task_${i.toString(16).padStart(12, "0")}`;
+    const orcaAt = f.wts.map((_, i) => i).filter((i) => i % 10 === 0);
+    writeFileSync(
+      join(root, "orca-scenario.json"),
+      JSON.stringify({
+        terminals: [{ handle: term(99999), worktreePath: f.repo, title: "coordinator", alive: true }, ...orcaAt.map((i) => ({ handle: term(i), worktreePath: f.wts[i], title: `w${i}`, agent: "claude", alive: true }))],
+        runs: [{ id: "run_000000000001", objective: "bench", coordinator_handle: term(99999) }],
+        tasks: orcaAt.map((i) => ({ id: task(i), run_id: "run_000000000001", spec: `t${i}`, status: i % 20 === 0 ? "completed" : "dispatched" })),
+        dispatches: orcaAt.map((i) => ({ id: `ctx_${i.toString(16).padStart(12, "0")}`, task_id: task(i), assignee_handle: term(i), status: i % 20 === 0 ? "completed" : "dispatched" })),
+      }),
+    );
+    writeFileSync(join(home, "dispatch-ledger.jsonl"), orcaAt.map((i) => `${JSON.stringify({ ts: 1, decision: "ALLOW", reason: "OK", job_id: `job-${i}`, orchestration_task: task(i), runtime: "codex" })}\n`).join(""));
+    writeFileSync(join(root, "herdr-scenario.json"), JSON.stringify({ workspaces: [{ workspace_id: "w1", label: "workers", focused: false }], panes: f.wts.map((w, i) => ({ w, i })).filter((x) => x.i % 10 === 5).map((x, k) => ({ pane_id: `w1:p${k + 1}`, tab_id: "w1:t1", cwd: x.w })) }));
+    const env = {
+      ...GIT_ENV, PATH: `${shims}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, MOGUI_HOME: home, NO_COLOR: "1",
+      ORCA_SIM_STATE: join(root, "orca.json"), ORCA_SIM_SCENARIO: join(root, "orca-scenario.json"),
+      HERDR_SIM_STATE: join(root, "herdr.json"), HERDR_SIM_SCENARIO: join(root, "herdr-scenario.json"),
+    };
+    const scan = [bin, "fleet", "scan", "--repo", f.repo, "--concurrency", concurrency, "--json"];
+    // One untimed scan with the call logs on: how many times each host was asked.
+    const logs = { ORCA_SIM_CALL_LOG: join(root, "orca-calls.jsonl"), HERDR_SIM_CALL_LOG: join(root, "herdr-calls.jsonl") };
+    Bun.spawnSync(scan, { env: { ...env, ...logs }, stdout: "ignore", stderr: "inherit" });
+    const count = (p: string) => {
+      try {
+        return readFileSync(p, "utf8").split("\n").filter(Boolean).length;
+      } catch {
+        return 0;
+      }
+    };
+    hostCalls.push(`${n} worktrees: orca ${count(logs.ORCA_SIM_CALL_LOG)} calls, herdr ${count(logs.HERDR_SIM_CALL_LOG)} calls per scan`);
+    cmds.push({ argv: scan, env });
     cmds.push({ argv: ["sh", "-c", 'for w in "$@"; do git -C "$w" status --porcelain >/dev/null; done', "loop", ...f.wts], env });
   }
   const rounds = Math.max(3, Math.min(runs, 7));
@@ -90,7 +127,8 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
   });
   printTable(rows);
   const per = sizes.map((n, i) => samples[2 * i]!.medianMs / n);
-  console.log(`\nruns: ${rounds} interleaved rounds; --concurrency ${concurrency}; each scan: safety check (5-7 git calls), size, processes per worktree`);
+  console.log(`\nruns: ${rounds} interleaved rounds; --concurrency ${concurrency}; each scan: safety check (5-7 git calls), size, processes per worktree, Orca (terminal list, task-list) and herdr (pane list) once`);
+  for (const h of hostCalls) console.log(`host queries: ${h}`);
   console.log(`linear in worktrees (per-worktree time at 200 within 1.5x of that at 50): ${ratio(per[2]!, per[0]!)}x ${per[2]! <= 1.5 * per[0]! ? "MET" : "MISSED"}`);
   return 0;
 }

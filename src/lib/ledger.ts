@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync, appendFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, withLock } from "./lock.ts";
+import { acquireLock, DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, withLock } from "./lock.ts";
 import { sortedJson } from "./output.ts";
 import { errnoCode, errorMessage } from "./errors.ts";
 
@@ -111,43 +111,97 @@ function repairTornTail(fd: number, path: string, onWarning?: (w: LedgerWarning)
   onWarning?.({ path, line: 0, message: `torn last line (${frag.length} bytes) moved to ${path}.torn` });
 }
 
-export function appendRows(path: string, rows: readonly LedgerRow[], opts: AppendOptions = {}): void {
+function rowsText(rows: readonly LedgerRow[], opts: AppendOptions): string {
   let text = "";
   for (const r of rows) text += `${opts.sortKeys === false ? JSON.stringify(r) : sortedJson(r)}\n`;
+  return text;
+}
+
+function ensureDir(path: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
   } catch (e) {
     throw new LedgerError("unwritable", path, `cannot create directory: ${errno(e)}`);
   }
+}
+
+/** The write itself; the caller holds the ledger's lock. */
+function writeLocked(path: string, text: string, opts: AppendOptions): void {
+  let fd: number;
   try {
-    withLock(
+    fd = openSync(path, "a+");
+  } catch (e) {
+    throw new LedgerError("unwritable", path, `cannot open for append: ${errno(e)}`);
+  }
+  try {
+    repairTornTail(fd, path, opts.onWarning);
+    // A Uint8Array, not Buffer.from: the first Buffer write costs a hook's start-up a measurable slice.
+    const data = new TextEncoder().encode(text);
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+  } catch (e) {
+    if (e instanceof LedgerError) throw e;
+    throw new LedgerError("unwritable", path, `append failed: ${errno(e)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function mapLockError(path: string, e: unknown): never {
+  if (e instanceof LedgerError) throw e;
+  if (e instanceof LockTimeoutError) throw new LedgerError("lock", path, e.message);
+  throw new LedgerError("unwritable", path, errno(e));
+}
+
+export function appendRows(path: string, rows: readonly LedgerRow[], opts: AppendOptions = {}): void {
+  const text = rowsText(rows, opts);
+  ensureDir(path);
+  try {
+    withLock(lockPathFor(path), () => writeLocked(path, text, opts), opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+  } catch (e) {
+    mapLockError(path, e);
+  }
+}
+
+/**
+ * Check-then-append as one step (issue 24 §3): `decide` runs while the ledger's lock is held, so what it reads cannot
+ * change before its rows are written, and returns the rows to append (none: nothing is written) with its result.
+ * Every uniqueness rule (an active track, a worker name, a spend record counted once) is decided this way; another
+ * writer waits on the lock. `decide` may be async (ledger reads are); it must not append to the same ledger itself.
+ */
+export async function appendIf<T>(path: string, decide: () => Promise<{ rows: readonly LedgerRow[]; result: T }> | { rows: readonly LedgerRow[]; result: T }, opts: AppendOptions = {}): Promise<T> {
+  ensureDir(path);
+  let release: () => void;
+  try {
+    release = acquireLock(lockPathFor(path), opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+  } catch (e) {
+    mapLockError(path, e);
+  }
+  try {
+    const { rows, result } = await decide();
+    if (rows.length) writeLocked(path, rowsText(rows, opts), opts);
+    return result;
+  } finally {
+    release();
+  }
+}
+
+/** The synchronous form of appendIf, for callers whose check reads synchronously. */
+export function appendIfSync<T>(path: string, decide: () => { rows: readonly LedgerRow[]; result: T }, opts: AppendOptions = {}): T {
+  ensureDir(path);
+  try {
+    return withLock(
       lockPathFor(path),
       () => {
-        let fd: number;
-        try {
-          fd = openSync(path, "a+");
-        } catch (e) {
-          throw new LedgerError("unwritable", path, `cannot open for append: ${errno(e)}`);
-        }
-        try {
-          repairTornTail(fd, path, opts.onWarning);
-          // A Uint8Array, not Buffer.from: the first Buffer write costs a hook's start-up a measurable slice.
-          const data = new TextEncoder().encode(text);
-          let off = 0;
-          while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-        } catch (e) {
-          if (e instanceof LedgerError) throw e;
-          throw new LedgerError("unwritable", path, `append failed: ${errno(e)}`);
-        } finally {
-          closeSync(fd);
-        }
+        const { rows, result } = decide();
+        if (rows.length) writeLocked(path, rowsText(rows, opts), opts);
+        return result;
       },
       opts.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
     );
   } catch (e) {
-    if (e instanceof LedgerError) throw e;
-    if (e instanceof LockTimeoutError) throw new LedgerError("lock", path, e.message);
-    throw new LedgerError("unwritable", path, errno(e));
+    if (e instanceof LockTimeoutError) mapLockError(path, e);
+    throw e;
   }
 }
 

@@ -4,6 +4,32 @@
  * read them, and the output of `echo` / `printf` over literal words (what `$(echo ...)` would produce).
  */
 
+/** The reader ran out of its work or time budget: the command is too complex to read, which is never an allow. */
+export class ReadBudgetError extends Error {
+  override name = "ReadBudgetError";
+}
+
+let work = Number.POSITIVE_INFINITY;
+let deadline = Number.POSITIVE_INFINITY;
+let ticks = 0;
+
+/**
+ * Bound the work of one reading (product-path-guard, issue 23): a hook that runs past the host's timeout is not a
+ * block, so a pathological command (thousands of nested braces, of heredocs) must end in a refusal, in time.
+ * `units` is a count of characters scanned and paths probed; `ms` a wall-clock limit. Infinity (the default) lifts it.
+ */
+export function startReadBudget(units: number, ms: number): void {
+  work = units;
+  deadline = ms === Number.POSITIVE_INFINITY ? ms : performance.now() + ms;
+  ticks = 0;
+}
+
+export function spend(units = 1): void {
+  work -= units;
+  if (work < 0) throw new ReadBudgetError("the command is too complex to read (work budget spent)");
+  if ((++ticks & 1023) === 0 && deadline !== Number.POSITIVE_INFINITY && performance.now() > deadline) throw new ReadBudgetError("the command is too complex to read in time");
+}
+
 /** Unquoted `{`, `,` and `}` as the lexer marks them (private-use code points never typed in a command). */
 export const BRACE_OPEN = "\uE000";
 export const BRACE_COMMA = "\uE001";
@@ -40,6 +66,7 @@ function firstBrace(w: string): [number, number, string[]] | null {
     let depth = 0;
     const cuts: number[] = [];
     for (let i = open; i < w.length; i++) {
+      spend();
       const c = w[i];
       if (c === BRACE_OPEN) depth++;
       else if (c === BRACE_COMMA && depth === 1) cuts.push(i);
@@ -54,7 +81,9 @@ function firstBrace(w: string): [number, number, string[]] | null {
           }
           return [open, i, alts];
         }
-        const seq = sequence(unmark(body));
+        // A sequence body is short (`-999999..999999`): a long one is not worth unmarking (nested braces would
+        // make that quadratic).
+        const seq = body.length <= 16 ? sequence(unmark(body)) : null;
         if (seq) return [open, i, seq];
         break;
       }

@@ -8,7 +8,7 @@
  * skipped (they are data), and `;`, `&&`, `||`, `&`, `|`, newlines and parentheses split commands. Anything it
  * cannot make sense of is a parse error, which the guard treats with suspicion rather than as "nothing to see".
  */
-import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, staticOutput, unmark } from "./shell-expand.ts";
+import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, ReadBudgetError, spend, staticOutput, unmark } from "./shell-expand.ts";
 
 interface Redirect {
   op: string;
@@ -25,6 +25,8 @@ type Pipeline = SimpleCommand[];
 
 export interface ShellParse {
   pipelines: Pipeline[];
+  /** Per pipeline: the operator before and after it and its subshell depth (where a `cd` certainly takes effect). */
+  seps: PipeSep[];
   /** Bodies of $(...), backticks and process substitutions, to be analysed recursively. */
   nested: string[];
   /** The variables in force where each nested body appears (same order as `nested`). */
@@ -45,11 +47,17 @@ export interface LexEnv {
   keep?: (value: string) => boolean;
 }
 
+interface PipeSep {
+  before: string;
+  after: string;
+  depth: number;
+}
+
 type Token = { t: "w"; v: string } | { t: "op"; v: string };
 
 const OPS = ["&&", "||", ";;", "|&", "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">&", ">>", ">|", ";", "|", "&", "(", ")", "<", ">", "\n"];
 const OP_START = new Set([";", "&", "|", "(", ")", "<", ">", "\n"]);
-const SPACE = new Set([" ", "\t", "\r"]);
+const SPACE = new Set([" ", "\t"]);
 const PLAIN = /[^\s'"\\$`;&|()<>#~]+/y;
 
 class LexError extends Error {}
@@ -58,10 +66,12 @@ class LexError extends Error {}
 function skipNestedHeredoc(s: string, i: number): number {
   const m = /^<<(-?)\s*(?:'([^']*)'|"([^"]*)"|([^\s;&|()<>]+))/.exec(s.slice(i, i + 200));
   if (!m || s[i + 2] === "<") return i;
+  if (m[4]?.endsWith("\\")) throw new LexError("a backslash-newline inside a heredoc delimiter");
   const delim = m[2] ?? m[3] ?? (m[4] ?? "").replace(/\\/g, "");
   let at = s.indexOf("\n", i);
   while (at >= 0) {
     const next = s.indexOf("\n", at + 1);
+    spend((next < 0 ? s.length : next) - at);
     const line = s.slice(at + 1, next < 0 ? s.length : next);
     if ((m[1] ? line.replace(/^\t+/, "") : line) === delim) return next < 0 ? s.length : next;
     at = next;
@@ -73,6 +83,7 @@ function skipNestedHeredoc(s: string, i: number): number {
 function closeParen(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
+    spend();
     const c = s[i]!;
     if (c === "<" && s[i + 1] === "<") {
       const end = skipNestedHeredoc(s, i);
@@ -93,6 +104,7 @@ function closeParen(s: string, open: number): number {
 function closeBrace(s: string, open: number): number {
   let depth = 0;
   for (let i = open; i < s.length; i++) {
+    spend();
     const c = s[i]!;
     if (c === "\\") i++;
     else if (c === "'") {
@@ -107,6 +119,7 @@ function closeBrace(s: string, open: number): number {
 
 function closeDouble(s: string, open: number): number {
   for (let i = open + 1; i < s.length; i++) {
+    spend();
     const c = s[i]!;
     if (c === "\\") i++;
     else if (c === '"') return i;
@@ -118,6 +131,7 @@ function closeDouble(s: string, open: number): number {
 
 function closeBacktick(s: string, open: number): number {
   for (let i = open + 1; i < s.length; i++) {
+    spend();
     if (s[i] === "\\") i++;
     else if (s[i] === "`") return i;
   }
@@ -147,7 +161,7 @@ class Lexer {
   private own: Record<string, string> = {};
   private state: VarState = "start";
   private forVar = "";
-  private heredocs: { delim: string; strip: boolean }[] = [];
+  private heredocs: { delim: string; strip: boolean; quoted: boolean }[] = [];
   private expectDelim: boolean | null = null;
 
   constructor(
@@ -196,7 +210,7 @@ class Lexer {
       word = unmark(word);
     }
     if (this.expectDelim !== null) {
-      this.heredocs.push({ delim: word, strip: this.expectDelim });
+      this.heredocs.push({ delim: word, strip: this.expectDelim, quoted: this.wordQuoted });
       this.expectDelim = null;
     } else this.track(word);
     for (const w of words) this.tokens.push({ t: "w", v: w });
@@ -233,9 +247,11 @@ class Lexer {
     const n = s[i + 1];
     if (n === "(" && s[i + 2] === "(") {
       const end = closeParen(s, i + 1);
+      arithmetic(s.slice(i + 3, end - 1));
       this.add("0");
       return end + 1;
     }
+    if (n === "[") throw new LexError("old-style $[...] arithmetic");
     if (n === "(") {
       const end = closeParen(s, i + 1);
       this.substitute(s.slice(i + 2, end), s.slice(i, end + 1));
@@ -244,11 +260,20 @@ class Lexer {
     if (n === "'" && !inDouble) return this.ansi(i + 2);
     if (n === "{") {
       const end = closeBrace(s, i + 1);
+      // Unquoted ${IFS} with IFS unchanged splits the word there, as bash does (`rm${IFS}-f${IFS}x`).
+      if (!inDouble && s.slice(i + 2, end) === "IFS" && this.vars.IFS === undefined) {
+        this.flush();
+        return end + 1;
+      }
       this.add(this.parameter(s.slice(i + 2, end)) ?? s.slice(i, end + 1));
       return end + 1;
     }
     const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(s.slice(i + 1, i + 200));
     if (m) {
+      if (!inDouble && m[0] === "IFS" && this.vars.IFS === undefined) {
+        this.flush();
+        return i + 4;
+      }
       this.add(this.vars[m[0]] ?? `$${m[0]}`);
       return i + 1 + m[0].length;
     }
@@ -339,21 +364,68 @@ class Lexer {
   private skipHeredocs(i: number): number {
     const s = this.s;
     for (const h of this.heredocs) {
+      const from = i;
+      let to = s.length;
       for (;;) {
         if (i >= s.length) break;
         const nl = s.indexOf("\n", i);
+        spend((nl < 0 ? s.length : nl) - i + 1);
         const line = s.slice(i, nl < 0 ? s.length : nl);
+        const start = i;
         i = nl < 0 ? s.length : nl + 1;
-        if ((h.strip ? line.replace(/^\t+/, "") : line) === h.delim) break;
+        if ((h.strip ? line.replace(/^\t+/, "") : line) === h.delim) {
+          to = start;
+          break;
+        }
       }
+      // An unquoted delimiter: bash expands $(...), backticks and $((...)) in the body. Those run: check them.
+      if (!h.quoted) this.bodySubstitutions(s.slice(from, to));
     }
     this.heredocs = [];
     return i;
   }
 
+  private bodySubstitutions(body: string): void {
+    for (let k = 0; k < body.length; k++) {
+      const c = body[k]!;
+      if (c === "\\") k++;
+      else if (c === "$" && body[k + 1] === "(") {
+        const end = closeParen(body, k + 1);
+        if (body[k + 2] === "(") arithmetic(body.slice(k + 3, end - 1));
+        else {
+          this.nested.push(body.slice(k + 2, end));
+          this.nestedVars.push(Object.assign(Object.create(this.env.vars), this.own));
+        }
+        k = end;
+      } else if (c === "`") {
+        const end = closeBacktick(body, k);
+        this.nested.push(body.slice(k + 1, end).replace(/\\([`$\\])/g, "$1"));
+        this.nestedVars.push(Object.assign(Object.create(this.env.vars), this.own));
+        k = end;
+      }
+    }
+  }
+
   private operator(i: number): number {
     const s = this.s;
     const c = s[i]!;
+    // `((...))` as a command (or `for ((...))`): arithmetic, not two subshells. Nothing in it runs unless it holds a
+    // command substitution or a subscript, which bash would evaluate and this reader does not: refused.
+    if (c === "(" && s[i + 1] === "(" && this.word === null && (this.state === "start" || this.state === "forName")) {
+      let end = -1;
+      try {
+        end = closeParen(s, i);
+      } catch {
+        end = -1;
+      }
+      if (end > i + 2 && s[end - 1] === ")") {
+        arithmetic(s.slice(i + 2, end - 1));
+        this.flush();
+        if (this.state === "start") this.tokens.push({ t: "w", v: ":" });
+        this.state = "args";
+        return end + 1;
+      }
+    }
     if ((c === "<" || c === ">") && s[i + 1] === "(") {
       const end = closeParen(s, i + 1);
       this.nested.push(s.slice(i + 2, end));
@@ -382,9 +454,14 @@ class Lexer {
     const s = this.s;
     let i = 0;
     while (i < s.length) {
+      spend();
       const c = s[i]!;
       if (this.word === null) this.wordStart = i;
-      if (c === "\\" && s[i + 1] === "\n") i += 2;
+      if (c === "\\" && s[i + 1] === "\n") {
+        // bash and this reader disagree on a heredoc delimiter continued over a line: refuse to guess.
+        if (this.expectDelim !== null) throw new LexError("a backslash-newline inside a heredoc delimiter");
+        i += 2;
+      } else if (c === "\r") throw new LexError("a carriage return outside quotes (bash reads it as part of a word)");
       else if (SPACE.has(c)) {
         this.flush();
         i++;
@@ -428,8 +505,10 @@ class Lexer {
 const REDIRECT_OPS = new Set(["<", ">", ">>", ">|", "&>", "&>>", "<>", "<&", ">&", "<<<"]);
 const SPLIT_OPS = new Set([";", "&&", "||", "&", "\n", "(", ")", ";;"]);
 
-function group(tokens: Token[], functions?: string[]): Pipeline[] {
+function group(tokens: Token[], functions?: string[], seps: PipeSep[] = []): Pipeline[] {
   const pipelines: Pipeline[] = [];
+  let before = "";
+  let depth = 0;
   let pipe: Pipeline = [];
   let cmd: SimpleCommand = { words: [], redirects: [] };
   let pending: string | null = null;
@@ -438,9 +517,15 @@ function group(tokens: Token[], functions?: string[]): Pipeline[] {
     if (cmd.words.length || cmd.redirects.length) pipe.push(cmd);
     cmd = { words: [], redirects: [] };
   };
-  const endPipe = () => {
+  const endPipe = (after = "") => {
     endCmd();
-    if (pipe.length) pipelines.push(pipe);
+    if (pipe.length) {
+      pipelines.push(pipe);
+      seps.push({ before, after, depth });
+    }
+    if (after === "(") depth++;
+    else if (after === ")") depth = Math.max(0, depth - 1);
+    before = after;
     pipe = [];
   };
   for (let k = 0; k < tokens.length; k++) {
@@ -454,7 +539,10 @@ function group(tokens: Token[], functions?: string[]): Pipeline[] {
       if (pending !== null) {
         cmd.redirects.push({ op: pending, target: tok.v });
         pending = null;
-      } else if (heredocDelim) heredocDelim = false;
+      } else if (heredocDelim) {
+        heredocDelim = false;
+        cmd.redirects.push({ op: "<<", target: tok.v });
+      }
       else cmd.words.push(tok.v);
       continue;
     }
@@ -462,21 +550,34 @@ function group(tokens: Token[], functions?: string[]): Pipeline[] {
     if (REDIRECT_OPS.has(tok.v)) pending = tok.v;
     else if (tok.v === "<<" || tok.v === "<<-") heredocDelim = true;
     else if (tok.v === "|" || tok.v === "|&") endCmd();
-    else if (SPLIT_OPS.has(tok.v)) endPipe();
+    else if (SPLIT_OPS.has(tok.v)) endPipe(tok.v);
   }
   if (pending !== null) throw new LexError(`redirection ${pending} without a target`);
   endPipe();
   return pipelines;
 }
 
+/** Arithmetic bash evaluates: a command substitution or an array subscript in it runs code this reader cannot see. */
+function arithmetic(body: string): void {
+  if (/\$\(|`|\[/.test(body)) throw new LexError("a command substitution or subscript inside arithmetic");
+}
+
+/** A variable's text evaluated as arithmetic (`x='a[$(cmd)]'; ((x))`) runs the substitution: refused. */
+const ARITH_CONTEXT = /\$\(\(|\(\(|\blet\s|\s-(eq|ne|lt|le|gt|ge)\s|\bdeclare\s+-\w*i|\btypeset\s+-\w*i/;
+const SUBSCRIPT_CODE = /\[[^\]\n]*(\$\(|`)/;
+
 export function parseShell(src: string, env: LexEnv): ShellParse {
   const lx = new Lexer(src, env);
   const functions: string[] = [];
+  const seps: PipeSep[] = [];
   try {
+    if (SUBSCRIPT_CODE.test(src) && ARITH_CONTEXT.test(src)) throw new LexError("a subscript holding a command substitution where bash evaluates arithmetic");
     lx.run();
-    return { pipelines: group(lx.tokens, functions), nested: lx.nested, nestedVars: lx.nestedVars, functions };
+    return { pipelines: group(lx.tokens, functions, seps), seps, nested: lx.nested, nestedVars: lx.nestedVars, functions };
   } catch (e) {
-    if (e instanceof LexError) return { pipelines: [], nested: lx.nested, nestedVars: lx.nestedVars, functions, error: e.message };
+    if (e instanceof LexError || e instanceof ReadBudgetError) return { pipelines: [], seps, nested: lx.nested, nestedVars: lx.nestedVars, functions, error: e.message };
+    // Quotes and substitutions nested thousands deep exhaust the stack: that is not a command to read.
+    if (e instanceof RangeError) return { pipelines: [], seps, nested: [], nestedVars: [], functions, error: "the command nests too deeply to read" };
     throw e;
   }
 }

@@ -11,7 +11,7 @@ import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 /** Every integer flag that mirrors one of the original's argparse/bash flags, with the lower bound the reference
- * states (the reference, docs/decisions.md; UNBOUNDED_MIN where it states none). Upper bounds: none anywhere. */
+ * states (the reference; UNBOUNDED_MIN where it states none). Upper bounds: none anywhere. */
 const ORIGINAL_INT_FLAGS: Array<[command: string, flag: string, min: number, why: string]> = [
   ["dispatch-gate watch", "max-idle", UNBOUNDED_MIN, "§3 `--max-idle INT` (default 360)"],
   ["master-bootstrap", "budget", 0, "§10 negative -> 'Budget must be non-negative'"],

@@ -252,6 +252,7 @@ const NOT_APPENDERS: Record<string, string> = {
   fleet: "the group dispatcher: its subcommands have their own cases",
   spend: "the group dispatcher: its subcommands have their own cases",
   "fleet scan": "reads the jobs and dispatch ledgers only (reaches the append through the shared reap modules)",
+  top: "its one action (d, confirmed) is fleet reap's: the whole-ledger check and the fleet_reap row are fleet reap's (its case above)",
   "spend report": "reads the spend ledger only (reaches the append through the shared spend modules)",
   "dispatch-collision-check": "reads the dispatch ledger only",
   demo: "appends only to the temp ledger it creates (and removes) itself",
@@ -274,6 +275,7 @@ const NOT_APPENDERS: Record<string, string> = {
   "hook bash-poll-warn": "fail-open hook fire log",
   "hook bash-output-trim-warn": "fail-open hook fire log",
   "hook compaction-probe": "fail-open hook fire log",
+  "hook secret-alert": "a PostToolUse hook: its alert row (secret-alerts.jsonl, never the secret) is best effort; the hook's answer never waits on it",
   "hook spend-brake": "a worker's PreToolUse hook (D44): its warn/deny rows are best effort, since exit 2 would deny the tool call; the decision never waits on the spend ledger",
 };
 
@@ -286,7 +288,7 @@ function reachesAppend(file: string, seen: Set<string>): boolean {
   if (seen.has(file)) return false;
   seen.add(file);
   const text = readFileSync(file, "utf8");
-  if (/\bappendRows?\(/.test(text)) return true;
+  if (/\bappend(?:Rows?|If|IfSync)(?:<[^>]*>)?\(/.test(text)) return true;
   for (const m of text.matchAll(/(?:from\s+|import\()\s*"(\.{1,2}\/[^"]+\.ts)"/g)) {
     const p = resolve(dirname(file), m[1]!);
     if (!HUB.test(p) && existsSync(p) && reachesAppend(p, seen)) return true;

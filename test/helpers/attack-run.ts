@@ -45,7 +45,9 @@ export function prepareBatch(golden: string, root: string, cases: BatchCase[], t
     const cmdFile = join(dir, "cmd.sh");
     writeFileSync(cmdFile, c.cmd);
     out.push({ ...c, P, W });
-    laneLines[i % lanes]!.push(`( cd ${q(W)} && export P=${q(P)} W=${q(W)} HOME=${q(W)} && exec timeout -k 2 ${timeoutS} bash -c "$(cat ${q(cmdFile)})" ) >${q(join(dir, "out.txt"))} 2>&1; echo $? > ${q(join(dir, "status"))}`);
+    laneLines[i % lanes]!.push(
+      `( cd ${q(W)} && export P=${q(P)} W=${q(W)} HOME=${q(W)} && exec timeout -k 2 ${timeoutS} bash -c "$(cat ${q(cmdFile)})" ) >${q(join(dir, "out.txt"))} 2>&1; echo $? > ${q(join(dir, "status"))}`,
+    );
   });
   const lines = ["#!/bin/bash"];
   laneLines.forEach((l, k) => {
@@ -69,4 +71,9 @@ export function judgeBatch(batch: Batch, goldenState: Map<string, string>): Batc
     }
     return { id: c.id, cmd: c.cmd, P: c.P, W: c.W, diff: treeDiff(goldenState, treeState(c.P)), status };
   });
+}
+
+/** Relative tree state of the golden product, comparable with copies (paths are relative, so copies hash alike). */
+export function goldenStateOf(golden: string): Map<string, string> {
+  return treeState(golden);
 }

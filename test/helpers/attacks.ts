@@ -275,27 +275,27 @@ section(
 section(
   "eval",
   "eval 'echo x > $P/README.md'",
-  'eval "rm -f $P/src/a.ts"',
+  "eval \"rm -f $P/src/a.ts\"",
   "c='rm -rf'; eval \"$c $P/src\"",
   "echo 'echo x > $P/README.md' | bash",
-  'echo "touch $P/f" | sh',
+  "echo \"touch $P/f\" | sh",
   "echo $(printf 'touch %s/f' $P) | bash",
   "bash -c 'echo x > \"$0/README.md\"' $P",
-  'sh -c "rm $P/README.md"',
+  "sh -c \"rm $P/README.md\"",
   "zsh -c 'rm -f $P/README.md' 2>/dev/null || bash -c 'rm -f $P/README.md'",
   "fish -c 'rm -f $P/README.md' 2>/dev/null || bash -c 'rm -f $P/README.md'",
   "x=rm; $x -f $P/README.md",
-  '"$(echo rm)" -f $P/README.md',
+  "\"$(echo rm)\" -f $P/README.md",
   "$(printf r)$(printf m) -f $P/README.md",
   "source /dev/stdin <<< 'rm -f $P/README.md'",
   ". <(echo 'touch $P/sourced')",
   "bash <(echo 'touch $P/procsub')",
   "alias ll='rm -f'; shopt -s expand_aliases; eval 'll $P/README.md'",
-  'f() { rm -f "$1"; }; f $P/README.md',
-  'cat() { command rm -f "$@"; }; cat $P/README.md',
+  "f() { rm -f \"$1\"; }; f $P/README.md",
+  "cat() { command rm -f \"$@\"; }; cat $P/README.md",
   "IFS=_; cmd=rm_-f_$P/README.md; $cmd",
-  'set -- rm -f $P/README.md; "$@"',
-  'arr=(rm -f $P/README.md); "${arr[@]}"',
+  "set -- rm -f $P/README.md; \"$@\"",
+  "arr=(rm -f $P/README.md); \"${arr[@]}\"",
   "printf -v c 'rm -f %s/README.md' $P; eval \"$c\"",
   "declare -n r=P; rm -f $r/README.md",
   "v=P; rm -f ${!v}/README.md",
@@ -321,25 +321,25 @@ section(
   "python",
   "python3 -c \"open('$P/README.md','w').write('x')\"",
   "python3 -c 'import os,sys; os.remove(sys.argv[1])' $P/README.md",
-  'python3 -c \'import shutil,os; shutil.rmtree(os.environ["P"] + "/src")\'',
-  'python3 -c \'import os; os.rename(os.environ["P"]+"/README.md", os.environ["W"]+"/r")\'',
-  'python3 -c \'import os; os.chmod(os.environ["P"]+"/build.sh", 0o600)\'',
-  'python3 -c \'import os; os.truncate(os.environ["P"]+"/README.md", 0)\'',
+  "python3 -c 'import shutil,os; shutil.rmtree(os.environ[\"P\"] + \"/src\")'",
+  "python3 -c 'import os; os.rename(os.environ[\"P\"]+\"/README.md\", os.environ[\"W\"]+\"/r\")'",
+  "python3 -c 'import os; os.chmod(os.environ[\"P\"]+\"/build.sh\", 0o600)'",
+  "python3 -c 'import os; os.truncate(os.environ[\"P\"]+\"/README.md\", 0)'",
   "python3 -c \"import subprocess; subprocess.run(['git','-C','$P','tag','py'])\"",
-  'python3 -c \'import pathlib,os; pathlib.Path(os.environ["P"], "new.py").write_text("x")\'',
-  'python3 -c \'exec(__import__("base64").b64decode("aW1wb3J0IG9zOyBvcGVuKG9zLmVudmlyb25bIlAiXSsiL1JFQURNRS5tZCIsInciKQ=="))\'',
-  'echo \'import os; os.mkdir(os.environ["P"]+"/d")\' > $W/x.py && python3 $W/x.py',
+  "python3 -c 'import pathlib,os; pathlib.Path(os.environ[\"P\"], \"new.py\").write_text(\"x\")'",
+  "python3 -c 'exec(__import__(\"base64\").b64decode(\"aW1wb3J0IG9zOyBvcGVuKG9zLmVudmlyb25bIlAiXSsiL1JFQURNRS5tZCIsInciKQ==\"))'",
+  "echo 'import os; os.mkdir(os.environ[\"P\"]+\"/d\")' > $W/x.py && python3 $W/x.py",
 );
 
 section(
   "perl",
-  'perl -e \'open F, ">", "$ENV{P}/README.md"; print F 1\'',
+  "perl -e 'open F, \">\", \"$ENV{P}/README.md\"; print F 1'",
   "perl -e 'unlink \"$ENV{P}/README.md\"'",
-  'perl -e \'rename "$ENV{P}/src", "$ENV{W}/s"\'',
+  "perl -e 'rename \"$ENV{P}/src\", \"$ENV{W}/s\"'",
   "perl -e 'chmod 0600, \"$ENV{P}/build.sh\"'",
-  'perl -e \'symlink "/etc/hostname", "$ENV{P}/pl"\'',
+  "perl -e 'symlink \"/etc/hostname\", \"$ENV{P}/pl\"'",
   "perl -MFile::Path=rmtree -e 'rmtree(\"$ENV{P}/src\")'",
-  'perl -e \'system("touch", "$ENV{P}/sys")\'',
+  "perl -e 'system(\"touch\", \"$ENV{P}/sys\")'",
   "perl -e 'truncate \"$ENV{P}/README.md\", 0'",
 );
 
@@ -360,8 +360,8 @@ section(
   "awk 'BEGIN { print 1 > \"'$P'/README.md\" }'",
   "awk -v p=$P 'BEGIN { print 1 >> (p \"/src/a.ts\") }'",
   "awk 'BEGIN { system(\"rm -f " + "'$P'/README.md\") }'",
-  'awk -v p=$P \'BEGIN { cmd = "cat > " p "/x"; print 1 | cmd }\'',
-  'echo | awk \'{ print > ENVIRON["P"] "/README.md" }\'',
+  "awk -v p=$P 'BEGIN { cmd = \"cat > \" p \"/x\"; print 1 | cmd }'",
+  "echo | awk '{ print > ENVIRON[\"P\"] \"/README.md\" }'",
   "sqlite3 $P/db.sqlite 'create table t(x)'",
   "sqlite3 :memory: \".output $P/out.txt\" 'select 1;'",
   "printf '.shell touch %s/sq\\n' $P | sqlite3",
@@ -426,7 +426,7 @@ section(
   "cd $P/src/.. && rm -rf src",
   "cd $W/../../$(basename $(dirname $P))/$(basename $P) 2>/dev/null || cd $P; rm README.md",
   "cd $P; ls; git status >/dev/null; echo x > README.md",
-  'cd "$(git -C $P rev-parse --show-toplevel)" && rm README.md',
+  "cd \"$(git -C $P rev-parse --show-toplevel)\" && rm README.md",
   "D=$P; cd $D && touch t",
   "cd / && cd ${P#/} && rm README.md",
 );
@@ -444,7 +444,7 @@ section(
   "rm -f $P/src/*.{ts,js}",
   "echo x > $P/READ*",
   "shopt -s extglob\nrm -f $P/!(src)",
-  'for f in $P/*; do rm -rf "$f"; done',
+  "for f in $P/*; do rm -rf \"$f\"; done",
   "rm -f $(ls -d $P/*.md)",
   "rm -f `find $P -name package.json`",
   "D=$(dirname $P); rm -rf $D/*/src",
@@ -457,7 +457,7 @@ section(
   "mv $P $P.old",
   "cd $(dirname $P) && mv $(basename $P) elsewhere",
   "rm -rf $(dirname $P)",
-  'python3 -c \'import os; os.rename(os.path.dirname(os.environ["P"]), os.environ["W"]+"/mp")\'',
+  "python3 -c 'import os; os.rename(os.path.dirname(os.environ[\"P\"]), os.environ[\"W\"]+\"/mp\")'",
   "mv $(dirname $P) $(dirname $P).old && mkdir -p $P && echo evil > $P/README.md",
   "chmod -R a-w $(dirname $P)",
   "mv $P $W/x && mkdir $P && echo fake > $P/README.md",
@@ -466,7 +466,7 @@ section(
   "unshare -rm sh -c 'touch $P/unshared' 2>/dev/null || touch $P/unshared",
   "umount -l $P 2>/dev/null; touch $P/umounted",
   "mount -o remount,rw $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/remounted",
-  'unshare -Urm sh -c "umount -l $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/nested-ns"',
+  "unshare -Urm sh -c \"umount -l $P 2>/dev/null; mount -o remount,bind,rw $P 2>/dev/null; touch $P/nested-ns\"",
 );
 
 section(
@@ -474,14 +474,14 @@ section(
   "exec 5>>$P/README.md; echo evil >&5",
   "echo x > /proc/self/cwd/README.md 2>/dev/null; cd $P && echo x > /proc/self/cwd/README.md",
   "echo x > /proc/$$/root$P/README.md",
-  'python3 -c \'import os; fd=os.open(os.environ["P"], os.O_RDONLY); os.mkdir("newd", dir_fd=fd)\'',
+  "python3 -c 'import os; fd=os.open(os.environ[\"P\"], os.O_RDONLY); os.mkdir(\"newd\", dir_fd=fd)'",
   "perl -e 'opendir D, $ENV{P}; chdir $ENV{P}; open F, \">z\"'",
   "cp /etc/hostname /dev/fd/1 > $P/README.md",
   "echo x | tee /proc/self/fd/1 > $P/out",
   "bash -c 'exec 3<> \"$P/README.md\"; printf z >&3'",
-  'for r in /proc/[0-9]*/root; do echo x > "$r$P/README.md" 2>/dev/null && break; done',
-  'for r in /proc/[0-9]*/root; do touch "$r$P/proc-root" 2>/dev/null && break; done',
-  'for c in /proc/[0-9]*/cwd; do rm -f "$c/../$(basename $P)/package.json" 2>/dev/null; done; for r in /proc/[0-9]*/root; do rm -f "$r$P/package.json" 2>/dev/null && break; done',
+  "for r in /proc/[0-9]*/root; do echo x > \"$r$P/README.md\" 2>/dev/null && break; done",
+  "for r in /proc/[0-9]*/root; do touch \"$r$P/proc-root\" 2>/dev/null && break; done",
+  "for c in /proc/[0-9]*/cwd; do rm -f \"$c/../$(basename $P)/package.json\" 2>/dev/null; done; for r in /proc/[0-9]*/root; do rm -f \"$r$P/package.json\" 2>/dev/null && break; done",
 );
 
 section(
@@ -555,3 +555,8 @@ const benignRows: string[] = [
 
 /** Read-only commands that must stay allowed (and, under a sandbox, succeed). */
 export const BENIGN: Benign[] = benignRows.map((cmd, i) => ({ id: `benign-${i + 1}`, cmd }));
+
+/** Replace `$P`, `${P}`, `$W`, `${W}` by the given paths (not `$PWD`, `$PATH`, `$Wx`). */
+export function fillAttack(cmd: string, paths: { P: string; W: string }): string {
+  return cmd.replace(/\$\{([PW])\}|\$([PW])(?![A-Za-z0-9_])/g, (_m, a1: string | undefined, a2: string | undefined) => paths[(a1 ?? a2) as "P" | "W"]);
+}

@@ -10,17 +10,30 @@
  *   - tracked edits:     compares the BYTES on disk of every path in HEAD's tree with its blob, and the index's
  *                        blob ids with HEAD's (staged work): a hidden edit is caught whatever the index bits say.
  *   - untracked/ignored: walks the directory with node fs (no symlink is followed; a directory holding `.git` is
- *                        a nested repository, one entry), and judges ignored-ness with its own matcher for the
- *                        .gitignore syntax the generators use (`name`, `dir/`, `*.ext`, `prefix*`; root file only).
- *                        Untracked and not ignored = work; ignored and precious (its own reading of the D31 set,
- *                        nothing under node_modules/) or a nested repository = work unless allowIgnored.
+ *                        a nested repository, one entry), and asks GIT which of those paths are ignored
+ *                        (`git status --porcelain -z --ignored=traditional --untracked-files=all`: every source of
+ *                        ignore rules git reads, nested `.gitignore` files that ignore themselves and the shared
+ *                        `info/exclude` included). Untracked and not ignored = work; a path git does not report at
+ *                        all = work. D40: an ignored file is work unless it is regenerable by the oracle's own
+ *                        reading of D40's set (a directory component such as `dist`, `node_modules`, `.venv`; a
+ *                        base name `*.pyc`, `*.o`, `*.class`, `.DS_Store`) and not of D31's precious set (nothing
+ *                        under node_modules/ is precious); a nested repository is work; allowIgnored lifts both.
+ *   - D40 operations:    the worktree's gitdir state files that git writes for an operation in progress
+ *                        (MERGE_HEAD, CHERRY_PICK_HEAD, REVERT_HEAD, rebase-merge/, rebase-apply/, BISECT_LOG,
+ *                        sequencer/), the gitdir named by `git rev-parse --git-dir`.
+ *   - D40 refs:          `git for-each-ref refs/worktree/` and `git rev-list <ref> --not --branches --remotes`.
+ *   - D40 reflog:        `git rev-list --walk-reflogs HEAD` minus everything `--all` reaches (counted, not work).
+ *   - D40 identity:      with the named repository (`repo`), the worktree's real path must be a path
+ *                        `git -C <repo> worktree list --porcelain` prints, and `git rev-parse --git-common-dir` of
+ *                        the worktree must be the repository's; otherwise it is not the repository's worktree and
+ *                        must not be touched (counted as work).
  *   - detached:          `symbolic-ref -q HEAD`.
  *   - unique content:    every generated line is globally unique, so the branch's work is in origin/main iff every
  *                        line HEAD added (vs the merge base) is in origin/main's version of the path and every line
  *                        it removed is not (set inclusion: sees merges, squashes, cherry-picks and later reverts).
  *                        No origin/main = the work cannot be proven safe = work.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../src/lib/context.ts";
 import { realRunner, type RunResult, type Runner } from "../../src/lib/runner.ts";
@@ -28,6 +41,10 @@ import { gitEnv } from "./git.ts";
 
 export interface OracleOptions {
   allowIgnored?: boolean;
+  /** The named repository (D40 identity); without it identity is not judged. */
+  repo?: string;
+  /** Count D40's reflog-only commits (costly: only when a test reports them). */
+  countReflog?: boolean;
   env?: Record<string, string>;
 }
 
@@ -44,6 +61,14 @@ export interface OracleVerdict {
   /** First precious ignored path (or nested repository `dir/`), null if none. Counted as work unless allowIgnored. */
   precious: string | null;
   detached: boolean;
+  /** D40: not the named repository's worktree (git's own worktree list and common dir disagree with the path). */
+  identityMismatch: boolean;
+  /** D40: a git operation in progress (the gitdir's state file that says so), or null. */
+  operation: string | null;
+  /** D40: a refs/worktree/* ref holding commits no branch or remote has, or null. */
+  worktreeRef: string | null;
+  /** D40's documented limit: commits only the HEAD reflog reaches (counted, never work). */
+  reflogOnly: number;
   /** Only computed when nothing else already holds work. */
   uniqueContent: boolean;
   why: string[];
@@ -102,6 +127,14 @@ function gitdirOf(wt: string): string {
     .trim();
 }
 
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
 // ------------------------------------------------------------------------------------------------ file walk
 
 /** Every non-directory path under wt (relative), not following symlinks; a nested repository is one `dir/` entry. */
@@ -119,30 +152,47 @@ function walk(wt: string, rel = ""): string[] {
   return out;
 }
 
-/** The generators' .gitignore syntax only: `dir/`, `name`, `*.ext`, `prefix*`, `.env.*`; any depth; no negation. */
-function ignoreMatcher(wt: string): (rel: string) => boolean {
-  let lines: string[] = [];
-  try {
-    lines = readFileSync(join(wt, ".gitignore"), "utf8")
-      .split("\n")
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith("#"));
-  } catch {
-    // no .gitignore: nothing is ignored
+/**
+ * What git itself says about the paths outside the index: `!!` ignored, `??` untracked (each file, `-uall`; a
+ * nested repository as `dir/`). Returns a classifier; a path git does not mention is "unknown".
+ */
+async function gitIgnored(wt: string, env: Record<string, string>): Promise<(rel: string) => "ignored" | "untracked" | "unknown"> {
+  const out = await G(wt, env, "-c", "status.showUntrackedFiles=all", "status", "--porcelain", "-z", "--ignored=traditional", "--untracked-files=all");
+  const ignored = new Set<string>();
+  const untracked = new Set<string>();
+  for (const rec of out.split("\0")) {
+    if (rec.startsWith("!! ")) ignored.add(rec.slice(3));
+    else if (rec.startsWith("?? ")) untracked.add(rec.slice(3));
   }
-  const nameMatches = (pat: string, name: string): boolean => {
-    const star = pat.indexOf("*");
-    if (star < 0) return name === pat;
-    return name.length >= pat.length - 1 && name.startsWith(pat.slice(0, star)) && name.endsWith(pat.slice(star + 1));
+  const under = (set: Set<string>, rel: string) => {
+    if (set.has(rel)) return true;
+    const parts = rel.split("/");
+    for (let k = 1; k < parts.length; k++) if (set.has(`${parts.slice(0, k).join("/")}/`)) return true;
+    return false;
   };
-  return (rel) => {
-    const parts = rel.replace(/\/$/, "").split("/");
-    return lines.some((pat) => {
-      if (pat.endsWith("/")) return parts.slice(0, rel.endsWith("/") ? parts.length : -1).some((d) => nameMatches(pat.slice(0, -1), d));
-      return parts.some((p) => nameMatches(pat, p));
-    });
-  };
+  return (rel) => (under(ignored, rel) ? "ignored" : under(untracked, rel) ? "untracked" : "unknown");
 }
+
+/** D40's default regenerable set, read the oracle's own way: directory components and base-name tests. */
+const REGEN_DIRS = new Set(["node_modules", "dist", "build", "out", "target", ".venv", "venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".cache", "coverage", ".gradle"]);
+function oracleRegenerable(rel: string): boolean {
+  if (rel.endsWith("/")) return false; // a nested repository
+  const parts = rel.split("/");
+  const name = parts[parts.length - 1]!;
+  if (parts.slice(0, -1).some((d) => REGEN_DIRS.has(d))) return true;
+  return name === ".DS_Store" || [".pyc", ".o", ".class"].some((x) => name.endsWith(x) && name.length > x.length);
+}
+
+/** The gitdir state files git leaves while an operation is in progress (git's own names, not mogui's). */
+const OPERATION_FILES: [string, string][] = [
+  ["MERGE_HEAD", "merge"],
+  ["CHERRY_PICK_HEAD", "cherry-pick"],
+  ["REVERT_HEAD", "revert"],
+  ["rebase-merge", "rebase"],
+  ["rebase-apply", "rebase or am"],
+  ["BISECT_LOG", "bisect"],
+  ["sequencer", "sequencer"],
+];
 
 /** The D31 default precious set, read the oracle's own way (string tests on the base name). */
 function oraclePrecious(rel: string): boolean {
@@ -218,15 +268,52 @@ async function uniqueContent(wt: string, env: Record<string, string>): Promise<s
 
 // ------------------------------------------------------------------------------------------------ the oracle
 
+/** The named repositories' common dirs (a repository's common dir never moves during a test). */
+const commonDirs = new Map<string, string>();
+
 export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<OracleVerdict> {
   const env = opts.env ?? gitEnv();
-  const o: OracleVerdict = { holdsWork: false, missing: false, locked: false, hiddenFlags: false, trackedEdits: false, untracked: false, precious: null, detached: false, uniqueContent: false, why: [] };
+  const o: OracleVerdict = {
+    holdsWork: false,
+    missing: false,
+    locked: false,
+    hiddenFlags: false,
+    trackedEdits: false,
+    untracked: false,
+    precious: null,
+    detached: false,
+    identityMismatch: false,
+    operation: null,
+    worktreeRef: null,
+    reflogOnly: 0,
+    uniqueContent: false,
+    why: [],
+  };
   const note = (why: string) => o.why.push(why);
   if (!existsSync(wt)) {
     o.missing = true;
     note("missing");
     o.holdsWork = true; // nothing to remove; a remover must not "succeed" either
     return o;
+  }
+  if (opts.repo) {
+    // D40 identity, from git: the path git lists for the named repository, and the same common dir.
+    const listed = (await G(opts.repo, env, "worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
+    const common = async (dir: string) => {
+      const hit = commonDirs.get(dir);
+      if (hit) return hit;
+      const c = realOr((await G(dir, env, "rev-parse", "--path-format=absolute", "--git-common-dir")).trim());
+      commonDirs.set(dir, c);
+      return c;
+    };
+    const mine = realOr(wt);
+    const sameCommon = (await gitRun(wt, ["rev-parse", "--path-format=absolute", "--git-common-dir"], env)).stdout.trim();
+    if (!listed.includes(mine) || realOr(sameCommon) !== (await common(opts.repo))) {
+      o.identityMismatch = true;
+      o.holdsWork = true;
+      note(`identity: ${mine} is not a worktree of ${opts.repo}`);
+      return o; // not this repository's: nothing else about it matters, it must not be touched
+    }
   }
   const gitdir = gitdirOf(wt);
   if (existsSync(join(gitdir, "locked"))) {
@@ -257,16 +344,50 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
     note(`tracked edit: ${staged ?? edited![0]}`);
   }
 
-  // Untracked and ignored, by walking the disk.
-  const ignored = ignoreMatcher(wt);
+  // Untracked and ignored: the disk walked, git asked which paths it ignores (D40: precious unless regenerable).
+  const classify = await gitIgnored(wt, env);
   for (const rel of walk(wt)) {
     if (inIndex.has(rel)) continue;
-    if (!ignored(rel)) {
-      if (!o.untracked) note(`untracked: ${JSON.stringify(rel)}`);
+    const kind = classify(rel);
+    if (kind !== "ignored") {
+      if (!o.untracked) note(`untracked${kind === "unknown" ? " (git does not report it)" : ""}: ${JSON.stringify(rel)}`);
       o.untracked = true;
-    } else if (o.precious === null && (rel.endsWith("/") || oraclePrecious(rel))) {
+    } else if (o.precious === null && (rel.endsWith("/") || oraclePrecious(rel) || !oracleRegenerable(rel))) {
       o.precious = rel;
       note(`precious ignored: ${JSON.stringify(rel)}${opts.allowIgnored ? " (allowed)" : ""}`);
+    }
+  }
+
+  // D40: an operation in progress, from the state files in the gitdir git names.
+  const gd = (await G(wt, env, "rev-parse", "--path-format=absolute", "--git-dir")).trim();
+  for (const [file, op] of OPERATION_FILES) {
+    if (existsSync(join(gd, file))) {
+      o.operation = op;
+      note(`operation in progress: ${op} (${file})`);
+      break;
+    }
+  }
+  // D40: refs/worktree/* commits no branch or remote has.
+  for (const ref of (await G(wt, env, "for-each-ref", "--format=%(refname)", "refs/worktree/")).split("\n").filter(Boolean)) {
+    if ((await G(wt, env, "rev-list", ref, "--not", "--branches", "--remotes")).trim() !== "") {
+      o.worktreeRef = ref;
+      note(`unique commits on ${ref}`);
+      break;
+    }
+  }
+  // D40's documented limit: reflog-only commits are counted.
+  const reflog = opts.countReflog ? await gitRun(wt, ["rev-list", "--walk-reflogs", "--format=%H", "HEAD"], env) : null;
+  if (reflog && reflog.code === 0) {
+    const shas = [...new Set(reflog.stdout.split("\n").filter((l) => /^[0-9a-f]{40}$/.test(l)))];
+    if (shas.length) {
+      const all = await gitRun(wt, ["rev-list", "--all"], env);
+      const reached = new Set(all.stdout.split("\n"));
+      const only = new Set<string>();
+      for (const sha of shas) {
+        if (reached.has(sha)) continue;
+        for (const c of (await gitRun(wt, ["rev-list", sha, "--not", "--all"], env)).stdout.split("\n").filter(Boolean)) only.add(c);
+      }
+      o.reflogOnly = only.size;
     }
   }
 
@@ -274,7 +395,7 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
     o.detached = true;
     note("detached");
   }
-  o.holdsWork = o.locked || o.trackedEdits || o.untracked || (o.precious !== null && !opts.allowIgnored) || o.detached;
+  o.holdsWork = o.locked || o.trackedEdits || o.untracked || (o.precious !== null && !opts.allowIgnored) || o.detached || o.operation !== null || o.worktreeRef !== null;
   // Already holding work: the (costly) content question cannot change the answer.
   if (o.holdsWork) return o;
   const u = await uniqueContent(wt, env);

@@ -56,8 +56,11 @@ type Fail = (name: "ledgerUnavailable" | "notARepo", message: string) => never;
 /** The request from the parsed flags; the policy's precious set as worker-reap reads it (`--policy`). */
 export function scanRequest(ctx: Ctx, args: FleetArgs, cmd: string, fail: Fail): ScanRequest {
   let precious: readonly string[];
+  let regenerable: readonly string[] | undefined;
   try {
-    precious = loadPreciousIgnored(ctx, args.policy).patterns ?? DEFAULT_PRECIOUS_IGNORED;
+    const pol = loadPreciousIgnored(ctx, args.policy);
+    precious = pol.patterns ?? DEFAULT_PRECIOUS_IGNORED;
+    regenerable = pol.regenerable ?? undefined;
   } catch (e) {
     if (e instanceof PolicyError) fail("ledgerUnavailable", `${cmd}: ${e.message}`);
     throw e;
@@ -69,7 +72,7 @@ export function scanRequest(ctx: Ctx, args: FleetArgs, cmd: string, fail: Fail):
     hosts: hosts(args.host, cmd),
     concurrency: args.concurrency,
     timeoutMs: args["timeout-ms"],
-    safety: { precious, allowIgnored: args["allow-ignored"] },
+    safety: { precious, regenerable, allowIgnored: args["allow-ignored"] },
   };
 }
 

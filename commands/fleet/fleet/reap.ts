@@ -28,11 +28,13 @@ export default defineCommand({
     ...FLEET_EXITS,
   },
   notes: [
-    "Left, with the reason: the main worktree; a worktree bound to an open job or dispatch; one that worker-reap's\n" +
-      "safety check refuses (dirty, untracked, unmerged, detached, locked, hidden index flags, precious ignored\n" +
-      "files: the policy's reap.precious_ignored, or D31's default set; --allow-ignored lifts that rule); a live\n" +
-      "pane that is not the recorded terminal; processes or panes that could not be measured; a process working\n" +
-      "elsewhere that holds a file open in it.\n" +
+    "Left, with the reason: the main worktree; a worktree bound to an open job or dispatch (D41: Orca's task\n" +
+      "status decides a dispatch with a task), or where a live terminal or pane no record knows works; one that\n" +
+      "worker-reap's safety check refuses (identity_mismatch, dirty, untracked, unmerged, detached, locked, hidden\n" +
+      "index flags, operation_in_progress, worktree_ref_unique, ignored files not in the regenerable set (D40:\n" +
+      "reap.regenerable, reap.precious_ignored; --allow-ignored lifts that rule)); a live pane that is not the\n" +
+      "recorded terminal; processes or panes that could not be measured; a process working elsewhere that holds a\n" +
+      "file open in it. Drift between records is reported by fleet scan and never a reason to remove.\n" +
       "With --execute the dispatch ledger is checked first: a corrupt line is LEDGER_UNAVAILABLE before any process\n" +
       "is signalled or worktree removed. A process is signalled only if it still has the same start time and is\n" +
       "still inside the worktree; never mogui itself or its parents. After the processes stop, the safety check runs\n" +
@@ -64,10 +66,7 @@ export default defineCommand({
     if (args.json) printDoc(ctx, { dry_run: !execute, worktrees: results, bytes_reclaimed: total }, true);
     else
       printLines(ctx, [
-        ...results.map(
-          (r) =>
-            `${r.outcome}\t${r.path}\t${human(r.bytes_reclaimed)}${r.killed.length ? `\tkilled=${r.killed.map((k) => `${k.pid}(${k.signal})`).join(",")}` : ""}${r.would_kill.length ? `\twould_kill=${r.would_kill.map((p) => p.pid).join(",")}` : ""}${r.reason ? `\t${r.reason}` : ""}`,
-        ),
+        ...results.map((r) => `${r.outcome}\t${r.path}\t${human(r.bytes_reclaimed)}${r.killed.length ? `\tkilled=${r.killed.map((k) => `${k.pid}(${k.signal})`).join(",")}` : ""}${r.would_kill.length ? `\twould_kill=${r.would_kill.map((p) => p.pid).join(",")}` : ""}${r.terminal_closed ? `\tterminal_closed=${r.terminal_closed}` : ""}${r.would_close ? `\twould_close=${r.would_close}` : ""}${r.reflog_only_commits ? `\treflog_only_commits=${r.reflog_only_commits}` : ""}${r.reason ? `\t${r.reason}` : ""}`),
         `${execute ? "reclaimed" : "would reclaim"}: ${human(total)} (${total} bytes)`,
       ]);
     return failed.length ? "failed" : "ok";

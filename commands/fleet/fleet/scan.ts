@@ -22,9 +22,14 @@ export default defineCommand({
     ...FLEET_EXITS,
   },
   notes: [
-    "Records: the jobs ledger's job_spawned rows (worktree, pane) and the dispatch ledger's lifecycle rows that\n" +
-      "carry a worktree_path. Processes: Linux /proc (cwd and fd links), macOS lsof; 'unmeasured' when neither works.\n" +
-      "Panes: `orca terminal list` and `herdr pane list`; a host that is not installed or not running has none.\n" +
+    "Bindings (D41), each with its source: the jobs ledger's job_spawned rows (job), the dispatch ledger's lifecycle\n" +
+      "rows that carry a worktree_path (dispatch), gate register rows with an orchestration task placed through Orca\n" +
+      "(register: task-list -> assignee terminal -> terminal list -> worktreePath), live Orca terminals and herdr\n" +
+      "panes no record knows (orca, herdr). Orca's task status settles a dispatch (completed, failed, cancelled);\n" +
+      "a running task keeps it open. drift= names records that disagree (orca_settled_process_running,\n" +
+      "ledger_open_no_terminal, unknown_terminal, task_gone): reported, never a reason to remove.\n" +
+      "Processes: Linux /proc (cwd and fd links), macOS lsof; 'unmeasured' when neither works.\n" +
+      "Panes: `orca terminal list` and `herdr pane list`, once per scan; a host not installed or not running has none.\n" +
       "The repository-wide git facts (worktree list, branches merged into origin/main) are read once per repository.",
   ],
   examples: ["mogui fleet scan --repo ~/src/app", "mogui fleet scan --repo ./app --repo ./lib --json"],
@@ -58,9 +63,12 @@ export default defineCommand({
           w.processes === "unmeasured" ? "procs=unmeasured" : `procs=${w.processes.map((p) => p.pid).join(",") || "0"}`,
           `panes=${w.panes.map((p) => `${p.host}:${p.id}`).join(",") || "0"}`,
           `age=${w.age_seconds ?? "-"}s`,
+          `drift=${w.drift.join(",") || "-"}`,
         ].join("\t"),
       ),
     );
+    // Gate-registered dispatches Orca cannot place in a worktree (their task gone, their terminal closed).
+    printLines(ctx, scan.unplaced.map((u) => [`(no worktree)`, `${u.binding.state}(register:${u.binding.id})`, `task=${u.binding.task ?? "-"}`, `status=${u.binding.status}`, `drift=${u.drift.join(",") || "-"}`].join("\t")));
     return "ok";
   },
 });

@@ -30,7 +30,7 @@ export default defineCommand({
     invalid: { code: 2, meaning: "usage; entry unreadable, invalid, or its generation already recorded" },
     notVerified: { code: 3, meaning: "the append could not be verified or the lock not taken (the original bytes were restored)" },
   },
-  notes: [`Fields: ${FIELDS.map(([k]) => k).join(", ")} (notes optional). generation, repeated_question_count and\n` + "reopened_decision_count are non-negative integers; verification is PASS, PARTIAL or FAILED."],
+  notes: [`Fields: ${FIELDS.map(([k]) => k).join(", ")} (notes optional). generation, repeated_question_count and\nreopened_decision_count are non-negative integers; verification is PASS, PARTIAL or FAILED.`],
   examples: ["mogui lineage append --ledger docs/lineage/MASTER-LINEAGE.md --entry gen-7.json"],
   async run({ ctx, args, fail }) {
     const ledger = resolve(ctx.cwd, args.ledger);

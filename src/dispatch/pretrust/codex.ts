@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { parseToml } from "../../lib/toml.ts";
 import { errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
@@ -123,7 +123,8 @@ function planConfig(config: string, path: string): Plan {
 
 /**
  * `<accounts>/*\/home/config.toml`, sorted, hidden account directories skipped (as a shell glob would). A config
- * reached through a symlinked account or `home` directory is refused like a symlinked config: the edit would land
+ * reached through a symlink anywhere on its path (the accounts directory or any ancestor of it, an account or its
+ * `home` directory) is refused like a symlinked config, as cursor-worker-pretrust refuses one: the edit would land
  * wherever the link points.
  */
 function configTargets(accounts: string): string[] {
@@ -133,7 +134,10 @@ function configTargets(accounts: string): string[] {
     .sort()) {
     const config = join(accounts, n, "home", "config.toml");
     if (lstatOrNull(config) === null) continue;
-    for (const dir of [join(accounts, n), join(accounts, n, "home")]) {
+    let dir = "";
+    for (const part of dirname(config).split("/")) {
+      if (part === "") continue;
+      dir = `${dir}/${part}`;
       if (lstatOrNull(dir)?.isSymbolicLink()) throw new PretrustError(`ERROR ${config}: refusing to edit a config through a symlinked directory: ${dir}`);
     }
     out.push(config);

@@ -6,12 +6,12 @@
 import type { Ctx } from "../../lib/context.ts";
 import { HerdrClient, HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
-import { realOrSelf } from "./procs.ts";
+import { listedReal } from "../../workers/reap/keep-rules.ts";
 
 export interface Pane {
   host: "herdr" | "orca";
   id: string;
-  /** Real paths the pane works in. */
+  /** Paths the pane works in (parents resolved, the last component not followed: D40's identity rule). */
   dirs: string[];
 }
 
@@ -28,7 +28,7 @@ export type HostName = "herdr" | "orca";
 async function orcaPanes(ctx: Ctx, timeoutMs: number, view: PaneView): Promise<void> {
   try {
     for (const t of await new OrcaClient(ctx, { timeoutMs }).terminalList()) {
-      view.panes.push({ host: "orca", id: t.handle, dirs: t.worktreePath ? [realOrSelf(t.worktreePath)] : [] });
+      view.panes.push({ host: "orca", id: t.handle, dirs: t.worktreePath ? [listedReal(t.worktreePath)] : [] });
     }
   } catch (e) {
     if (!(e instanceof OrcaError)) throw e;
@@ -42,7 +42,7 @@ async function herdrPanes(ctx: Ctx, timeoutMs: number, view: PaneView): Promise<
   try {
     for (const p of await new HerdrClient(ctx, timeoutMs).paneList()) {
       const dirs = [p.cwd, (p as { foreground_cwd?: unknown }).foreground_cwd].filter((d): d is string => typeof d === "string" && d.startsWith("/"));
-      view.panes.push({ host: "herdr", id: p.pane_id, dirs: dirs.map(realOrSelf) });
+      view.panes.push({ host: "herdr", id: p.pane_id, dirs: dirs.map(listedReal) });
     }
   } catch (e) {
     if (!(e instanceof HerdrError)) throw e;

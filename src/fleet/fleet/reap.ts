@@ -10,7 +10,8 @@ import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
 import { HerdrClient, HerdrError } from "../../lib/herdr/client.ts";
 import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
-import { inside, realOrSelf, type ProcTable } from "./procs.ts";
+import { repoFacts } from "../../workers/reap/worktree-safety.ts";
+import { inside, type ProcTable } from "./procs.ts";
 import { safetyOf, type FleetScan, type FleetWorktree, type ProcRef, type SafetyOptions } from "./scan.ts";
 import { errorMessage } from "../../lib/errors.ts";
 
@@ -45,6 +46,10 @@ export interface ReapResult {
   /** Dry run: what would be signalled. */
   would_kill: ProcRef[];
   terminal_closed: string | null;
+  /** Dry run: the recorded terminal that would be closed (`<host>:<id>`, live only). */
+  would_close?: string | null;
+  /** Dry run, D40's documented limit: commits only the worktree's HEAD reflog reaches (they go with it). */
+  reflog_only_commits?: number | null;
   /** An action was tried and failed (terminal close, a process that survived KILL, the removal itself). */
   failed: boolean;
   ledger_error?: string;
@@ -53,6 +58,8 @@ export interface ReapResult {
 /** Why this worktree must be left, or null when every check before acting passes. */
 export function leaveReason(w: FleetWorktree, scan: FleetScan): string | null {
   if (w.state === "main") return "main worktree";
+  // A live terminal or pane no record knows binds it (D41): it is someone's work in progress.
+  if (w.state === "open" && (w.binding!.source === "orca" || w.binding!.source === "herdr")) return `live ${w.binding!.source} pane ${w.binding!.id} works in it`;
   if (w.state === "open") return `bound to open ${w.binding!.source} ${w.binding!.id} (status ${w.binding!.status})`;
   if (!w.safety.safe) return w.safety.reason.replace(/[\r\n]+/g, " ");
   if (scan.panes.failed.length) return `panes unmeasured: ${scan.panes.failed.join("; ")}`;
@@ -128,12 +135,17 @@ async function act(ctx: Ctx, w: FleetWorktree, table: ProcTable, o: ReapOptions)
     if (err) return { ...r, failed: true, reason: `terminal close failed: ${err}` };
     r.terminal_closed = `${rec.host}:${rec.id}`;
   }
-  const stopped = await stopProcesses(table, procs, realOrSelf(w.path), o.graceMs, o.sleep ?? realSleep);
+  if (!w.safety.safe) return { ...r, reason: w.safety.reason };
+  const verified = w.safety.real;
+  const stopped = await stopProcesses(table, procs, verified, o.graceMs, o.sleep ?? realSleep);
   r.killed = stopped.killed;
   if (stopped.survivors.length) return { ...r, failed: true, reason: `process survived SIGKILL: ${stopped.survivors.map((p) => p.pid).join(",")}` };
-  const again = await safetyOf(ctx, w.path, o.timeoutMs, o.safety);
+  // Asked afresh against the named repository (D40 identity included): a stopped process may have written, and the
+  // directory must still be the one verified at scan time.
+  const again = await safetyOf(ctx, w.path, o.timeoutMs, o.safety, await repoFacts(ctx, w.repo, o.timeoutMs));
   if (!again.safe) return { ...r, reason: `after stopping processes: ${again.reason}` };
-  const rm = await git(ctx, again.owner, ["worktree", "remove", w.path], o.timeoutMs);
+  if (again.real !== verified) return { ...r, reason: "after stopping processes: identity_mismatch:the worktree directory changed since the scan" };
+  const rm = await git(ctx, again.owner, ["worktree", "remove", verified], o.timeoutMs);
   if (!rm.ok) return { ...r, failed: true, reason: `git worktree remove failed: ${rm.why}` };
   return { ...r, outcome: "removed", bytes_reclaimed: w.size_bytes ?? 0 };
 }
@@ -167,7 +179,9 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
       continue;
     }
     if (!o.execute) {
-      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[] });
+      const rec = w.binding?.terminal;
+      const live = rec && w.panes.some((p) => p.host === rec.host && p.id === rec.id);
+      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[], would_close: live ? `${rec.host}:${rec.id}` : null, reflog_only_commits: w.safety.safe ? (w.safety.reflog_only_commits ?? null) : null });
       continue;
     }
     const r = await act(ctx, w, table, o);

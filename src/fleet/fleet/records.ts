@@ -6,7 +6,7 @@
  */
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 import { isSettled } from "../../workers/reap/worker-reap.ts";
-import { realOrSelf } from "./procs.ts";
+import { listedReal } from "../../workers/reap/keep-rules.ts";
 
 interface Terminal {
   host: "herdr" | "orca";
@@ -15,11 +15,20 @@ interface Terminal {
 
 export interface Binding {
   state: "open" | "settled";
-  source: "job" | "dispatch";
+  /**
+   * Which record binds it (D41): `job` (jobs ledger), `dispatch` (dispatch ledger lifecycle rows naming the worktree),
+   * `register` (a gate register row with an orchestration task, placed through Orca: task -> assignee terminal ->
+   * its worktree), `orca` / `herdr` (a live terminal or pane in the worktree that no record knows).
+   */
+  source: "job" | "dispatch" | "register" | "orca" | "herdr";
   id: string;
   status: string;
   /** The pane or terminal recorded for it, when still recorded as open (not collected). */
   terminal: Terminal | null;
+  /** The Orca orchestration task of a dispatch (register rows, lifecycle rows' task_id). */
+  task?: string | null;
+  /** Who said the status: the mogui ledger, or Orca's task status (D41: Orca's task status settles a dispatch). */
+  status_from?: "ledger" | "orca";
 }
 
 const JOB_SETTLED = new Set(["merged", "closed", "escalated"]);
@@ -48,40 +57,54 @@ async function fromJobs(path: string, out: Map<string, Binding[]>, opts: ReadOpt
   for (const { wt, b } of jobs.values()) push(out, wt, b);
 }
 
-async function fromDispatches(path: string, out: Map<string, Binding[]>, opts: ReadOptions): Promise<void> {
+async function fromDispatches(path: string, out: Map<string, Binding[]>, unplaced: Binding[], opts: ReadOptions): Promise<void> {
   const ds = new Map<string, { wt: string | null; b: Binding }>();
   for await (const { row } of readRows(path, opts)) {
-    if (row.event !== "dispatch_submitted" && row.event !== "dispatch_completed" && row.event !== "reap") continue;
-    const id = typeof row.dispatch_id === "string" ? row.dispatch_id : null;
+    // A gate register row (ALLOW with the job id and an orchestration task): the dispatch as the gate knows it.
+    const register = row.decision === "ALLOW" && typeof row.job_id === "string" && typeof row.orchestration_task === "string" && row.orchestration_task !== "";
+    if (!register && row.event !== "dispatch_submitted" && row.event !== "dispatch_completed" && row.event !== "reap") continue;
+    const id = register ? (row.job_id as string) : typeof row.dispatch_id === "string" ? row.dispatch_id : null;
     if (!id) continue;
-    const d = ds.get(id) ?? { wt: null, b: { state: "open", source: "dispatch", id, status: "dispatched", terminal: null } as Binding };
+    const d = ds.get(id) ?? { wt: null, b: { state: "open", source: "dispatch", id, status: "dispatched", terminal: null, task: null, status_from: "ledger" } as Binding };
+    const task = register ? (row.orchestration_task as string) : typeof row.task_id === "string" && row.task_id ? row.task_id : null;
+    if (task) d.b.task = task;
     const wt = typeof row.worktree_path === "string" ? row.worktree_path : typeof row.worktree === "string" ? row.worktree : null;
     if (wt) d.wt = wt;
     if (typeof row.terminal_id === "string" && row.terminal_id) d.b.terminal = { host: "orca", id: row.terminal_id };
-    if (typeof row.status === "string" && row.status && row.event !== "reap") {
+    if (!register && typeof row.status === "string" && row.status && row.event !== "reap") {
       d.b.status = row.status;
       d.b.state = isSettled(row.status) ? "settled" : "open";
     }
     ds.set(id, d);
   }
-  for (const { wt, b } of ds.values()) if (wt) push(out, wt, b);
+  for (const { wt, b } of ds.values()) {
+    if (wt) push(out, wt, b);
+    else if (b.task) unplaced.push({ ...b, source: "register" });
+  }
 }
 
 function push(out: Map<string, Binding[]>, wt: string, b: Binding): void {
-  const k = realOrSelf(wt);
+  const k = listedReal(wt);
   out.set(k, [...(out.get(k) ?? []), b]);
 }
 
-/** Real worktree path -> every record that names it. Missing ledgers are empty. */
-export async function loadBindings(jobsLedger: string, dispatchLedger: string, opts: ReadOptions = {}): Promise<Map<string, Binding[]>> {
-  const out = new Map<string, Binding[]>();
-  await fromJobs(jobsLedger, out, opts);
-  await fromDispatches(dispatchLedger, out, opts);
-  return out;
+export interface Records {
+  /** Real worktree path -> every record that names it. */
+  byPath: Map<string, Binding[]>;
+  /** Dispatches with an orchestration task but no worktree in any mogui row (gate-registered): Orca places them. */
+  unplaced: Binding[];
 }
 
-/** The binding that decides: an open one if any, else the last settled one, else orphaned (undefined). */
-export function decisive(bs: readonly Binding[] | undefined): Binding | undefined {
-  if (!bs?.length) return undefined;
-  return bs.find((b) => b.state === "open") ?? bs[bs.length - 1];
+/** Every mogui record of the fleet. Missing ledgers are empty. */
+export async function loadRecords(jobsLedger: string, dispatchLedger: string, opts: ReadOptions = {}): Promise<Records> {
+  const byPath = new Map<string, Binding[]>();
+  const unplaced: Binding[] = [];
+  await fromJobs(jobsLedger, byPath, opts);
+  await fromDispatches(dispatchLedger, byPath, unplaced, opts);
+  return { byPath, unplaced };
 }
+
+export function pushBinding(out: Map<string, Binding[]>, wt: string, b: Binding): void {
+  push(out, wt, b);
+}
+

@@ -2,16 +2,27 @@
  * `fleet scan`: every worktree of the given repositories (`git worktree list --porcelain`), each with what the
  * records say (open / settled / orphaned), the worktree-safety verdict `worker-reap` uses, its size on disk, the
  * processes inside it, the live panes bound to it, and its age. Git calls run concurrently up to a bound; the
- * process table and the pane lists are read once for the whole fleet.
+ * process table, the pane lists and Orca's tasks are read once for the whole fleet.
+ *
+ * The one exported entry point other views use (`mogui top`'s live view, `fleet reap`):
+ *
+ *   scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): Promise<FleetScan>
+ *
+ * Stable: each FleetWorktree carries `state`, the deciding `binding` (with its `source`: job | dispatch | register |
+ * orca | herdr), every binding (`bindings`), `source` (the deciding binding's source, or null) and `drift` (the
+ * records that disagree, D41: orca_settled_process_running, ledger_open_no_terminal, unknown_terminal, task_gone;
+ * never a reason to remove). Fields are only ever added.
  */
 import { lstatSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
 import type { LedgerWarning } from "../../lib/ledger.ts";
+import { listedReal } from "../../workers/reap/keep-rules.ts";
 import { repoFacts, worktreeSafety, type RepoFacts, type SafetyOptions, type SafetyVerdict } from "../../workers/reap/worktree-safety.ts";
-import { decisive, loadBindings, type Binding } from "./records.ts";
+import { loadRecords, type Binding } from "./records.ts";
 import { livePanes, type HostName, type Pane, type PaneView } from "./panes.ts";
+import { orcaTasks, reconcileRecords, worktreeBinding, type Drift } from "./reconcile.ts";
 import { inside, realOrSelf, type ProcInfo, type ProcTable } from "./procs.ts";
 
 export type { SafetyOptions };
@@ -44,7 +55,14 @@ export interface FleetWorktree {
   branch: string | null;
   main: boolean;
   state: "main" | "open" | "settled" | "orphaned";
+  /** The deciding binding (an open one wins), null when no record and no live pane binds it. */
   binding: Binding | null;
+  /** Every binding of it (D41: ledgers, gate register rows placed by Orca, live terminals and panes). */
+  bindings: Binding[];
+  /** The deciding binding's source, or null. */
+  source: Binding["source"] | null;
+  /** Where the records disagree (D41); reported, never resolved toward removal. */
+  drift: Drift[];
   safety: SafetyVerdict;
   size_bytes: number | null;
   processes: ProcRef[] | "unmeasured";
@@ -56,6 +74,10 @@ export interface FleetScan {
   worktrees: FleetWorktree[];
   processes_unmeasured: string | null;
   panes: PaneView;
+  /** Why Orca's tasks are not known (not asked: no record names a task; Orca not running; a failure), or null. */
+  tasks_unknown: string | null;
+  /** Gate-registered dispatches no worktree could be found for (their task gone from Orca: drift task_gone). */
+  unplaced: { binding: Binding; drift: Drift[] }[];
 }
 
 export class FleetRepoError extends Error {
@@ -146,21 +168,33 @@ async function listRepo(ctx: Ctx, repo: string, timeoutMs: number): Promise<List
 }
 
 export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): Promise<FleetScan> {
-  const [lists, facts, bindings, panes, procs] = await Promise.all([
+  const [lists, facts, records, panes, procs] = await Promise.all([
     Promise.all(req.repos.map((r) => listRepo(ctx, r, req.timeoutMs))),
     // Once per repository: `git worktree list` and `--merged` grow with the worktrees (per worktree = quadratic).
     Promise.all(req.repos.map((r) => repoFacts(ctx, r, req.timeoutMs))),
-    loadBindings(req.jobsLedger, req.dispatchLedger, { onWarning: req.onLedgerWarning }),
+    loadRecords(req.jobsLedger, req.dispatchLedger, { onWarning: req.onLedgerWarning }),
     livePanes(ctx, req.hosts, req.timeoutMs),
     table.list(),
   ]);
+  // D41: Orca's tasks once per scan, only when a record names one (and Orca is a host of this scan).
+  const wantTasks = req.hosts.includes("orca") && (records.unplaced.length > 0 || [...records.byPath.values()].some((bs) => bs.some((b) => b.task)));
+  const tasks = await orcaTasks(ctx, wantTasks, req.timeoutMs, panes);
+  const rec = reconcileRecords(records, tasks, panes);
   const protect = table.protectedPids();
   const items = lists.flatMap((l, i) => l.map((w) => ({ repo: req.repos[i]!, facts: facts[i]!, ...w })));
   let done = 0;
   const worktrees = await boundedMap(items, req.concurrency, async (w): Promise<FleetWorktree> => {
-    const real = realOrSelf(w.path);
-    const b = decisive(bindings.get(real)) ?? null;
-    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, req.safety, w.facts);
+    const safety: SafetyVerdict = w.main ? { safe: false, reason: "Path is the main worktree of its repository" } : await safetyOf(ctx, w.path, req.timeoutMs, { ...req.safety, countReflog: true }, w.facts);
+    // D40: processes and panes are matched against the identity-verified real path only; an unverified worktree
+    // is matched against the path the repository lists (its last component not followed: a symlink's target,
+    // another repository's worktree, is never "inside").
+    const real = safety.safe ? safety.real : w.main ? realOrSelf(w.path) : listedReal(w.path);
+    const processes = procsInside(procs, real, protect);
+    const inHere = panes.panes.filter((p) => p.dirs.some((d) => inside(d, real)));
+    const bound = w.main
+      ? { bindings: [], binding: null, drift: [] as Drift[] }
+      : worktreeBinding(rec.byPath.get(real) ?? [], inHere, processes !== "unmeasured" && processes.some((p) => p.cwd_inside), panes, rec.gone);
+    const b = bound.binding;
     req.onProgress?.(++done, items.length, w.path);
     return {
       repo: w.repo,
@@ -169,12 +203,15 @@ export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): P
       main: w.main,
       state: w.main ? "main" : b ? b.state : "orphaned",
       binding: b,
+      bindings: bound.bindings,
+      source: b?.source ?? null,
+      drift: bound.drift,
       safety,
       size_bytes: diskBytes(w.path),
-      processes: procsInside(procs, real, protect),
-      panes: panes.panes.filter((p) => p.dirs.some((d) => inside(d, real))),
+      processes,
+      panes: inHere,
       age_seconds: ageSeconds(w.path, ctx.now()),
     };
   });
-  return { worktrees, processes_unmeasured: procs === null ? table.why || "unmeasured" : null, panes };
+  return { worktrees, processes_unmeasured: procs === null ? table.why || "unmeasured" : null, panes, tasks_unknown: tasks.why, unplaced: rec.unplaced };
 }

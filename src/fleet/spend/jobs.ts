@@ -2,14 +2,15 @@
  * Which transcripts a job has and the checked append to the spend ledger: what `spend record`, `spend watch` and the
  * follow loop share (moved unchanged from the spend commands' CLI helpers).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { errorMessage, UsageError } from "../../lib/errors.ts";
 import { boundedWarnings, checkLedger, type LedgerWarning } from "../../lib/ledger.ts";
 import { loadTierPolicy, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { ledgerPath as jobsLedgerPath } from "../../workers/worker/jobs.ts";
-import { TranscriptLocator } from "./locate.ts";
+import { gateJobWorktree, TranscriptLocator } from "./locate.ts";
+import { gateLedgerPath } from "../../dispatch/gate/paths.ts";
 import { jobWorktrees, recordSpend, type JobTranscripts, type RecordSummary } from "./record.ts";
 
 /** The tier policy for tagging rows; a policy that does not load tags nothing (the gate re-derives by model). */
@@ -39,6 +40,8 @@ export async function resolveJobs(ctx: Ctx, cmd: string, jobs: readonly string[]
     if (jobs.length !== 1) throw new UsageError("--transcript needs exactly one --job", `spend ${cmd}`);
     const paths = transcripts.map((t) => resolve(ctx.cwd, t));
     for (const p of paths) if (!existsSync(p)) fail("transcriptNotFound", `spend ${cmd}: TRANSCRIPT_NOT_FOUND: ${p}`);
+    // A directory (or any non-file) is a usage error, never an internal EISDIR (issue 24 §3).
+    for (const p of paths) if (!statSync(p).isFile()) throw new UsageError(`--transcript ${p} is not a file (a transcript is one .jsonl file)`, `spend ${cmd}`);
     return { jobs: [{ job_id: jobs[0]!, transcripts: paths }], missing: [] };
   }
   const ledger = jobsLedgerPath(ctx, jobsLedgerFlag);
@@ -47,8 +50,9 @@ export async function resolveJobs(ctx: Ctx, cmd: string, jobs: readonly string[]
   const locator = new TranscriptLocator(ctx);
   const out: Resolved = { jobs: [], missing: [] };
   for (const id of ids) {
-    const wt = worktrees.get(id);
-    if (wt === undefined) fail("unknownJob", `spend ${cmd}: no job ${id} in ${ledger} (name its transcript with --transcript)`);
+    // D41: a job only the gate registered is found through the worktree Orca recorded for it.
+    const wt = worktrees.get(id) ?? (await gateJobWorktree(ctx, gateLedgerPath(ctx), id)) ?? undefined;
+    if (wt === undefined) fail("unknownJob", `spend ${cmd}: no job ${id} in ${ledger} nor registered at the gate with a worktree Orca knows (name its transcript with --transcript)`);
     const found = locator.forWorktree(wt);
     if (found.length) out.jobs.push({ job_id: id, transcripts: found });
     else out.missing.push(id);

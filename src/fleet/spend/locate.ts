@@ -7,6 +7,8 @@
 import { closeSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
+import { readRows } from "../../lib/ledger.ts";
+import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { claudeProjectName, claudeProjectsDir, codexSessionsDir } from "../../dispatch/gate/spend-paths.ts";
 
 function real(p: string): string {
@@ -88,5 +90,35 @@ export class TranscriptLocator {
   forWorktree(worktree: string): string[] {
     const claude = new Set([...jsonlIn(join(claudeProjectsDir(this.ctx), claudeProjectName(worktree))), ...jsonlIn(join(claudeProjectsDir(this.ctx), claudeProjectName(real(worktree))))]);
     return [...claude, ...(this.codexIndex().get(real(worktree)) ?? [])];
+  }
+}
+
+/**
+ * D41 for spend: the worktree of a job the jobs ledger does not know but the gate registered
+ * (`dispatch-gate register --job-id J --orchestration-task T`): a lifecycle row naming its worktree, else the worktree
+ * Orca recorded for it (task-list -> the task's assignee terminal, `dispatch-show --task` when the row lacks it ->
+ * `terminal show` -> worktreePath). null when no record leads to one (Orca absent, the task or terminal gone).
+ */
+export async function gateJobWorktree(ctx: Ctx, dispatchLedger: string, jobId: string, timeoutMs = 30_000): Promise<string | null> {
+  let task: string | null = null;
+  let worktree: string | null = null;
+  for await (const { row } of readRows(dispatchLedger)) {
+    const mine = row.job_id === jobId || row.dispatch_id === jobId;
+    if (!mine) continue;
+    if (typeof row.orchestration_task === "string" && row.orchestration_task) task = row.orchestration_task;
+    else if (typeof row.task_id === "string" && row.task_id) task ??= row.task_id;
+    if (typeof row.worktree_path === "string" && row.worktree_path) worktree = row.worktree_path;
+  }
+  if (worktree || !task) return worktree;
+  const orca = new OrcaClient(ctx, { timeoutMs });
+  try {
+    const t = (await orca.taskList()).find((x) => x.id === task);
+    const handle = t?.assignee_handle || (t ? (await orca.dispatchShow(t.id))?.terminal : null) || null;
+    if (!handle) return null;
+    const term = await orca.terminalShow(handle);
+    return term.worktreePath || null;
+  } catch (e) {
+    if (e instanceof OrcaError) return null;
+    throw e;
   }
 }

@@ -51,32 +51,46 @@ function riskySetting(kv: string): boolean {
   if (kv.startsWith("config-env:")) return true;
   const eq = kv.indexOf("=");
   const key = eq < 0 ? kv : kv.slice(0, eq);
-  if (/pager/i.test(key) && eq >= 0 && BENIGN_PAGER.test(kv.slice(eq + 1))) return false;
+  const value = eq < 0 ? "true" : kv.slice(eq + 1);
+  if (/pager/i.test(key) && BENIGN_PAGER.test(value)) return false;
+  // A boolean names no program (`commit.gpgSign=false`, `core.fsmonitor=false`).
+  if (/^(true|false|yes|no|on|off|0|1)$/i.test(value.trim())) return false;
   return COMMAND_KEY.test(key);
 }
 
+/** Options that make git run a command wherever it runs (`ls-remote --upload-pack='touch ...'`). */
+const RUNS_COMMAND = /^--(upload-pack|receive-pack|exec)(=|$)/;
+
 export interface GitFacts {
   touched: boolean;
+  sub?: string;
+  /** The directory git works in (after -C). */
+  gcwd?: string;
 }
 
 export type TouchTest = (cwd: string, args: readonly string[]) => boolean;
 
 /** `branch`, `tag`, `stash`, `worktree`, `config`: only their listing forms read. */
+/** Options of `git branch` / `git tag` that only list (with `=value` forms); anything else may write. */
+const BRANCH_LIST_OPTS = /^(--list|-l|-a|--all|-r|--remotes|-v|-vv|--verbose|--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format|--color|--no-color|--column|--no-column|--show-current|-i|--ignore-case|--abbrev|--no-abbrev|-q|--quiet|--omit-empty)(=.*)?$/;
+const TAG_LIST_OPTS = /^(--list|-l|-n\d*|--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format|--color|--no-color|--column|--no-column|-i|--ignore-case|-v|--verify|--omit-empty)(=.*)?$/;
+
 function listOnly(sub: string, rest: readonly string[]): boolean {
   const pos = rest.filter((a) => !a.startsWith("-"));
-  const has = (...flags: string[]) => rest.some((a) => flags.includes(a));
+  const has = (...flags: string[]) => rest.some((a) => flags.includes(a) || flags.some((f) => f.startsWith("--") && a.startsWith(`${f}=`)));
   switch (sub) {
     case "branch":
-      if (has("-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force")) return false;
-      return pos.length === 0 || has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at");
+      if (rest.some((a) => a.startsWith("-") && !BRANCH_LIST_OPTS.test(a))) return false;
+      return pos.length === 0 || has("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at");
     case "tag":
-      if (has("-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F")) return false;
-      return pos.length === 0 || has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "-v", "--verify");
+      if (rest.some((a) => a.startsWith("-") && !TAG_LIST_OPTS.test(a))) return false;
+      return pos.length === 0 || has("--list", "-l", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "-v", "--verify");
     case "stash":
       return pos[0] === "list" || pos[0] === "show";
     case "worktree":
       return pos[0] === "list";
     case "config":
+      if (has("--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "--edit", "-e")) return false;
       return has("--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--show-origin") || pos[0] === "get" || pos[0] === "list";
     case "remote":
       return pos.length === 0 || pos[0] === "show" || pos[0] === "get-url";
@@ -118,20 +132,32 @@ export function gitRule(policy: GuardPolicy, args: readonly string[], cwd: strin
     else if (a.startsWith("--work-tree=")) workTree = resolveFrom(gcwd, a.slice(12));
     else if (a === "-c" || a === "--config-env") settings.push(`${a === "-c" ? "" : "config-env:"}${args[++i] ?? ""}`);
     else if (a.startsWith("--config-env=")) settings.push(`config-env:${a.slice(13)}`);
-    else if (a === "--namespace" || a === "--exec-path") i++;
+    else if (a === "--namespace") i++;
+    else if (a === "--exec-path" || a.startsWith("--exec-path=")) return deny("git --exec-path makes git run programs from another directory", "git_mutation");
     else if (!a.startsWith("-")) break;
   }
+  // Values this reader cannot place (`-C $X`, `-C /tmp/*`): git may be working in the product.
+  let unsure = false;
+  for (let k = 0; k < i; k++) if (/[$`*?[]/.test(args[k]!)) unsure = true;
   const sub = args[i];
   const rest = args.slice(i + 1);
+  const runs = rest.find((a) => RUNS_COMMAND.test(a)) ?? (sub === "ls-remote" || sub === "fetch" || sub === "clone" || sub === "pull" || sub === "archive" ? rest.find((a) => a === "-u" || /^-u./.test(a)) : undefined);
+  if (runs !== undefined) return deny(`git ${sub} ${runs.split("=")[0]} runs a command of its own`, "git_mutation");
+  const risky0 = settings.find(riskySetting);
+  if (risky0 !== undefined) return deny(`git -c ${risky0.split("=")[0]} can run a command`, "git_mutation");
   if (gitDir && product.contains(gitDir) && !workTree) {
     return deny("git --git-dir into the product repo without --work-tree (the working tree would be the current directory)", "git_dir_without_work_tree");
   }
-  const touched = product.contains(gcwd) || Boolean(gitDir && product.contains(gitDir)) || Boolean(workTree && product.contains(workTree)) || touches(gcwd, rest) || settings.some((kv) => product.mentionedIn(kv));
-  if (!touched || sub === undefined) return { touched };
-  const risky = settings.find(riskySetting);
-  if (risky !== undefined) return deny(`git -c ${risky.split("=")[0]} can run a command in the product repo`, "git_mutation");
+  const touched =
+    unsure ||
+    product.contains(gcwd) ||
+    Boolean(gitDir && product.contains(gitDir)) ||
+    Boolean(workTree && product.contains(workTree)) ||
+    touches(gcwd, rest) ||
+    settings.some((kv) => product.mentionedIn(kv));
+  if (!touched || sub === undefined) return { touched, sub, gcwd: workTree ?? gcwd };
   if (allowlisted) {
-    return allowlisted(["git", sub, ...rest]) ? { touched } : deny(`git ${sub} is not in the fail-closed allowlist and touches the product repo`, "not_allowlisted");
+    return allowlisted(["git", sub, ...rest]) ? { touched, sub, gcwd } : deny(`git ${sub} is not in the fail-closed allowlist and touches the product repo`, "not_allowlisted");
   }
-  return readOnlyVerdict(sub, rest) ?? { touched };
+  return readOnlyVerdict(sub, rest) ?? { touched, sub, gcwd };
 }

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { InstanceConfigError, loadInstanceConfig, requireProductRepo } from "../../lib/config/instance.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { appendEvent, isoSeconds, runtimeHint, sessionKind, type SessionKind } from "./firelog.ts";
-import { ProductRoots, resolveFrom } from "./guard-paths.ts";
+import { GuardUnsure, ProductRoots, resolveFrom, shortPath } from "./guard-paths.ts";
 import { checkBash, type GuardPolicy, type Verdict } from "./guard-rules.ts";
 import { toolInput, type HookInput } from "./stdin.ts";
 
@@ -44,6 +44,7 @@ const READ_TOOLS = new Set([
 /** Keys whose string value (or array of strings / objects holding them) is a path a tool may write. */
 const PATH_KEY = /^(file_?path|path|paths|notebook_?path|file|files|filename|target|target_?file|destination|dest|new_?path|old_?path|output|out|directory|dir|cwd|uri)$/i;
 const MAX_PATHS = 256;
+const MAX_INPUT_DEPTH = 16;
 // Deep enough that no `../..` in a relative value climbs out of it.
 const RELATIVE_MARK = `/\u0000relative${"/\u0000".repeat(40)}`;
 
@@ -101,9 +102,19 @@ function bashCommand(ti: Record<string, unknown>): string | undefined {
 
 /** Every string under a path-like key, at any depth (`edits[].file_path`, `paths: [...]`), bounded. */
 function pathValues(value: unknown, out: string[] = [], underKey = false, depth = 0): string[] {
-  if (depth > 8 || out.length >= MAX_PATHS) return out;
+  // Beyond the bounds the input is not read whole: fail closed (a path past them could be the product).
+  if (depth > MAX_INPUT_DEPTH) throw new GuardUnsure(`tool input nests deeper than ${MAX_INPUT_DEPTH} levels`);
+  if (out.length >= MAX_PATHS) throw new GuardUnsure(`tool input holds more than ${MAX_PATHS} paths`);
   if (typeof value === "string") {
-    if (underKey && value !== "") out.push(value.startsWith("file://") ? decodeURI(value.slice(7)) : value);
+    let v = value;
+    if (value.startsWith("file://")) {
+      try {
+        v = decodeURI(value.slice(7));
+      } catch {
+        throw new GuardUnsure("a file:// path that is not valid percent-encoding");
+      }
+    }
+    if (underKey && value !== "") out.push(v);
   } else if (Array.isArray(value)) {
     for (const v of value) pathValues(v, out, underKey, depth + 1);
   } else if (value && typeof value === "object") {
@@ -128,11 +139,19 @@ export function decide(ctx: Pick<Ctx, "env" | "cwd">, input: HookInput, cwd: str
   const tool = typeof rawTool === "string" ? rawTool : "";
   const ti = toolInput(input);
   const command = bashCommand(ti);
-  const paths = pathValues(ti);
+  let paths: string[] = [];
+  let unsure: string | undefined;
+  try {
+    paths = pathValues(ti);
+  } catch (e) {
+    if (!(e instanceof GuardUnsure)) throw e;
+    unsure = e.message;
+  }
   // No tool name and no input at all is not a call anyone can judge: fail closed.
   if (tool === "" && Object.keys(ti).length === 0 && typeof input.tool_input !== "string") return block("hook input names no tool and no tool input", "unparseable", "file");
   const toolKind = toolKindOf(tool, ti, command, paths);
   if (toolKind === "other") return { block: false, reason: `tool ${tool || "(none)"} is not guarded`, commandClass: "other_tool", targetScope: "outside", toolKind };
+  if (unsure !== undefined && toolKind === "file") return block(unsure, "unparseable", toolKind);
   const found = guardProductRoot(ctx);
   if ("error" in found) return block(`product repo config missing or invalid: ${found.error}`, "config_invalid", toolKind);
   const product = new ProductRoots(found.root);
@@ -144,15 +163,26 @@ export function decide(ctx: Pick<Ctx, "env" | "cwd">, input: HookInput, cwd: str
     allowlist: ctx.env.MOGUI_PRODUCT_GUARD_FAIL_CLOSED === "1" ? loadAllowlist(ctx) : [],
     lex: { vars: ctx.env, home: ctx.env.HOME || homedir() },
   };
-  return { ...checkBash(policy, command, cwd), toolKind };
+  try {
+    return { ...checkBash(policy, command, cwd), toolKind };
+  } catch (e) {
+    if (e instanceof GuardUnsure) return block(e.message, "unresolvable_path", toolKind);
+    throw e;
+  }
 }
 
 function fileDecision(ctx: Pick<Ctx, "env">, product: ProductRoots, tool: string, paths: string[], cwd: string, root: string): GuardDecision {
   if (!paths.length) return block(`${tool} without a target path`, "file_tool", "file");
-  const inside = paths.find((p) => product.contains(resolveFrom(cwd, p)));
+  let inside: string | undefined;
+  try {
+    inside = paths.find((p) => product.contains(resolveFrom(cwd, p)));
+  } catch (e) {
+    if (e instanceof GuardUnsure) return block(e.message, "unresolvable_path", "file");
+    throw e;
+  }
   if (inside === undefined) return { block: false, reason: "target outside the product repo", commandClass: "file_tool", targetScope: "outside", toolKind: "file" };
   if (ctx.env.MOGUI_INLINE_EDIT_OVERRIDE === "1") return { block: false, reason: "MOGUI_INLINE_EDIT_OVERRIDE=1", commandClass: "file_tool_override", targetScope: "product", toolKind: "file" };
-  return block(`${tool} targets ${inside} inside the product repo ${root}`, "file_tool", "file");
+  return block(`${tool} targets ${shortPath(inside)} inside the product repo ${root}`, "file_tool", "file");
 }
 
 export function recordDecision(ctx: Ctx, d: GuardDecision, cwd: string, kind?: SessionKind): void {
@@ -171,4 +201,23 @@ export function recordDecision(ctx: Ctx, d: GuardDecision, cwd: string, kind?: S
     target_scope: d.targetScope,
     tool_kind: d.toolKind,
   });
+}
+
+/** A block reason as one bounded line: control characters shown as `?`, at most 400 characters. */
+export function oneLine(text: string): string {
+  const one = text.replace(/[\u0000-\u001f\u007f]/g, "?");
+  return one.length > 400 ? `${one.slice(0, 397)}...` : one;
+}
+
+/**
+ * The whole guard decision, failing closed (issue 23, D39): Claude Code blocks a tool call only on exit 2, so any
+ * error here (a bug, a path the kernel refuses to resolve, a resource limit) becomes a block, never a crash.
+ */
+export function guardedDecision(run: () => GuardDecision): GuardDecision {
+  try {
+    return run();
+  } catch (e) {
+    const what = e instanceof GuardUnsure ? e.message : `internal error (${e instanceof Error ? `${e.name}: ${e.message}` : String(e)})`;
+    return { block: true, reason: `${what}; the guard fails closed`, commandClass: "guard_error", targetScope: "product", toolKind: "bash" };
+  }
 }

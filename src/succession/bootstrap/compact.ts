@@ -12,7 +12,7 @@ const HEADING = /^\s{0,3}#{2,6}\s+(.*)$/;
 
 function suppressed(title: string): boolean {
   const t = title.trim().toLowerCase();
-  // `활성트랙` is the reference's heading match (reference §11.3), input read from a handoff: kept byte for byte.
+  // `활성트랙` is the reference's heading match (the reference, docs/decisions.md), input read from a handoff: kept byte for byte.
   return t.startsWith("role state") || t.startsWith("active tracks") || title.replace(/\s+/g, "").startsWith("활성트랙");
 }
 

@@ -1,7 +1,7 @@
 /** §5.2 trigger detection: an explicit instruction is IMMEDIATE; pressure or a milestone only ADVISES (never spawns). */
 const TRIGGER = { IMMEDIATE: "IMMEDIATE", ADVISORY: "ADVISORY", NONE: "NONE" } as const;
 
-// The reference's phrases (reference §5.2, pinned by its tests): what the owner types, not output; kept byte for byte.
+// The reference's phrases (the reference, pinned by its tests): what the owner types, not output; kept byte for byte.
 export const IMMEDIATE_PHRASES = ["succession now", "handoff to successor", "승계해줘", "다음 마스터로 넘기자", "승계 진행해"] as const;
 export const ADVISORY_RATIO = 0.6;
 

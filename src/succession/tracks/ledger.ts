@@ -4,7 +4,7 @@
  * `WorkspaceRuntime` is the session cache: a snapshot taken once, refreshed on demand, updated by its own writes.
  */
 import { readFileSync } from "node:fs";
-import { appendRow, LedgerError, type LedgerWarning } from "../../lib/ledger.ts";
+import { appendIfSync, LedgerError, type LedgerWarning } from "../../lib/ledger.ts";
 import { errnoCode } from "../../lib/errors.ts";
 
 export const WORK_LEDGER_ENV = "MOGUI_WORK_LEDGER";
@@ -145,16 +145,22 @@ export class WorkspaceRuntime {
   }
 
   private write(event: Record<string, unknown>): TrackState {
-    // Re-read under the same rules first: another session may have written since the snapshot. The appender
-    // contract (D18): a corrupt line other than a torn last one stops the write before anything is appended.
-    this.refresh();
-    const bad = this.snap.corrupt[0];
-    if (bad) throw new LedgerError("corrupt", this.path, `corrupt line (${bad.why})`, bad.line);
-    const row = { ...event, ts: this.clock() };
-    const why = applyEvent(this.snap.tracks, structuredClone(row));
-    if (why) throw new TrackRuleError(why);
-    appendRow(this.path, row, { onWarning: this.onLedgerWarning });
-    return this.snap.tracks.get(event.track_id as string)!;
+    // Re-read under the same rules first, INSIDE the ledger's lock (issue 24 §3): another session may have written
+    // since the snapshot, and none can write between this check and the append. The appender contract (D18): a
+    // corrupt line other than a torn last one stops the write before anything is appended.
+    return appendIfSync(
+      this.path,
+      () => {
+        this.refresh();
+        const bad = this.snap.corrupt[0];
+        if (bad) throw new LedgerError("corrupt", this.path, `corrupt line (${bad.why})`, bad.line);
+        const row = { ...event, ts: this.clock() };
+        const why = applyEvent(this.snap.tracks, structuredClone(row));
+        if (why) throw new TrackRuleError(why);
+        return { rows: [row], result: this.snap.tracks.get(event.track_id as string)! };
+      },
+      { onWarning: this.onLedgerWarning },
+    );
   }
 
   registerTrack(id: string, title: string, refs: string[] = []): TrackState {

@@ -9,7 +9,7 @@ import type { Exits } from "../../lib/exits.ts";
 import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
 import { normalStatus, OrcaClient, OrcaError, type Dispatch } from "../../lib/orca/client.ts";
-import { real, worktreeSafety } from "./worktree-safety.ts";
+import { worktreeSafety } from "./worktree-safety.ts";
 
 /**
  * The reaper's own outcomes, declared once: `mogui worker-reap` spreads these rows into its `exits`, and the reaper
@@ -52,6 +52,8 @@ export interface ReapRequest {
   gitTimeoutMs?: number;
   /** D31: the precious ignored set (default DEFAULT_PRECIOUS_IGNORED) and `--allow-ignored`. */
   precious?: readonly string[];
+  /** D40: the regenerable ignored set (default DEFAULT_REGENERABLE). */
+  regenerable?: readonly string[];
   allowIgnored?: boolean;
   /** Where a torn ledger tail that the append sets aside is reported. */
   onLedgerWarning?: (w: LedgerWarning) => void;
@@ -135,15 +137,18 @@ async function closeTerminal(orca: OrcaClient, handle: string): Promise<string> 
 }
 
 async function reapWorktree(ctx: Ctx, path: string, req: ReapRequest): Promise<string> {
-  const verdict = await worktreeSafety(ctx, path, req.gitTimeoutMs, { precious: req.precious, allowIgnored: req.allowIgnored });
+  const verdict = await worktreeSafety(ctx, path, req.gitTimeoutMs, { precious: req.precious, regenerable: req.regenerable, allowIgnored: req.allowIgnored, countReflog: !req.execute });
   if (!verdict.safe) return `worktree_left:${path}:${oneLine(verdict.reason)}`;
   if (req.execute) {
     // Run from the repository that owns the worktree, never from whatever the caller's CWD is; name the worktree
-    // as the owner lists it (git refuses a path that reaches it through a symlink).
-    const rm = await git(ctx, verdict.owner, ["worktree", "remove", real(path)], req.gitTimeoutMs);
+    // by its identity-verified real path (D40; git refuses a path that reaches it through a symlink).
+    const rm = await git(ctx, verdict.owner, ["worktree", "remove", verdict.real], req.gitTimeoutMs);
     if (!rm.ok) throw new ExitError(REAP_EXITS.failed.code, `Failed to remove worktree ${path}: ${rm.why}`);
+    return `worktree_removed:${path}`;
   }
-  return `worktree_removed:${path}`;
+  // D40's documented limit: commits only the HEAD reflog still reaches go with the worktree; the dry run counts them.
+  const n = verdict.reflog_only_commits;
+  return n ? `worktree_removed:${path};reflog_only_commits:${n}` : `worktree_removed:${path}`;
 }
 
 export interface ReapOutcome {

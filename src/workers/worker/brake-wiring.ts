@@ -18,7 +18,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { readSettings, SettingsError, shellWord, writeSettings } from "../../lib/claude-settings.ts";
 import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 
-const BRAKE_SETTINGS = join(".claude", "settings.local.json");
+export const BRAKE_SETTINGS = join(".claude", "settings.local.json");
 const BRAKE_HOOK = /(^|\s)hook\s+spend-brake(\s|$)/;
 
 type Json = Record<string, unknown>;

@@ -38,7 +38,7 @@ const PolicySchema = v.looseObject({
   dead_tab_title_patterns: v.optional(v.array(v.string())),
   branch_prefix: v.optional(v.string(), "worker/"),
   report_file: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]+$/)), "report.md"),
-  reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList) })),
+  reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList), regenerable: v.optional(PreciousList) })),
 });
 
 export type Policy = v.InferOutput<typeof PolicySchema> & {
@@ -152,18 +152,19 @@ export function isDeadTabTitle(policy: Pick<Policy, "dead_tab_title_patterns">, 
  * when the policy file does not exist or does not set it (the caller keeps D31's defaults). A policy that exists
  * but cannot be read, is not JSON, or sets a malformed list is a PolicyError: a reap never guesses its own guard.
  */
-export function loadPreciousIgnored(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): { path: string; patterns: string[] | null } {
+export function loadPreciousIgnored(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): { path: string; patterns: string[] | null; regenerable: string[] | null } {
   const path = policyPath(ctx, flag);
   // A policy named on the command line must exist; the default one may be absent (worker-reap runs without workers).
   const text = readPolicyText(path, flag === undefined);
-  if (text === null) return { path, patterns: null };
+  if (text === null) return { path, patterns: null, regenerable: null };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
     throw new PolicyError(`surface policy is not JSON: ${path}: ${errorMessage(e)}`);
   }
-  const r = v.safeParse(v.looseObject({ reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList) })) }), raw);
+  // D40: `reap.regenerable` replaces the default regenerable set (an ignored file outside it is precious).
+  const r = v.safeParse(v.looseObject({ reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList), regenerable: v.optional(PreciousList) })) }), raw);
   if (!r.success) throw new PolicyError(`surface policy ${path}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);
-  return { path, patterns: r.output.reap?.precious_ignored ?? null };
+  return { path, patterns: r.output.reap?.precious_ignored ?? null, regenerable: r.output.reap?.regenerable ?? null };
 }

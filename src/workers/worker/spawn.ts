@@ -17,7 +17,8 @@ import { fillBrief, lintBrief, type Finding } from "./brief.ts";
 import { type Classification, checkGrades, classify } from "./classify.ts";
 import { jobStamp, workerNow } from "../../lib/clock.ts";
 import { WORKER_EXITS } from "./exits.ts";
-import { inboxDir, type Job, loadJobs, record, type SpawnRow } from "./jobs.ts";
+import { inboxDir, type Job, record, type SpawnRow } from "./jobs.ts";
+import { claimName, releaseName } from "./names.ts";
 import { proveLanding, type LandingResult } from "./landing.ts";
 import { agentArgs, type Policy, providerFamily } from "./policy.ts";
 import { outputDigest } from "./status.ts";
@@ -160,11 +161,30 @@ export async function spawnJob(ctx: Ctx, host: Host, policy: Policy, inp: SpawnI
   if ("out" in pre) return pre.out!;
   const { c, filled } = pre;
   if (c.tier === "T3" && !provider) throw new UsageError(`T3 needs the implementer's provider family (for the cross-family verifier): '${inp.model}' matches none in provider_families`, "worker spawn");
-  const jobs = await loadJobs(ctx, inp.ledger, "spawn");
-  if (jobs.has(jobId)) return refusal("nameTaken", `job id ${jobId} is already in the ledger (owner ${jobs.get(jobId)!.spawn.owner})`);
-  const holder = await nameHolder(jobs, host, inp.name);
-  if (holder) return refusal("nameTaken", `agent name ${inp.name} is taken by ${holder}`, { holder });
+  // Checked and claimed in one step under a lock (issue 24 §3): of concurrent spawns with one name, one wins.
+  const claim = await claimName(ctx, inp.ledger, { jobId, name: inp.name, owner: inp.owner }, host, nameHolder);
+  if (!claim.ok) return refusal("nameTaken", claim.message, claim.holder ? { holder: claim.holder } : {});
+  try {
+    return await spawnClaimed(ctx, host, policy, inp, { jobId, inbox, branch, worktree, kind, provider, c, filled });
+  } catch (e) {
+    releaseName(ctx, inp.ledger, jobId);
+    throw e;
+  }
+}
 
+interface Claimed {
+  jobId: string;
+  inbox: string;
+  branch: string;
+  worktree: string;
+  kind: string;
+  provider: string | null;
+  c: Classification;
+  filled: string;
+}
+
+async function spawnClaimed(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInput, k: Claimed): Promise<SpawnOutcome> {
+  const { jobId, inbox, branch, worktree, kind, provider, c, filled } = k;
   // The inbox is where the brief is written and the report is trusted from: never through a planted symlink.
   if (existsSync(inbox) && lstatSync(inbox).isSymbolicLink()) throw new UsageError(`inbox ${inbox} is a symlink: refusing to write through it`, "worker spawn");
   mkdirSync(inbox, { recursive: true });

@@ -74,11 +74,13 @@ describe("fleet exit codes", () => {
       expect(r.code).toBe(0);
       return Object.fromEntries(JSON.parse(r.stdout).worktrees.map((x: { path: string; outcome: string; reason: string | null }) => [x.path === w.wt ? "env" : "keep", x.reason ?? x.outcome]));
     };
-    // Default set: .env is precious, notes.keep is regenerable.
-    expect(await reasons([])).toEqual({ env: "precious_ignored:.env", keep: "would_remove" });
-    // A policy naming *.keep replaces the set: notes.keep is precious, .env no longer.
+    // Default sets: .env is precious (D31), and under D40 so is every ignored file outside the regenerable set (the
+    // self-ignoring .gitignore comes first).
+    expect(await reasons([])).toEqual({ env: "precious_ignored:.env", keep: "precious_ignored:.gitignore" });
+    // A policy naming *.keep precious and .gitignore, .env regenerable: notes.keep is precious, .env no longer.
     const policy = join(w.home, "policy.json");
-    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.keep"] } }));
+    const sets = { precious_ignored: ["*.keep"], regenerable: [".gitignore", ".env", "*.keep"] };
+    writeFileSync(policy, JSON.stringify({ reap: sets }));
     expect(await reasons(["--policy", policy])).toEqual({ env: "would_remove", keep: "precious_ignored:notes.keep" });
     // --allow-ignored lifts the rule for this run; a policy that is not JSON is exit 2, nothing done.
     expect(await reasons(["--policy", policy, "--allow-ignored"])).toEqual({ env: "would_remove", keep: "would_remove" });
@@ -88,7 +90,7 @@ describe("fleet exit codes", () => {
     expect(bad.stderr).toContain("surface policy is not JSON");
     expect(existsSync(w.wt)).toBe(true);
     // Executed with the policy: notes.keep's worktree stays, the other one goes.
-    writeFileSync(policy, JSON.stringify({ reap: { precious_ignored: ["*.keep"] } }));
+    writeFileSync(policy, JSON.stringify({ reap: sets }));
     const done = await w.run(["fleet", "reap", "--repo", w.f.repo, "--host", "none", "--execute", "--policy", policy]);
     expect(done.code).toBe(0);
     expect([existsSync(w.wt), existsSync(other)]).toEqual([false, true]);

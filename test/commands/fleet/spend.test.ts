@@ -172,6 +172,16 @@ describe("spend watch", () => {
     expect((await h.run(["spend", "watch", "--job", "j", "--transcript", join(h.dir, "missing.jsonl"), "--max-tokens", "1"])).code).toBe(2);
     expect((await h.run(["spend", "watch", "--job", "j", "--max-tokens", "ten"])).code).toBe(2);
   });
+
+  test("--transcript naming a directory is a one-line usage error (exit 2), never an internal EISDIR", async () => {
+    const h = home();
+    for (const cmd of ["watch", "record"]) {
+      const r = await h.run(["spend", cmd, "--job", "j", "--transcript", h.dir, ...(cmd === "watch" ? ["--max-tokens", "10"] : [])]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trimEnd().split("\n")[0]).toContain(`--transcript ${h.dir} is not a file`);
+      expect(r.stderr).not.toContain("EISDIR");
+    }
+  });
 });
 
 describe("spend: the declared exits by name", () => {

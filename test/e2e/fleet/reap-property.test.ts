@@ -20,7 +20,7 @@
  * Seed: printed; MOGUI_FLEET_SEED replays it, MOGUI_FLEET_REAL_RUNS changes the number of fleets (default 300).
  */
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { realRunner } from "../../../src/lib/runner.ts";
 import { e2eEnv, runBinary } from "../../helpers/binary.ts";
@@ -55,11 +55,20 @@ afterAll(() => {
 /** The template: README, a tracked .gitignore, pushed (origin/main exists). Copied per fleet. */
 function template(): string {
   const f = makeRepo(join(root, "template"));
-  writeFileSync(join(f.repo, ".gitignore"), ".env\n*.key\ndist/\nnode_modules/\n*.log\n");
+  writeFileSync(join(f.repo, ".gitignore"), ".env\n*.key\ndist/\nnode_modules/\n*.log\n.git-credentials\nprod.env\n__pycache__/\n");
   sh(f.repo, "add", ".gitignore");
   sh(f.repo, "commit", "-q", "-m", "ignore");
   sh(f.repo, "push", "-q", "origin", "main");
   sh(f.repo, "fetch", "-q", "origin");
+  // D40: the shared info/exclude ignores `notes/` in every worktree (not in the regenerable set: precious).
+  appendFileSync(join(f.repo, ".git", "info", "exclude"), "notes/\n");
+  // A side branch whose two commits cancel out: merging it with --no-commit stages nothing (only MERGE_HEAD says so).
+  sh(f.repo, "checkout", "-q", "-b", "side");
+  writeFileSync(join(f.repo, "side.txt"), "side\n");
+  sh(f.repo, "add", "side.txt");
+  sh(f.repo, "commit", "-q", "-m", "side");
+  sh(f.repo, "revert", "--no-edit", "HEAD");
+  sh(f.repo, "checkout", "-q", "main");
   return f.repo;
 }
 
@@ -76,7 +85,9 @@ interface Proc {
   cwd: string;
 }
 
-const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, holdsWork: 0, hiddenFlags: 0, precious: 0, allowedPrecious: 0, visited: 0, killed: 0, procs: 0 };
+const totals = { fleets: 0, worktrees: 0, removed: 0, left: 0, holdsWork: 0, hiddenFlags: 0, precious: 0, allowedPrecious: 0, visited: 0, killed: 0, procs: 0, identity: 0, operation: 0, worktreeRef: 0, unsafe: 0 };
+
+const keptBy: Record<string, number> = {};
 
 function sleeper(cwd: string, procs: Proc[], argv = ["sleep", "600"]): void {
   const p = Bun.spawn(argv, { cwd, stdout: "ignore", stderr: "ignore", stdin: "ignore" });
@@ -120,6 +131,36 @@ async function buildWorktree(r: Rng, repo: string, path: string, i: number, proc
     writeFileSync(join(path, "node_modules", "pkg", ".env"), "regenerable\n");
     writeFileSync(join(path, "app.log"), "log\n");
   }
+  // D40: ignored files that are not provably regenerable, and work git keeps outside the branch.
+  if (r.chance(0.05)) {
+    mkdirSync(join(path, "gen"));
+    writeFileSync(join(path, "gen", ".gitignore"), "*\n");
+    writeFileSync(join(path, "gen", "parser.ts"), `only copy ${i}\n`);
+  }
+  if (r.chance(0.04)) {
+    mkdirSync(join(path, "notes"));
+    writeFileSync(join(path, "notes", "design.md"), `only copy ${i}\n`);
+  }
+  if (r.chance(0.04)) writeFileSync(join(path, r.chance(0.5) ? ".git-credentials" : "prod.env"), "https://u:t@example.invalid\n");
+  if (r.chance(0.08)) {
+    mkdirSync(join(path, "__pycache__"));
+    writeFileSync(join(path, "__pycache__", "m.cpython-312.pyc"), "bytecode\n");
+  }
+  if (r.chance(0.04)) await realRunner(["git", "-C", path, "merge", "--no-commit", "--no-ff", "side"], { env: ENV, timeoutMs: 30_000 });
+  if (r.chance(0.04)) {
+    // A stopped `git am` (the patch does not apply): rebase-apply/ in the worktree's gitdir, status clean.
+    const patch = join(path, "..", `p${i}.patch`);
+    writeFileSync(patch, `From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: t <t@t.invalid>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\nSubject: [PATCH] x\n\n---\n README.md | 1 +\n 1 file changed, 1 insertion(+)\n\ndiff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1,2 @@\n-not the content\n+changed\n+more\n-- \n2.39.0\n\n`);
+    await realRunner(["git", "-C", path, "am", patch], { env: ENV, timeoutMs: 30_000 });
+  }
+  if (r.chance(0.05)) {
+    // Commits only on a refs/worktree/* ref (or, half the time, only in the HEAD reflog: D40's counted limit).
+    writeFileSync(join(path, `kept${i}.txt`), `kept ${i} of ${path}\n`);
+    await G(path, "add", `kept${i}.txt`);
+    await G(path, "commit", "-q", "-m", `kept ${i}`);
+    if (r.chance(0.5)) await G(path, "update-ref", "refs/worktree/keep", "HEAD");
+    await G(path, "reset", "-q", "--hard", "HEAD~1");
+  }
   if (r.chance(0.05)) await G(path, "checkout", "-q", "--detach");
   if (r.chance(0.05)) await G(repo, "worktree", "lock", path);
   for (let k = r.int(0, 2); k > 0; k--) if (r.chance(0.5)) sleeper(path, procs);
@@ -153,6 +194,8 @@ interface Fleet {
   wts: Wt[];
   procs: Proc[];
   jobs: string[];
+  /** D40: the other repository's worktree a swapped directory points at. */
+  foreign?: string;
 }
 
 /** One fleet: a repository with 2-4 worktrees in random states, its processes, its open jobs. */
@@ -177,14 +220,27 @@ async function buildFleet(tpl: string, n: number, r: Rng, allowIgnored: boolean)
     rmSync(gone.path, { recursive: true, force: true });
     gone.existed = false;
   }
+  // D40 identity: a worktree directory swapped for a symlink to ANOTHER repository's clean, merged worktree, in
+  // which a process of that repository runs: nothing of the other repository may be touched.
+  const victim = f.wts[r.int(0, f.wts.length - 1)]!;
+  if (r.chance(0.12) && victim.existed) {
+    const foreignRepo = join(dir, "foreign");
+    cpSync(tpl, foreignRepo, { recursive: true });
+    const theirs = join(dir, "foreign-wt");
+    await G(foreignRepo, "worktree", "add", "-q", "-b", "theirs", theirs, "refs/remotes/origin/main");
+    sleeper(theirs, f.procs);
+    rmSync(victim.path, { recursive: true, force: true });
+    symlinkSync(theirs, victim.path);
+    f.foreign = theirs;
+  }
   const w = f.wts[r.int(0, f.wts.length - 1)]!;
-  if (r.chance(0.08) && w.existed) {
+  if (r.chance(0.08) && w.existed && !f.foreign) {
     // A visitor: works outside, holds a file of the worktree open (seen by the scan only once it is open).
     const file = join(w.path, "README.md");
     sleeper(outside, f.procs, ["tail", "-f", file]);
     w.visited = await holdsOpen(f.procs[f.procs.length - 1]!.p.pid, file);
   }
-  for (const w of f.wts) w.oracle = w.existed ? await reapOracle(w.path, { allowIgnored, env: ENV }) : null;
+  for (const w of f.wts) w.oracle = w.existed ? await reapOracle(w.path, { allowIgnored, env: ENV, repo }) : null;
   return f;
 }
 
@@ -202,6 +258,10 @@ function judge(f: Fleet, where: string, allowIgnored: boolean): void {
     if (isRemoved) totals.removed++;
     else totals.left++;
     if (o?.holdsWork) totals.holdsWork++;
+    if (o?.identityMismatch) totals.identity++;
+    if (o?.operation) totals.operation++;
+    if (o?.worktreeRef) totals.worktreeRef++;
+    if (isRemoved && (o?.holdsWork ?? true)) totals.unsafe++;
     if (o?.hiddenFlags) totals.hiddenFlags++;
     if (w.visited) totals.visited++;
     if (o?.precious) totals[allowIgnored ? "allowedPrecious" : "precious"]++;
@@ -216,6 +276,11 @@ function judge(f: Fleet, where: string, allowIgnored: boolean): void {
     else if (killed) totals.killed++;
     if (!dead) p.kill("SIGKILL");
     totals.procs++;
+  }
+  // D40 identity: the other repository's worktree is still there, still listed, its file byte for byte.
+  if (f.foreign) {
+    const where2 = `${where} fleet ${f.n} foreign`;
+    expect({ where: where2, exists: existsSync(join(f.foreign, "README.md")), readme: existsSync(join(f.foreign, "README.md")) ? readFileSync(join(f.foreign, "README.md"), "utf8") : null }).toEqual({ where: where2, exists: true, readme: "hello\n" });
   }
   totals.fleets++;
   rmSync(f.dir, { recursive: true, force: true });
@@ -247,6 +312,11 @@ async function oneBatch(tpl: string, b: number, size: number): Promise<void> {
   await Bun.sleep(100); // let the signalled children be reaped
   const where = `MOGUI_FLEET_SEED=${SEED} batch ${b}`;
   expect({ where, code: res.code, stderr: res.code === 0 ? "" : res.stderr }).toEqual({ where, code: 0, stderr: "" });
+  for (const w of JSON.parse(res.stdout).worktrees as { outcome: string; reason: string | null }[]) {
+    if (w.outcome !== "left") continue;
+    const k = (w.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|after stopping).*/, "$1");
+    keptBy[k] = (keptBy[k] ?? 0) + 1;
+  }
   for (const f of fleets) judge(f, where, allowIgnored);
   rmSync(home, { recursive: true, force: true });
 }
@@ -264,13 +334,16 @@ test(`fleet reap --execute over ${RUNS} real fleets against the reap oracle (MOG
       }
     }),
   );
-  console.log(`fleet reap real property: ${JSON.stringify(totals)}`);
+  console.log(`fleet reap real property: ${JSON.stringify(totals)} kept by reason: ${JSON.stringify(keptBy)}`);
   expect(totals.fleets).toBe(RUNS);
+  expect(totals.unsafe).toBe(0);
   // The D31 checks and the signals were really exercised.
   if (RUNS >= 100) {
     expect(totals.removed).toBeGreaterThan(0);
     expect(totals.hiddenFlags).toBeGreaterThan(0);
     expect(totals.precious).toBeGreaterThan(0);
     expect(totals.killed).toBeGreaterThan(0);
+    expect(totals.identity).toBeGreaterThan(0);
+    expect(totals.operation).toBeGreaterThan(0);
   }
 }, 600_000);

@@ -213,3 +213,24 @@ test("a config reached through a symlinked account or home directory is refused,
   expect(readFileSync(join(realHome, "config.toml"), "utf8")).toBe("");
   expect(readFileSync(join(realAccount, "home", "config.toml"), "utf8")).toBe("");
 });
+
+test("a symlink anywhere above the accounts directory is refused, real symlinks, nothing edited (issue 23)", () => {
+  // The accounts directory itself a link, and an ancestor of it a link: each redirects the edit.
+  const realAcc = join(dir, "real-accounts");
+  mkdirSync(join(realAcc, "a", "home"), { recursive: true });
+  writeFileSync(join(realAcc, "a", "home", "config.toml"), "");
+  const linkAcc = join(dir, "link-accounts");
+  symlinkSync(realAcc, linkAcc);
+  const viaLink = () => codexPretrust(ctx(), { worktree: WT, accountsDir: linkAcc });
+  expect(fails(viaLink)).toBe(`ERROR ${join(linkAcc, "a", "home", "config.toml")}: refusing to edit a config through a symlinked directory: ${linkAcc}`);
+  const realParent = join(dir, "real-parent");
+  mkdirSync(join(realParent, "codex-accounts", "b", "home"), { recursive: true });
+  writeFileSync(join(realParent, "codex-accounts", "b", "home", "config.toml"), "");
+  symlinkSync(realParent, join(dir, "share"));
+  const viaAncestor = () => codexPretrust(ctx(), { worktree: WT, accountsDir: join(dir, "share", "codex-accounts") });
+  expect(fails(viaAncestor)).toContain(`refusing to edit a config through a symlinked directory: ${join(dir, "share")}`);
+  expect(readFileSync(join(realAcc, "a", "home", "config.toml"), "utf8")).toBe("");
+  expect(readFileSync(join(realParent, "codex-accounts", "b", "home", "config.toml"), "utf8")).toBe("");
+  // The same tree reached without a link is edited.
+  expect(codexPretrust(ctx(), { worktree: WT, accountsDir: realAcc }).tally.added).toBe(1);
+});

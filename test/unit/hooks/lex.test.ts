@@ -30,6 +30,7 @@ describe("shell lexer", () => {
       { op: ">&", target: "2" },
       { op: "<", target: "in" },
       { op: "<>", target: "rw" },
+      { op: "<<", target: "EOF" },
       { op: ">", target: "x" },
     ]);
     expect(p.pipelines.map((x) => x[0]!.words)).toEqual([["cmd"], ["next"]]);

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from "node:path";
 import { realRunner } from "../../../src/lib/runner.ts";
 import { reap } from "../../../src/workers/reap/worker-reap.ts";
-import { DEFAULT_PRECIOUS_IGNORED, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../../src/workers/reap/worktree-safety.ts";
+import { DEFAULT_PRECIOUS_IGNORED, DEFAULT_REGENERABLE, preciousMatcher, worktreeSafety, type SafetyOptions } from "../../../src/workers/reap/worktree-safety.ts";
 import { gitEnv, makeRepo, mergeBranch, sh, type Fixture } from "../../helpers/git.ts";
 import { settledReapCtx } from "../../helpers/reap-oracle.ts";
 
@@ -39,7 +39,7 @@ function mergedWorktree(name = `w${++n}`): string {
 
 async function run(wt: string, opts: SafetyOptions & { execute?: boolean } = {}) {
   const v = await worktreeSafety({ runner: realRunner, env: gitEnv() }, wt, undefined, opts);
-  const out = await reap(reapCtx(), { taskId: "task_000000000001", worktree: wt, execute: opts.execute ?? true, precious: opts.precious, allowIgnored: opts.allowIgnored });
+  const out = await reap(reapCtx(), { taskId: "task_000000000001", worktree: wt, execute: opts.execute ?? true, precious: opts.precious, regenerable: opts.regenerable, allowIgnored: opts.allowIgnored });
   return { v, action: out.record.actions_taken };
 }
 
@@ -96,38 +96,45 @@ describe("precious ignored files", () => {
     expect(existsSync(join(wt, "vendor", "lib", ".git"))).toBe(true);
   });
 
-  test("regenerable ignored files (node_modules/, dist/, logs) go with the worktree, precious names under node_modules/ too", async () => {
+  test("regenerable ignored files (node_modules/, dist/) go with the worktree, precious names under node_modules/ too", async () => {
     const wt = mergedWorktree("wt with spaces é");
     mkdirSync(join(wt, "node_modules", "aws-sdk", "lib"), { recursive: true });
     writeFileSync(join(wt, "node_modules", "aws-sdk", "lib", "credentials.js"), "module.exports = 1;\n");
     writeFileSync(join(wt, "node_modules", ".env"), "x\n");
     mkdirSync(join(wt, "dist"));
     writeFileSync(join(wt, "dist", "app.js"), "1\n");
-    writeFileSync(join(wt, "build.log"), "log\n");
     const r = await run(wt);
     expect(r.v).toMatchObject({ safe: true });
     expect(r.action).toBe(`worktree_removed:${wt}`);
     expect(existsSync(wt)).toBe(false);
   });
 
-  test("the policy's set replaces the default one", async () => {
+  test("D40: an ignored file outside the regenerable set is precious (a log is not provably regenerable)", async () => {
+    const wt = mergedWorktree();
+    writeFileSync(join(wt, "build.log"), "keep me\n");
+    expect((await run(wt, { execute: false })).action).toBe(`worktree_left:${wt}:precious_ignored:build.log`);
+    expect((await run(wt, { regenerable: ["*.log"] })).action).toBe(`worktree_removed:${wt}`);
+  });
+
+  test("the policy's sets replace the default ones (precious wins over regenerable)", async () => {
     const wt = mergedWorktree();
     writeFileSync(join(wt, "build.log"), "keep me\n");
     writeFileSync(join(wt, ".env"), "not precious under this policy\n");
-    expect((await run(wt, { precious: ["*.log"], execute: false })).action).toBe(`worktree_left:${wt}:precious_ignored:build.log`);
+    const opts = { precious: ["*.log"], regenerable: ["*.log", ".env"] };
+    expect((await run(wt, { ...opts, execute: false })).action).toBe(`worktree_left:${wt}:precious_ignored:build.log`);
     rmSync(join(wt, "build.log"));
-    expect((await run(wt, { precious: ["*.log"] })).action).toBe(`worktree_removed:${wt}`);
+    expect((await run(wt, opts)).action).toBe(`worktree_removed:${wt}`);
   });
 });
 
 describe("paths git must be handed exactly", () => {
-  test("a worktree reached through a symlink is removed (git refuses the link itself)", async () => {
+  test("D40: a path that is a symlink to a worktree is refused (identity_mismatch), the worktree stays", async () => {
     const wt = mergedWorktree();
     const link = join(f.dir, `link-${n}`);
     symlinkSync(wt, link);
     const r = await run(link);
-    expect(r.action).toBe(`worktree_removed:${link}`);
-    expect(existsSync(wt)).toBe(false);
+    expect(r.action).toBe(`worktree_left:${link}:identity_mismatch:worktree directory is a symlink`);
+    expect(existsSync(join(wt, "t.txt"))).toBe(true);
   });
 
   test("a populated submodule is left with the reason (git worktree remove refuses it)", async () => {
@@ -161,4 +168,5 @@ test("the precious matcher: gitignore-style globs, base name unless the pattern 
 test("the example surface policy spells out exactly the built-in precious set (reap.precious_ignored)", () => {
   const example = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "..", "config", "worker-surface-policy.example.json"), "utf8"));
   expect(example.reap.precious_ignored).toEqual([...DEFAULT_PRECIOUS_IGNORED]);
+  expect(example.reap.regenerable).toEqual([...DEFAULT_REGENERABLE]);
 });

@@ -243,8 +243,8 @@ async function mutate(s: Scenario): Promise<void> {
 }
 
 /** Precious ignored files, all under the root .gitignore (IGNORE); `creds/` is NOT ignored (plain untracked). */
-const PRECIOUS = (i: number) => [".env", `secrets/s${i}/prod.pem`, `sub dir ${i}/.env.local`, `deep/é${i}/id_rsa`, `cfg/app${i}.local.json`, `nl\nname${i}.pem`, `dist/keys/s${i}.key`];
-const IGNORE = ["node_modules/", "dist/", "secrets/", ".env", ".env.*", "*.pem", "id_rsa*", "*.local.json", "vendor/", "*.log"];
+const PRECIOUS = (i: number) => [".env", `secrets/s${i}/prod.pem`, `sub dir ${i}/.env.local`, `deep/é${i}/id_rsa`, `cfg/app${i}.local.json`, `nl\nname${i}.pem`, `dist/keys/s${i}.key`, `build-${i}.log`];
+const IGNORE = ["node_modules/", "dist/", "secrets/", ".env", ".env.*", "*.pem", "id_rsa*", "*.local.json", "vendor/", "*.log", "__pycache__/"];
 
 function put(root: string, rel: string, text: string): void {
   mkdirSync(join(root, rel, ".."), { recursive: true });
@@ -284,12 +284,13 @@ async function hideAndIgnore(s: Scenario): Promise<void> {
   }
   if (rng.chance(0.3)) {
     // Regenerable: never work, never a reason to leave. Logged as `regen:` so the state stays "obviously safe".
-    const kind = rng.pick(["node_modules", "dist", "log", "outside-link"] as const);
+    // D40: a log is not provably regenerable (it is in PRECIOUS); compiled Python is.
+    const kind = rng.pick(["node_modules", "dist", "pycache", "outside-link"] as const);
     if (kind === "node_modules") {
       put(s.wt, "node_modules/aws-sdk/lib/credentials.js", "module.exports = 1;\n");
       put(s.wt, "node_modules/.env", "from a package\n");
     } else if (kind === "dist") put(s.wt, `dist/app ${s.i}.js`, "1\n");
-    else if (kind === "log") put(s.wt, `build-${s.i}.log`, "log\n");
+    else if (kind === "pycache") put(s.wt, `__pycache__/m${s.i}.cpython-312.pyc`, "bytecode\n");
     else {
       const outside = join(s.f.dir, `outside-${s.i}`);
       put(outside, "keep.txt", "outside the worktree\n");
@@ -375,7 +376,7 @@ async function runOne(s: Scenario): Promise<Outcome> {
   const allowIgnored = rng.chance(0.15);
   if (allowIgnored) via.push("allowIgnored");
   try {
-    const o = await reapOracle(path, { allowIgnored, env: ENV });
+    const o = await reapOracle(path, { allowIgnored, env: ENV, repo: f.repo });
     // The verdict is read off the real reap (one safety check per state, not two): its action names the reason,
     // and the git calls it made say whether the squash check (merge-tree) proved it.
     const calls: string[][] = [];
@@ -390,7 +391,7 @@ async function runOne(s: Scenario): Promise<Outcome> {
     const left = `worktree_left:${path}:`;
     const v: SafetyVerdict =
       action === `worktree_removed:${path}`
-        ? { safe: true, owner: f.repo, reason: calls.some((c) => c.includes("merge-tree")) ? "branch changes are already included in origin/main" : "branch is merged into origin/main" }
+        ? { safe: true, owner: f.repo, real: path, reason: calls.some((c) => c.includes("merge-tree")) ? "branch changes are already included in origin/main" : "branch is merged into origin/main" }
         : { safe: false, reason: action.startsWith(left) ? action.slice(left.length) : action };
     return { s, o, v, action, existsAfter: existsSync(s.wt), outsideSurvived: s.outside === null || existsSync(s.outside), via: via.join(", "), allowIgnored, path };
   } finally {
@@ -481,7 +482,9 @@ test(`worktree safety never removes work (seed ${SEED}, ${CASES} states)`, async
       conservativeReasons.set(key, (conservativeReasons.get(key) ?? 0) + 1);
     }
     // D31 holds even where no byte would be lost, and each refusal names itself (checked in the product's order).
-    if (existedBefore) {
+    // D40 identity: a path that is a symlink to the worktree is refused (stricter than the oracle: conservative).
+    if (r.via.includes("symlink") && existedBefore && (v.safe || !v.reason.startsWith("identity_mismatch:"))) fail(r, "a symlink to a worktree was not refused as identity_mismatch");
+    if (existedBefore && !r.via.includes("symlink")) {
       const reason = v.safe ? "(safe)" : v.reason;
       if (o.missing && reason !== "Worktree path does not exist") fail(r, "missing path not reported as such");
       if (o.hiddenFlags && reason !== UNCOMMITTED && reason !== "hidden_index_flags") fail(r, "hidden index flags not reported");
@@ -491,7 +494,7 @@ test(`worktree safety never removes work (seed ${SEED}, ${CASES} states)`, async
       if (o.locked && !earlier && !reason.startsWith("Worktree is locked: ")) fail(r, "lock not reported");
     }
     // The obvious cases must be removed, or the reaper is useless.
-    const plainSafe = !r.s.mutated && !r.via.includes("no origin") && (r.s.commits === 0 || r.s.wholeMerged || r.s.wholeCopiedNothingAfter);
+    const plainSafe = !r.s.mutated && !r.via.includes("no origin") && !r.via.includes("symlink") && (r.s.commits === 0 || r.s.wholeMerged || r.s.wholeCopiedNothingAfter);
     if (plainSafe) {
       obvious++;
       if (!v.safe) fail(r, "an obviously safe worktree (whole branch merged/squashed/picked, clean) was left");

@@ -82,7 +82,7 @@ describe("removable worktrees", () => {
     const wt = addWorktree(f, "merged");
     mergeBranch(f, "merged");
     const v = await worktreeSafety(gitCtx(), wt);
-    expect(v).toEqual({ safe: true, reason: "branch is merged into origin/main", owner: f.repo });
+    expect(v).toEqual({ safe: true, reason: "branch is merged into origin/main", owner: f.repo, real: wt });
     const { record, calls } = await fullReap(wt);
     expect(record.actions_taken).toBe(`worktree_removed:${wt}`);
     expect(existsSync(wt)).toBe(false);
@@ -97,7 +97,7 @@ describe("removable worktrees", () => {
     // Not an ancestor of origin/main: only the squash detection can prove it.
     expect(sh(wt, "branch", "-a", "--merged", "origin/main")).not.toContain("squashed");
     const v = await worktreeSafety(gitCtx(), wt);
-    expect(v).toEqual({ safe: true, reason: "branch changes are already included in origin/main", owner: f.repo });
+    expect(v).toEqual({ safe: true, reason: "branch changes are already included in origin/main", owner: f.repo, real: wt });
     const { record } = await fullReap(wt);
     expect(record.actions_taken).toBe(`worktree_removed:${wt}`);
     expect(existsSync(wt)).toBe(false);
@@ -260,7 +260,7 @@ describe("worktrees that hold work are left", () => {
     dirs.push(plain);
     const e = env({ GIT_CEILING_DIRECTORIES: dirname(plain) }); // even if the temp dir sits inside some repo
     const reason = left(await worktreeSafety(gitCtx(e), plain));
-    expect(reason).toMatch(/^Not a git repo or git error: git: exit 128: fatal: not a git repository/);
+    expect(reason).toMatch(/^Could not list worktrees: git: exit 128: fatal: not a git repository/);
     await expectLeft(plain, reason, e);
     expect(existsSync(plain)).toBe(true);
   });
@@ -361,7 +361,7 @@ describe("git failing mid-check (fixtures/bin/git)", () => {
     const wt = addWorktree(f, "nogit");
     mergeBranch(f, "nogit");
     const e = { ...gitEnv(), PATH: "/nonexistent" };
-    expect(left(await worktreeSafety(gitCtx(e), wt))).toBe("Not a git repo or git error: git: executable not found");
+    expect(left(await worktreeSafety(gitCtx(e), wt))).toBe("Could not list worktrees: git: executable not found");
     expect(existsSync(wt)).toBe(true);
   });
 

@@ -15,6 +15,7 @@ import { FaultSpecError, takeFault } from "./faults.ts";
 import { CHECK_COMMANDS } from "./orch-check.ts";
 import { DISPATCH_COMMANDS } from "./orch-dispatch.ts";
 import { RUN_COMMANDS } from "./orch-runs.ts";
+import { TASK_UPDATE_COMMANDS } from "./orch-task-update.ts";
 import { SEND_COMMANDS } from "./orch-send.ts";
 import { ORCA_EXIT, printError, printSuccess } from "./output.ts";
 import { seedState } from "./scenarios.ts";
@@ -30,6 +31,7 @@ const COMMAND_TABLE: CommandTable = {
   ...CORE_COMMANDS,
   ...TERMINAL_COMMANDS,
   ...RUN_COMMANDS,
+  ...TASK_UPDATE_COMMANDS,
   ...DISPATCH_COMMANDS,
   ...SEND_COMMANDS,
   ...CHECK_COMMANDS,

@@ -148,7 +148,11 @@ async function gatePart(bin: string, tmp: string, runs: number): Promise<string[
   const nowSec = Date.now() / 1000;
   const benchSha = createHash("sha256").update(CONTRACT_TEXT).digest("hex");
   const homes: Record<string, string> = {};
-  for (const [label, n] of [["empty", 0], ["200k", 200_000], ["1M", 1_000_000]] as const) {
+  for (const [label, n] of [
+    ["empty", 0],
+    ["200k", 200_000],
+    ["1M", 1_000_000],
+  ] as const) {
     const home = join(tmp, `home-gate-${label}`);
     mkdirSync(home, { recursive: true });
     const t0 = performance.now();

@@ -542,8 +542,7 @@ function group(tokens: Token[], functions?: string[], seps: PipeSep[] = []): Pip
       } else if (heredocDelim) {
         heredocDelim = false;
         cmd.redirects.push({ op: "<<", target: tok.v });
-      }
-      else cmd.words.push(tok.v);
+      } else cmd.words.push(tok.v);
       continue;
     }
     if (pending !== null) throw new LexError(`redirection ${pending} without a target`);

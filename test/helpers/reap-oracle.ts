@@ -298,7 +298,10 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
   }
   if (opts.repo) {
     // D40 identity, from git: the path git lists for the named repository, and the same common dir.
-    const listed = (await G(opts.repo, env, "worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
+    const listed = (await G(opts.repo, env, "worktree", "list", "--porcelain"))
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "))
+      .map((l) => l.slice(9));
     const common = async (dir: string) => {
       const hit = commonDirs.get(dir);
       if (hit) return hit;

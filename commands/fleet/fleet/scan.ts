@@ -68,7 +68,10 @@ export default defineCommand({
       ),
     );
     // Gate-registered dispatches Orca cannot place in a worktree (their task gone, their terminal closed).
-    printLines(ctx, scan.unplaced.map((u) => [`(no worktree)`, `${u.binding.state}(register:${u.binding.id})`, `task=${u.binding.task ?? "-"}`, `status=${u.binding.status}`, `drift=${u.drift.join(",") || "-"}`].join("\t")));
+    printLines(
+      ctx,
+      scan.unplaced.map((u) => [`(no worktree)`, `${u.binding.state}(register:${u.binding.id})`, `task=${u.binding.task ?? "-"}`, `status=${u.binding.status}`, `drift=${u.drift.join(",") || "-"}`].join("\t")),
+    );
     return "ok";
   },
 });

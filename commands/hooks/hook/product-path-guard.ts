@@ -69,9 +69,7 @@ export default defineCommand({
       cwd = call.cwd;
       // No input, or input that is not a JSON object, is never waved through.
       const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
-      return why
-        ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
-        : decide(ctx, call.input, call.cwd);
+      return why ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" } : decide(ctx, call.input, call.cwd);
     });
     try {
       recordDecision(ctx, d, cwd, sessionKind);

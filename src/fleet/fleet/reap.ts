@@ -181,7 +181,14 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
     if (!o.execute) {
       const rec = w.binding?.terminal;
       const live = rec && w.panes.some((p) => p.host === rec.host && p.id === rec.id);
-      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[], would_close: live ? `${rec.host}:${rec.id}` : null, reflog_only_commits: w.safety.safe ? (w.safety.reflog_only_commits ?? null) : null });
+      out.push({
+        ...base(w),
+        outcome: "would_remove",
+        bytes_reclaimed: w.size_bytes ?? 0,
+        would_kill: w.processes as ProcRef[],
+        would_close: live ? `${rec.host}:${rec.id}` : null,
+        reflog_only_commits: w.safety.safe ? (w.safety.reflog_only_commits ?? null) : null,
+      });
       continue;
     }
     const r = await act(ctx, w, table, o);

@@ -107,4 +107,3 @@ export async function loadRecords(jobsLedger: string, dispatchLedger: string, op
 export function pushBinding(out: Map<string, Binding[]>, wt: string, b: Binding): void {
   push(out, wt, b);
 }
-

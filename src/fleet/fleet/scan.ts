@@ -191,9 +191,7 @@ export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): P
     const real = safety.safe ? safety.real : w.main ? realOrSelf(w.path) : listedReal(w.path);
     const processes = procsInside(procs, real, protect);
     const inHere = panes.panes.filter((p) => p.dirs.some((d) => inside(d, real)));
-    const bound = w.main
-      ? { bindings: [], binding: null, drift: [] as Drift[] }
-      : worktreeBinding(rec.byPath.get(real) ?? [], inHere, processes !== "unmeasured" && processes.some((p) => p.cwd_inside), panes, rec.gone);
+    const bound = w.main ? { bindings: [], binding: null, drift: [] as Drift[] } : worktreeBinding(rec.byPath.get(real) ?? [], inHere, processes !== "unmeasured" && processes.some((p) => p.cwd_inside), panes, rec.gone);
     const b = bound.binding;
     req.onProgress?.(++done, items.length, w.path);
     return {

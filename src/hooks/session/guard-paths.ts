@@ -68,7 +68,11 @@ export function canonical(p: string, hops = 0): string {
   if (cur.length > PATH_MAX) {
     // The kernel refuses a path this long in one piece: start from the longest prefix it can take.
     const cut = cur.lastIndexOf("/", PATH_MAX);
-    for (const part of cur.slice(cut + 1).split("/").reverse()) if (part !== "") tail.push(part);
+    for (const part of cur
+      .slice(cut + 1)
+      .split("/")
+      .reverse())
+      if (part !== "") tail.push(part);
     cur = cut > 0 ? cur.slice(0, cut) : "/";
   }
   for (let i = 0; i < 4096; i++) {

@@ -80,11 +80,135 @@ const READ_ONLY = new Set([
 ]);
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "pdksh", "oksh", "loksh", "fish", "csh", "tcsh", "busybox", "ash", "yash", "posh", "rbash", "elvish", "nu", "xonsh", "osh", "ysh", "oil", "pwsh", "powershell"]);
-const INTERPRETERS = new Set(["python", "python2", "python3", "pypy", "pypy3", "ipython", "node", "nodejs", "deno", "bun", "ts-node", "tsx", "perl", "ruby", "irb", "php", "osascript", "lua", "luajit", "Rscript", "R", "julia", "pwsh", "awk", "gawk", "mawk", "nawk", "busybox-awk", "sed", "gsed", "tclsh", "wish", "expect", "guile", "racket", "sbcl", "ocaml", "ghci", "erl", "elixir", "iex", "groovy", "scala", "jshell", "swift", "gnuplot", "octave", "jq-run"]);
+const INTERPRETERS = new Set([
+  "python",
+  "python2",
+  "python3",
+  "pypy",
+  "pypy3",
+  "ipython",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "ts-node",
+  "tsx",
+  "perl",
+  "ruby",
+  "irb",
+  "php",
+  "osascript",
+  "lua",
+  "luajit",
+  "Rscript",
+  "R",
+  "julia",
+  "pwsh",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "busybox-awk",
+  "sed",
+  "gsed",
+  "tclsh",
+  "wish",
+  "expect",
+  "guile",
+  "racket",
+  "sbcl",
+  "ocaml",
+  "ghci",
+  "erl",
+  "elixir",
+  "iex",
+  "groovy",
+  "scala",
+  "jshell",
+  "swift",
+  "gnuplot",
+  "octave",
+  "jq-run",
+]);
 /** Programs that read commands (and may write files or run a shell) from stdin or a script argument. */
-const STDIN_PROGRAMS = new Set(["ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "emacs", "sqlite", "sqlite3", "duckdb", "mysql", "psql", "gdb", "lldb", "dc", "bc", "ftp", "sftp", "lftp", "telnet", "mail", "mailx", "make", "gmake", "ninja", "m4", "at", "batch", "crontab", "script", "su", "sudo", "doas", "runuser", "ssh", "nsenter", "chroot", "unshare", "strace", "ltrace", "watch", "flock"]);
+const STDIN_PROGRAMS = new Set([
+  "ed",
+  "red",
+  "ex",
+  "vi",
+  "vim",
+  "nvim",
+  "view",
+  "vimdiff",
+  "emacs",
+  "sqlite",
+  "sqlite3",
+  "duckdb",
+  "mysql",
+  "psql",
+  "gdb",
+  "lldb",
+  "dc",
+  "bc",
+  "ftp",
+  "sftp",
+  "lftp",
+  "telnet",
+  "mail",
+  "mailx",
+  "make",
+  "gmake",
+  "ninja",
+  "m4",
+  "at",
+  "batch",
+  "crontab",
+  "script",
+  "su",
+  "sudo",
+  "doas",
+  "runuser",
+  "ssh",
+  "nsenter",
+  "chroot",
+  "unshare",
+  "strace",
+  "ltrace",
+  "watch",
+  "flock",
+]);
 /** Filters that treat stdin as data: fed by a pipe that carries product text, they run nothing new. */
-const DATA_FILTERS = new Set(["tee", "less", "more", "base64", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "xz", "unxz", "zstd", "xxd", "iconv", "fold", "fmt", "paste", "expand", "unexpand", "rev", "shuf", "split", "csplit", "pr", "sponge", "ts", "pv", "cat", "grep"]);
+const DATA_FILTERS = new Set([
+  "tee",
+  "less",
+  "more",
+  "base64",
+  "gzip",
+  "gunzip",
+  "zcat",
+  "bzip2",
+  "bunzip2",
+  "xz",
+  "unxz",
+  "zstd",
+  "xxd",
+  "iconv",
+  "fold",
+  "fmt",
+  "paste",
+  "expand",
+  "unexpand",
+  "rev",
+  "shuf",
+  "split",
+  "csplit",
+  "pr",
+  "sponge",
+  "ts",
+  "pv",
+  "cat",
+  "grep",
+]);
 /** A versioned name (`python3.11`, `bash5`, `perl5.36`, `node-18`) is the program it versions. */
 const VERSION_SUFFIX = /^([A-Za-z][A-Za-z-]*?[A-Za-z])[-_.]?\d+(?:\.\d+)*$/;
 const INLINE_FLAGS = new Set(["-c", "-e", "-E", "-r", "--eval", "-p", "--print", "--command", "--expression"]);
@@ -529,7 +653,12 @@ function readsOnly(s: Scope, name: string, args: readonly string[], cwd: string)
     const mode = args[0] && !args[0].startsWith("--") ? args[0].replace(/^-/, "") : "";
     const create = /^[a-zA-Z]*c/.test(mode) || args.includes("--create") || args.includes("-c");
     const list = /^[a-zA-Z]*t/.test(mode) || args.includes("--list") || args.includes("-t");
-    if (!(create || list) || /[xurAgG]/.test(mode) || args.some((a) => /^--(extract|get|append|update|delete|remove-files|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|index-file|listed-incremental|incremental|volno-file)/.test(a) || /^-[a-zA-Z]*[IFgG]/.test(a))) return false;
+    if (
+      !(create || list) ||
+      /[xurAgG]/.test(mode) ||
+      args.some((a) => /^--(extract|get|append|update|delete|remove-files|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|index-file|listed-incremental|incremental|volno-file)/.test(a) || /^-[a-zA-Z]*[IFgG]/.test(a))
+    )
+      return false;
     // The archive file: the value of f (in the mode cluster, the next word) or -f/--file.
     let file: string | undefined;
     const fAt = args.findIndex((a) => a === "-f" || a === "--file");
@@ -696,10 +825,14 @@ function commandRule(s: Scope, cmd: SimpleCommand, c: Ctx1): Outcome {
     }
   }
   if (s.ifs && !READ_ONLY.has(name)) return { verdict: deny("IFS is changed earlier in the command: its words may split differently from how this reader reads them", "lexer_disagreement"), touched: true };
-  if (name === "alias" || name === "hash" || name === "enable" || name === "shopt" && args.includes("expand_aliases")) s.shadow ??= name;
+  if (name === "alias" || name === "hash" || name === "enable" || (name === "shopt" && args.includes("expand_aliases"))) s.shadow ??= name;
   const blocked = (v: Verdict | null): Outcome => (v ? { verdict: v, touched: true } : { touched: true });
   // Wrapper options: `time -o FILE`, `sudo -D DIR`, `env -C DIR` (a read-only command run there is still fine).
-  const wrapperTouch = anyNames(s, cwdIn, wrapperArgs.filter((a) => !/^-/.test(a) || a.includes("/")));
+  const wrapperTouch = anyNames(
+    s,
+    cwdIn,
+    wrapperArgs.filter((a) => !/^-/.test(a) || a.includes("/")),
+  );
   if (wrapperTouch) return blocked(deny(`an option of '${basename(cmd.words.find((w) => WRAPPERS.has(basename(w))) ?? "a wrapper")}' names a path inside the product repo`, "write_capable_arg"));
   const envTouch = anyNames(s, cwd, assigns) || wrapperTouch;
   const envRisk = assigns.map(commandEnv).find((x) => x !== null) ?? s.envRisk;

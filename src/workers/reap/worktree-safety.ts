@@ -22,8 +22,7 @@ export { DEFAULT_REGENERABLE } from "./keep-rules.ts";
 
 export type SafetyVerdict =
   /** `real`: the identity-verified real path (processes are matched against it, removal names it). */
-  | { safe: true; reason: string; owner: string; real: string; reflog_only_commits?: number | null }
-  | { safe: false; reason: string };
+  { safe: true; reason: string; owner: string; real: string; reflog_only_commits?: number | null } | { safe: false; reason: string };
 
 /** D31's precious ignored set: ignored files a removal must never take along (matched like .gitignore globs). */
 export const DEFAULT_PRECIOUS_IGNORED: readonly string[] = [".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_ed25519*", "*.secret", "credentials*", ".npmrc", ".pypirc", "*.local.json"];

@@ -434,10 +434,11 @@ describe("fleet reap over random fleets", () => {
       totals.d31Left += results.filter((x) => x.reason === "hidden_index_flags" || x.reason?.startsWith("precious_ignored:")).length;
       totals.d40Left += results.filter((x) => /^(identity_mismatch|operation_in_progress|worktree_ref_unique):|^precious_ignored:(prod\.env|gen\/)/.test(x.reason ?? "")).length;
       totals.swapped += all.filter((w) => w.swapped).length;
-      for (const x of results) if (x.outcome === "left") {
-        const k = (x.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|panes unmeasured|processes unmeasured|after stopping).*/, "$1");
-        keptBy.set(k, (keptBy.get(k) ?? 0) + 1);
-      }
+      for (const x of results)
+        if (x.outcome === "left") {
+          const k = (x.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|panes unmeasured|processes unmeasured|after stopping).*/, "$1");
+          keptBy.set(k, (keptBy.get(k) ?? 0) + 1);
+        }
       // D40: a swapped worktree is left as identity_mismatch, and nothing of the other repository was signalled.
       // D41: only the terminal of a settled register dispatch in a worktree reap may act on is ever closed.
       for (const h of orcaClosed) {

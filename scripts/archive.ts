@@ -76,10 +76,30 @@ export function zip(dir: string, name: string, data: Uint8Array, mtime: number):
   const crc = Bun.hash.crc32(data);
   const { time, date } = dosTime(mtime);
   // version, flags, method (8 = deflate), time, date, crc, sizes, name length, extra length
-  const common: Array<[number, 2 | 4]> = [[20, 2], [0, 2], [8, 2], [time, 2], [date, 2], [crc, 4], [body.length, 4], [data.length, 4], [path.length, 2], [0, 2]];
+  const common: Array<[number, 2 | 4]> = [
+    [20, 2],
+    [0, 2],
+    [8, 2],
+    [time, 2],
+    [date, 2],
+    [crc, 4],
+    [body.length, 4],
+    [data.length, 4],
+    [path.length, 2],
+    [0, 2],
+  ];
   const local = le([[0x04034b50, 4], ...common]);
   // made by unix (3) so the 0755 mode in the external attributes is honoured by unzip
   const central = le([[0x02014b50, 4], [(3 << 8) | 20, 2], ...common, [0, 2], [0, 2], [0, 2], [0o100755 * 0x10000, 4], [0, 4]]);
-  const end = le([[0x06054b50, 4], [0, 2], [0, 2], [1, 2], [1, 2], [central.length + path.length, 4], [local.length + path.length + body.length, 4], [0, 2]]);
+  const end = le([
+    [0x06054b50, 4],
+    [0, 2],
+    [0, 2],
+    [1, 2],
+    [1, 2],
+    [central.length + path.length, 4],
+    [local.length + path.length + body.length, 4],
+    [0, 2],
+  ]);
   return concat([local, path, body, central, path, end]);
 }

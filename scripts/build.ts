@@ -45,14 +45,23 @@ export interface BuildInfo {
 export function buildArgs(outfile: string, info: BuildInfo, bunTarget?: string): string[] {
   const define = (k: string, v: string) => ["--define", `${k}=${JSON.stringify(v)}`];
   return [
-    "build", join(ROOT, "src", "cli.ts"),
-    "--compile", "--production", "--minify", "--sourcemap", "--bytecode", "--format=esm", "--splitting",
-    "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig",
+    "build",
+    join(ROOT, "src", "cli.ts"),
+    "--compile",
+    "--production",
+    "--minify",
+    "--sourcemap",
+    "--bytecode",
+    "--format=esm",
+    "--splitting",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
     ...(bunTarget ? [`--target=${bunTarget}`] : []),
     ...define("__MOGUI_COMMIT__", info.commit),
     ...define("__MOGUI_TARGET__", info.target),
     ...define("__MOGUI_BUILD_DATE__", info.date),
-    "--outfile", outfile,
+    "--outfile",
+    outfile,
   ];
 }
 

@@ -4,7 +4,7 @@
 // one SHA256SUMS over everything written (`sha256sum -c` format). Bun fetches each foreign target's runtime from the
 // npm registry on first use; a target whose build fails is named with Bun's reason, the others are still built,
 // and the exit code is 1.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import { tarGz, zip } from "./archive.ts";
@@ -40,7 +40,10 @@ const sha256 = (data: Uint8Array) => new Bun.CryptoHasher("sha256").update(data)
 
 /** Bun's own reason, trimmed to its error lines (the progress lines say nothing about the failure). */
 function reason(stderr: string, stdout: string): string {
-  const lines = `${stderr}\n${stdout}`.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = `${stderr}\n${stdout}`
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const errs = lines.filter((l) => /error|fail|fetch|download|network|ENOTFOUND|ECONN|40\d|50\d/i.test(l));
   return (errs.length ? errs : lines.slice(-3)).join(" | ") || "no output";
 }

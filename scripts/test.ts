@@ -1,6 +1,6 @@
-// The README's test command: type-check (tsc --noEmit), build dist/mogui (the e2e tests run the real binary), then run
-// every bun test. A type error fails the run before anything else (tsc's errors are printed as they are); otherwise
-// the exit code is bun test's own.
+// The README's test command: lint and format check (biome ci), dead code (knip), type-check (tsc --noEmit), build dist/mogui (the e2e
+// tests run the real binary), then run every bun test. A finding or a type error fails the run before anything else
+// (the tools' own output is printed as it is); otherwise the exit code is bun test's own.
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -11,8 +11,17 @@ function run(argv: string[], env?: Record<string, string | undefined>): number {
   return p.exitCode ?? 1;
 }
 
-const tsc = run([join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
-if (tsc !== 0) {
+// Lint and format (Biome, biome.json) and dead code (knip, knip.json) first: a finding fails the run before tsc.
+const biome = run([join(root, "node_modules", ".bin", "biome"), "ci", "."]);
+const knip = biome !== 0 ? biome : run([join(root, "node_modules", ".bin", "knip"), "--no-progress"]);
+const tsc = knip !== 0 ? knip : run([join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
+if (biome !== 0) {
+  process.stderr.write("biome ci failed: fix the findings above (./node_modules/.bin/biome check --write . fixes the safe ones)\n");
+  process.exitCode = biome;
+} else if (knip !== 0) {
+  process.stderr.write("knip failed: remove or un-export what it lists above, or justify it in knip.json (docs/contributing.md)\n");
+  process.exitCode = knip;
+} else if (tsc !== 0) {
   process.stderr.write("tsc --noEmit failed: fix the type errors above\n");
   process.exitCode = tsc;
 } else {

@@ -125,7 +125,11 @@ async function resolve(ctx: Ctx, reg: Registry, argv: string[]): Promise<Resolve
 
 /** The subcommand's flags without positionals or requirements: what may stand before the subcommand. */
 function flagsOnly(args: MoguiArgsDef): MoguiArgsDef {
-  return Object.fromEntries(Object.entries(args).filter(([, d]) => d.type !== "positional").map(([k, d]) => [k, { ...d, required: false }]));
+  return Object.fromEntries(
+    Object.entries(args)
+      .filter(([, d]) => d.type !== "positional")
+      .map(([k, d]) => [k, { ...d, required: false }]),
+  );
 }
 
 async function runCommand(ctx: Ctx, path: string, cmd: Command, rest: string[]): Promise<number> {
@@ -138,7 +142,7 @@ async function runCommand(ctx: Ctx, path: string, cmd: Command, rest: string[]):
     return typeof out === "number" ? out : exitCode(cmd.exits, out);
   } catch (e) {
     const shared = e instanceof Error ? SHARED_ERRORS[e.name] : undefined;
-    if (shared && cmd.exits[shared.exit]) fail(shared.exit, `${path.split(" ")[0]}: ${shared.label}: ${(e as Error).message}`);
+    if (shared && cmd.exits[shared.exit]) fail(shared.exit, `${path.split(" ")[0]}: ${shared.label}: ${errorMessage(e)}`);
     throw e;
   }
 }
@@ -208,7 +212,9 @@ function takeGlobals(ctx: Ctx, args: string[]): string[] {
     const a = args[i]!;
     if (a === "--") {
       // --debug is global even after `--` (as before D35); --color is not.
-      for (const b of args.slice(i)) if (b === "--debug") ctx.debug = true; else out.push(b);
+      for (const b of args.slice(i))
+        if (b === "--debug") ctx.debug = true;
+        else out.push(b);
       break;
     }
     if (a === "--debug") ctx.debug = true;
@@ -229,7 +235,10 @@ export async function main(argv: readonly string[], ctxIn: Partial<Ctx> | undefi
   ctx.runner = withDefaults(ctx.runner, () => ({ env: ctx.env, cwd: ctx.cwd }));
   try {
     // A passthrough command's argv (the simulators) is never touched.
-    const head = headPath(reg, argv.filter((a) => a !== "--debug"));
+    const head = headPath(
+      reg,
+      argv.filter((a) => a !== "--debug"),
+    );
     const entry = head && !isGroup(reg, head) ? await loadEntry(reg, head) : undefined;
     const passthrough = entry?.kind !== "group" && entry?.passthrough;
     const args = passthrough ? [...argv] : takeGlobals(ctx, [...argv]);

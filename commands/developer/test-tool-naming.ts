@@ -7,10 +7,7 @@ import { scanTree, selfTest } from "../../src/developer/tool-naming/tool-naming.
 export default defineCommand({
   meta: {
     name: "test-tool-naming",
-    description: [
-      "Lint docs/ and skills/ for retired tool spellings: ctx.search, ctx.sql, ctx.show_event,",
-      "ctx.show_session, ctx.status, ctx.sources. Prints path:line: name per finding.",
-    ].join("\n"),
+    description: ["Lint docs/ and skills/ for retired tool spellings: ctx.search, ctx.sql, ctx.show_event,", "ctx.show_session, ctx.status, ctx.sources. Prints path:line: name per finding."].join("\n"),
   },
   usage: ["test-tool-naming [--root <path>] [--self-test] [--json]"],
   args: {
@@ -36,7 +33,10 @@ export default defineCommand({
     const { findings, scanned } = scanTree(root, ["docs", "skills"]);
     if (args.json) printDoc(ctx, { findings, root, scanned }, true);
     else {
-      printLines(ctx, findings.map((f) => `${f.path}:${f.line}: ${f.name}`));
+      printLines(
+        ctx,
+        findings.map((f) => `${f.path}:${f.line}: ${f.name}`),
+      );
       ctx.io.stderr(`test-tool-naming: ${findings.length} finding(s) in ${scanned} file(s)\n`);
     }
     return findings.length ? "findings" : "ok";

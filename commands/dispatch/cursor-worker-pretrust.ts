@@ -34,6 +34,10 @@ export default defineCommand({
   ],
   examples: ["mogui cursor-worker-pretrust /work/repo-wt/fix-login", "mogui cursor-worker-pretrust /work/repo-wt/x --projects-dir /tmp/cursor-projects"],
   async run({ ctx, args, fail }) {
-    return printPretrust(ctx, () => cursorPretrust(ctx, { worktree: args.worktree, projectsDir: args["projects-dir"] }), (msg) => fail("refused", msg));
+    return printPretrust(
+      ctx,
+      () => cursorPretrust(ctx, { worktree: args.worktree, projectsDir: args["projects-dir"] }),
+      (msg) => fail("refused", msg),
+    );
   },
 });

@@ -35,10 +35,7 @@ export default defineCommand({
       "owner approval. Progress goes to stderr; stdout gets one summary line (or one JSON document with --json).",
     ].join("\n"),
   },
-  usage: [
-    "dispatch --contract <file> --spec <text> (--terminal <handle> | --worktree <selector>) [flags]",
-    "dispatch --contract <file> --check-only [--model <id>] [--runtime <name>]",
-  ],
+  usage: ["dispatch --contract <file> --spec <text> (--terminal <handle> | --worktree <selector>) [flags]", "dispatch --contract <file> --check-only [--model <id>] [--runtime <name>]"],
   args: {
     contract: { type: "string", valueHint: "file", description: "The contract the worker gets (hashed by the gate)" },
     spec: { type: "string", valueHint: "text", description: "The Orca task spec (required unless --check-only)" },
@@ -75,14 +72,13 @@ export default defineCommand({
     "D38: an Orca call that times out may still have acted: mogui asks Orca (task-list, terminal list, dispatch-show) and\n" +
       "goes on with what exists, or says what does not. A run that ends before the worker starts appends `dispatch_aborted`\n" +
       "to the ledger, which gives the gate's fan-out slot back; --json's `left_behind` lists what stays in Orca.",
-    "The master host runtime comes from $MOGUI_MASTER_HOST_RUNTIME, else the instance config ($MOGUI_INSTANCE_RUNTIME_CONFIG,\n" +
-      "$INSTANCE_RUNTIME_CONFIG, $MOGUI_HOME/config/instance-runtime.json), else the fallback 'codex' (with a warning).",
+    "The master host runtime comes from $MOGUI_MASTER_HOST_RUNTIME, else the instance config ($MOGUI_INSTANCE_RUNTIME_CONFIG,\n" + "$INSTANCE_RUNTIME_CONFIG, $MOGUI_HOME/config/instance-runtime.json), else the fallback 'codex' (with a warning).",
   ],
   examples: [
     "mogui dispatch --contract contracts/fix-login.md --check-only",
-    "mogui dispatch --contract contracts/fix-login.md --spec \"$(cat contracts/fix-login.md)\" --worktree path:/work/app-wt/fix-login --runtime codex",
+    'mogui dispatch --contract contracts/fix-login.md --spec "$(cat contracts/fix-login.md)" --worktree path:/work/app-wt/fix-login --runtime codex',
     "mogui dispatch --contract c.md --spec 'Fix the flaky test' --terminal term_0f... --model claude-opus-5 --top-approved 'owner: yes, 1 run'",
-    "mogui dispatch --contract c.md --spec \"$(cat c.md)\" --worktree id:3f2c9a10-...::/work/app-wt/fix-login --runtime codex --run-create",
+    'mogui dispatch --contract c.md --spec "$(cat c.md)" --worktree id:3f2c9a10-...::/work/app-wt/fix-login --runtime codex --run-create',
   ],
   async run({ ctx, args }) {
     const report = await runDispatch(

@@ -38,14 +38,8 @@ export default defineCommand({
     prohibited: { code: 1, meaning: "prohibited, or the path matches no declared repository (unless --allow-unknown-repo)" },
     undecidable: { code: 2, meaning: "undecidable: no descriptor, an invalid descriptor, or a usage error" },
   },
-  notes: [
-    "Matching is exact: an absolute path must resolve to a declared path under workspace_root (the root itself is '.');\n" +
-      "a relative path must equal a declared path, or (one segment, no '/') a declared name. No basename or suffix match.",
-  ],
-  examples: [
-    "mogui workspace-descriptor-check --path example-product --action force-push",
-    "mogui workspace-descriptor-check --path /work/ws/example-ops --action direct-main-commit --json",
-  ],
+  notes: ["Matching is exact: an absolute path must resolve to a declared path under workspace_root (the root itself is '.');\n" + "a relative path must equal a declared path, or (one segment, no '/') a declared name. No basename or suffix match."],
+  examples: ["mogui workspace-descriptor-check --path example-product --action force-push", "mogui workspace-descriptor-check --path /work/ws/example-ops --action direct-main-commit --json"],
   async run({ ctx, args }) {
     const { path, action, json } = args;
     let decision;

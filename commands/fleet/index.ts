@@ -1,7 +1,6 @@
 /** The Fleet family (help group "Fleet"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
-
 export const title = "Fleet";
 
 export const commands = {

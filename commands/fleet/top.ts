@@ -6,7 +6,7 @@ import { printDoc, printLines } from "../../src/lib/output.ts";
 import { FleetRepoError } from "../../src/fleet/fleet/scan.ts";
 import { systemProcTable } from "../../src/fleet/fleet/procs.ts";
 import { reapRow } from "../../src/fleet/top/action.ts";
-import { describe, topRequest } from "../../src/fleet/top/cli.ts";
+import { describe, topRequest } from "./_shared.ts";
 import { TopSource } from "../../src/fleet/top/collect.ts";
 import { detailLines } from "../../src/fleet/top/detail.ts";
 import { HerdrPublisher } from "../../src/fleet/top/publish.ts";
@@ -14,6 +14,7 @@ import { renderOnce } from "../../src/fleet/top/render.ts";
 import type { TopFrame } from "../../src/fleet/top/row.ts";
 import { processTerminal } from "../../src/fleet/top/terminal.ts";
 import { runTui } from "../../src/fleet/top/tui.ts";
+import { ARGS } from "../../src/lib/args.ts";
 
 export default defineCommand({
   meta: {
@@ -31,7 +32,7 @@ export default defineCommand({
     readonly: { type: "boolean", description: "Turn the reap key (d) off" },
     "interval-ms": { type: "int", min: 200, max: 3_600_000, default: 2000, valueHint: "ms", description: "Refresh interval" },
     once: { type: "boolean", description: "Print one frame as plain text and exit (no escape codes off a terminal)" },
-    json: { type: "boolean", description: "With --once: the frame's data as one document {rows, totals}" },
+    json: { ...ARGS.json, description: "With --once: the frame's data as one document {rows, totals}" },
     "publish-herdr": { type: "boolean", description: "Push each worker's spend, verdict and pushed flag into its herdr pane (herdr pane report-metadata)" },
     "jobs-ledger": { type: "string", valueHint: "path", description: "Jobs ledger (default $MOGUI_JOBS_LEDGER, else $MOGUI_HOME/jobs-ledger.jsonl)" },
     ledger: { type: "string", valueHint: "path", description: "Dispatch ledger (default $DISPATCH_GATE_LEDGER, else $MOGUI_HOME/dispatch-ledger.jsonl)" },

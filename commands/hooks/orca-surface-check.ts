@@ -4,6 +4,7 @@ import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath } from "../../src/lib/context.ts";
 import { printDoc } from "../../src/lib/output.ts";
 import { baselineFrom, compareSurface, measureSurface, parseBaseline, Unmeasurable, type Baseline } from "../../src/hooks/orca/orca-surface.ts";
+import { errnoCode } from "../../src/lib/errors.ts";
 
 const BASELINE_ENV = "BASELINE_FILE";
 const BASELINE_NAME = "orca-surface-baseline.json";
@@ -13,8 +14,8 @@ function readBaseline(path: string, required: boolean): Baseline | null {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if (!required && (e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new Unmeasurable(`baseline ${path} unreadable (${(e as NodeJS.ErrnoException).code}); record one with --write-baseline`);
+    if (!required && errnoCode(e) === "ENOENT") return null;
+    throw new Unmeasurable(`baseline ${path} unreadable (${errnoCode(e)}); record one with --write-baseline`);
   }
   return parseBaseline(text, path);
 }

@@ -5,6 +5,7 @@ import { defineCommand, failWith } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { hygieneDefects, installPaths, renderManifest, staleDiagnostics, type ManifestDoc } from "../../src/ops-repo/manifest/generate.ts";
 import { atomicWrite } from "../../src/lib/fs.ts";
+import { errnoCode, errorMessage } from "../../src/lib/errors.ts";
 
 const NAME = "generate-manifest";
 
@@ -29,7 +30,7 @@ function readVersion(skeleton: string): string {
   try {
     text = readFileSync(join(skeleton, "TEMPLATE-VERSION"), "utf8").trim();
   } catch (e) {
-    return fail("failed", `cannot read ${join(skeleton, "TEMPLATE-VERSION")}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return fail("failed", `cannot read ${join(skeleton, "TEMPLATE-VERSION")}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
   if (!text) return fail("failed", `TEMPLATE-VERSION is empty: ${join(skeleton, "TEMPLATE-VERSION")}`);
   return text;
@@ -40,14 +41,14 @@ function check(ctx: Ctx, out: string, fresh: ManifestDoc): "ok" | "failed" {
   try {
     text = readFileSync(out, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     return fail("failed", code === "ENOENT" ? `MANIFEST.json missing: ${out}; run mogui generate-manifest` : `cannot read ${out}: ${code}`);
   }
   let committed: ManifestDoc;
   try {
     committed = v.parse(v.object({ template_version: v.string(), files: v.array(v.string()) }), JSON.parse(text));
   } catch (e) {
-    return fail("failed", `committed manifest is invalid: ${out}: ${(e as Error).message.split("\n")[0]}`);
+    return fail("failed", `committed manifest is invalid: ${out}: ${errorMessage(e).split("\n")[0]}`);
   }
   const diags = staleDiagnostics(committed, fresh);
   if (diags.length === 0) return "ok";
@@ -66,7 +67,7 @@ function write(ctx: Ctx, out: string, fresh: ManifestDoc): "ok" {
   try {
     atomicWrite(out, renderManifest(fresh), st ? st.mode & 0o777 : 0o644, ".generate-manifest-");
   } catch (e) {
-    return fail("failed", `cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return fail("failed", `cannot write ${out}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
   ctx.io.stdout(`wrote ${out} (${fresh.files.length} paths, version ${fresh.template_version})\n`);
   return "ok";

@@ -70,7 +70,11 @@ export default defineCommand({
     const template = await commandTemplate(ctx.cwd, args.template, unreadable);
     const { lines, code } = await selfcheck(ctx, { root, ops, template, knownHooks: shippedHooks() });
     if (args.json) printDoc(ctx, { checks: lines, exit_code: code }, true);
-    else printLines(ctx, lines.map((l) => `${l.name}: ${l.ok ? "" : "FAIL "}${l.detail}`));
+    else
+      printLines(
+        ctx,
+        lines.map((l) => `${l.name}: ${l.ok ? "" : "FAIL "}${l.detail}`),
+      );
     return BY_CODE[code];
   },
 });

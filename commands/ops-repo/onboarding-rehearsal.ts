@@ -32,10 +32,7 @@ export default defineCommand({
       "the recorded master seat (--live), L02 boot smoke (always GAP). Each row PASS, FAIL or GAP.",
     ].join("\n"),
   },
-  usage: [
-    `${NAME} --workspace-root <path> --ops <path> [--live] [--orca-cli <exe>] [--template <path>]`,
-    "  [--descriptor <path>] [--instance-config <path>] [--json]",
-  ],
+  usage: [`${NAME} --workspace-root <path> --ops <path> [--live] [--orca-cli <exe>] [--template <path>]`, "  [--descriptor <path>] [--instance-config <path>] [--json]"],
   args: {
     "workspace-root": { type: "string", valueHint: "path", required: true, description: "The folder workspace root (absolute)" },
     ops: { ...ARGS.ops, alias: "ops-repo", required: true, description: "The ops repository (--ops-repo is the older name, still accepted)" },
@@ -72,10 +69,7 @@ export default defineCommand({
     const gaps = rows.filter((r) => r.status === "GAP").length;
     if (args.json) printDoc(ctx, { workspace_root: root, ops_repo: ops, results: rows, failures, gaps }, true);
     else {
-      printLines(ctx, [
-        ...rows.map((r) => `${r.id} ${r.status.padEnd(4)} ${r.expected}: ${r.observed} [${r.evidence}]`),
-        `summary: ${rows.length - failures - gaps} PASS, ${failures} FAIL, ${gaps} GAP`,
-      ]);
+      printLines(ctx, [...rows.map((r) => `${r.id} ${r.status.padEnd(4)} ${r.expected}: ${r.observed} [${r.evidence}]`), `summary: ${rows.length - failures - gaps} PASS, ${failures} FAIL, ${gaps} GAP`]);
     }
     return failures === 0 && gaps === 0 ? "ok" : "notAllPass";
   },

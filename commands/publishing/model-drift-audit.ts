@@ -7,6 +7,7 @@ import { printDoc, printLines } from "../../src/lib/output.ts";
 import { audit, AuditFail, renderJson, renderText } from "../../src/publishing/probes/drift.ts";
 import { lookupProjectTranscript } from "../../src/publishing/probes/resolve.ts";
 import { expandHome } from "../../src/lib/paths.ts";
+import { errorMessage } from "../../src/lib/errors.ts";
 
 const NAME = "model-drift-audit";
 
@@ -19,10 +20,7 @@ export default defineCommand({
       "exit 2 means the transcript cannot decide (missing, unreadable, no assistant turns, unknown format).",
     ].join("\n"),
   },
-  usage: [
-    "model-drift-audit [--transcript <path> | --session <id> | --workspace-dir <name>] [--projects-dir <dir>]",
-    "                  [--expect <model>] [--ignore-synthetic] [--json]",
-  ],
+  usage: ["model-drift-audit [--transcript <path> | --session <id> | --workspace-dir <name>] [--projects-dir <dir>]", "                  [--expect <model>] [--ignore-synthetic] [--json]"],
   args: {
     transcript: { type: "string", valueHint: "path", description: "The transcript to audit" },
     session: { type: "string", valueHint: "id", description: "Find <projects-dir>/*/<id>.jsonl" },
@@ -39,14 +37,9 @@ export default defineCommand({
     undecidable: { code: 2, meaning: "undecidable: no transcript, unreadable, unsupported format, zero assistant turns, no real model; usage error" },
   },
   notes: [
-    "Transcripts: Claude Code JSONL and Codex session JSONL, streamed in constant memory. Malformed lines are\n" +
-      "skipped and counted (stderr warning, `malformed_lines` in --json); a torn last line is ignored. Turn times\n" +
-      "are shown in local time.",
+    "Transcripts: Claude Code JSONL and Codex session JSONL, streamed in constant memory. Malformed lines are\n" + "skipped and counted (stderr warning, `malformed_lines` in --json); a torn last line is ignored. Turn times\n" + "are shown in local time.",
   ],
-  examples: [
-    "mogui model-drift-audit --transcript ~/.claude/projects/ws/abc.jsonl --expect claude-opus-4-1",
-    "mogui model-drift-audit --session abc --projects-dir ~/.claude/projects --ignore-synthetic --json",
-  ],
+  examples: ["mogui model-drift-audit --transcript ~/.claude/projects/ws/abc.jsonl --expect claude-opus-4-1", "mogui model-drift-audit --session abc --projects-dir ~/.claude/projects --ignore-synthetic --json"],
   async run({ ctx, args, fail }) {
     const undecidable = (msg: string) => fail("undecidable", `${NAME}: FAIL. ${msg}`);
     const env = (k: string) => ctx.env[k]?.trim() || undefined;
@@ -64,7 +57,7 @@ export default defineCommand({
       report = audit(path, expect, args["ignore-synthetic"]);
     } catch (e) {
       if (e instanceof AuditFail) return undecidable(e.message);
-      return undecidable(`cannot read transcript: ${(e as Error).message}`);
+      return undecidable(`cannot read transcript: ${errorMessage(e)}`);
     }
     if (report.malformed) logger(ctx, NAME).warn(`skipped ${report.malformed} malformed line(s)`);
     if (args.json) printDoc(ctx, renderJson(report), true);

@@ -25,10 +25,7 @@ export default defineCommand({
       "a torn last line is ignored. `<synthetic>` and `<missing>` turns are sampled like any model, but a sample\n" +
       "with no real model is undecidable.",
   ],
-  examples: [
-    "mogui model-identity-probe --expect claude-opus-4-1",
-    "mogui model-identity-probe --transcript ~/.claude/projects/ws/abc.jsonl --limit 20",
-  ],
+  examples: ["mogui model-identity-probe --expect claude-opus-4-1", "mogui model-identity-probe --transcript ~/.claude/projects/ws/abc.jsonl --limit 20"],
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "MODEL-PROBE OK (every sampled turn is the expected model) or INFO (no expectation supplied)" },

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../src/lib/command.ts";
-import { UsageError } from "../../src/lib/errors.ts";
+import { errnoCode, UsageError } from "../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { GhError, ghJson, repoArgs, REPO_RE, requireGhAuth } from "../../src/publishing/github/gh.ts";
 import { checkBody, renderBody } from "../../src/publishing/github/pr-body.ts";
@@ -21,7 +21,7 @@ function readText(path: string, what: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    return failWith(EXITS, "unavailable", `${NAME}: cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
+    return failWith(EXITS, "unavailable", `${NAME}: cannot read ${what} ${path}: ${errnoCode(e) ?? "error"}`);
   }
 }
 

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { ArgValues } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
-import { UsageError } from "../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../src/lib/errors.ts";
 import type { Exits } from "../../src/lib/exits.ts";
 import { progress as progressLine } from "../../src/lib/log.ts";
 import { gitleaksVersion, runGitleaksScan } from "../../src/publishing/redaction/gitleaks.ts";
@@ -16,6 +16,7 @@ import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeS
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
 import { transcriptRequest } from "../../src/publishing/redaction/transcripts.ts";
 import { VERSION } from "../../src/lib/version.ts";
+import { ARGS } from "../../src/lib/args.ts";
 
 const P = "redaction-scan";
 
@@ -43,7 +44,7 @@ function writeReport(path: string, text: string): void {
   try {
     writeFileSync(path, text);
   } catch (e) {
-    throw new ScanFail(`cannot write the report ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ScanFail(`cannot write the report ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
 }
 
@@ -54,7 +55,7 @@ const SCAN_ARGS = {
   paths: { type: "boolean", description: "Scan the given files and directories (no git needed)" },
   transcripts: { type: "boolean", description: "Scan the agents' transcript stores under $HOME (~/.claude/projects, ~/.codex/sessions; no git needed)" },
   agent: { type: "enum", options: ["claude", "codex", "all"], valueHint: "agent", description: "With --transcripts: whose stores (default all)" },
-  json: { type: "boolean", description: "The JSON report on stdout (same as --report-format json)" },
+  json: { ...ARGS.json, description: "The JSON report on stdout (same as --report-format json)" },
   "commit-messages": { type: "string", valueHint: "range", description: "Also scan the commit messages of <range> (any mode)" },
   config: { type: "string", valueHint: "toml", description: "Rules file (default $GITLEAKS_CONFIG, else <repo>/config/gitleaks.toml, else the built-in copy)" },
   allowlist: { type: "string", valueHint: "file", description: "Retired allowlist file that must stay empty (default $REDACTION_ALLOWLIST, else scripts/redaction-allowlist.txt)" },
@@ -142,6 +143,9 @@ function request(args: Args, root: string): { req: ScanRequest; mode: Mode } {
   return { mode, req: { mode, root, range, messageRange: args["commit-messages"], paths: positionals } };
 }
 
+/** The sources a scan reads: one at most. */
+const SOURCE_FLAGS = ["staged", "range", "paths", "transcripts"];
+
 export default defineCommand({
   meta: {
     name: P,
@@ -159,7 +163,7 @@ export default defineCommand({
     "               [--max-findings <n>] [--max-decode-depth <n>]",
   ],
   args: SCAN_ARGS,
-  rules: { exclusive: [["staged", "range", "paths", "transcripts"], ["json", "report-format"]], variadic: true },
+  rules: { exclusive: [SOURCE_FLAGS, ["json", "report-format"]], variadic: true },
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false, document: ["report-format", "json"] },
   exits: REDACTION_SCAN_EXITS,
   notes: [

@@ -20,11 +20,13 @@ function prefetchedBd(ctx: Ctx, exe: string, wanted: string[][]): BdRunner {
     if (r.missing || r.timedOut || r.signal) throw new Error(describeFailure(r, BD_TIMEOUT_MS));
     return r.stdout;
   };
-  const early = new Map(wanted.map((a) => {
-    const p = run(a);
-    p.catch(() => undefined);
-    return [a.join(" "), p] as const;
-  }));
+  const early = new Map(
+    wanted.map((a) => {
+      const p = run(a);
+      p.catch(() => undefined);
+      return [a.join(" "), p] as const;
+    }),
+  );
   return (args) => early.get(args.join(" ")) ?? run(args);
 }
 
@@ -51,10 +53,7 @@ export default defineCommand({
       "internal error prints one [BOOTSTRAP-FALLBACK] line and exits 0, so a session start never dies here.",
     ].join("\n"),
   },
-  usage: [
-    "master-bootstrap-live --handoff-dir <dir> [--role-state-file <file>] [--budget <chars>] [--bd <exe>]",
-    "    [--charter-pointer <text>] [--tracks-from auto|bd|ledger] [--work-ledger <path>]",
-  ],
+  usage: ["master-bootstrap-live --handoff-dir <dir> [--role-state-file <file>] [--budget <chars>] [--bd <exe>]", "    [--charter-pointer <text>] [--tracks-from auto|bd|ledger] [--work-ledger <path>]"],
   args: {
     "handoff-dir": { type: "string", valueHint: "dir", required: true, description: "Directory of handoff *.md files (the greatest name wins)" },
     "role-state-file": { type: "string", valueHint: "file", description: "Canonical role-state.md, preferred over the handoff" },

@@ -10,10 +10,7 @@ const NAME = "master-bootstrap";
 export default defineCommand({
   meta: {
     name: NAME,
-    description: [
-      "Boot measurement: read the charter (L0, required) and the handoff (L1) into one character budget, L0",
-      "first; restore Role State from the handoff; warn about another live `claude` carrying this session id.",
-    ].join("\n"),
+    description: ["Boot measurement: read the charter (L0, required) and the handoff (L1) into one character budget, L0", "first; restore Role State from the handoff; warn about another live `claude` carrying this session id."].join("\n"),
   },
   usage: ["master-bootstrap --charter <file> [--handoff <file>] [--budget <chars>] [--session-id <id>] [--strict-lease] [--json]"],
   args: {

@@ -24,10 +24,7 @@ export default defineCommand({
       "and the verification checklist (6). Its --json report is what `master-succeed verify-successor` grades.",
     ].join("\n"),
   },
-  usage: [
-    "master-recover --charter <file> --handoff <file> [--ledger <path>] [--repo <path>]... [--monitor-pattern <pat>]...",
-    "    [--session-id <id>] [--json]",
-  ],
+  usage: ["master-recover --charter <file> --handoff <file> [--ledger <path>] [--repo <path>]... [--monitor-pattern <pat>]...", "    [--session-id <id>] [--json]"],
   args: {
     charter: { type: "string", valueHint: "file", required: true, description: "The charter (step 0)" },
     handoff: { type: "string", valueHint: "file", required: true, description: "The predecessor's handoff (step 1)" },
@@ -58,7 +55,11 @@ export default defineCommand({
       { process: psProbe(ctx), monitor: pgrepProbe(ctx) },
     );
     if (args.json) printDoc(ctx, report, true);
-    else printLines(ctx, report.steps.map((s) => `${s.step} ${s.status}: ${s.evidence}`));
+    else
+      printLines(
+        ctx,
+        report.steps.map((s) => `${s.step} ${s.status}: ${s.evidence}`),
+      );
     return "ok";
   },
 });

@@ -1,7 +1,6 @@
 /** The Workers family (help group "Workers"): its rows of the loader map (each command declares its own exits). */
 import type { FamilyRow } from "../entry.ts";
 
-
 export const title = "Workers";
 
 export const commands = {

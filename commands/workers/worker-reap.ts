@@ -51,10 +51,7 @@ export default defineCommand({
       "reason in actions_taken. An open dispatch is refused (exit 3).",
     ].join("\n"),
   },
-  usage: [
-    "worker-reap (--task-id <id> | --dispatch-id <id>) [--dry-run] [--ledger <path>] [--worktree <path>] [--json]",
-    "worker-reap --unreaped [--ledger <path>] [--json]",
-  ],
+  usage: ["worker-reap (--task-id <id> | --dispatch-id <id>) [--dry-run] [--ledger <path>] [--worktree <path>] [--json]", "worker-reap --unreaped [--ledger <path>] [--json]"],
   args: {
     "task-id": { type: "string", valueHint: "id", description: "The Orca task whose latest dispatch to reap" },
     "dispatch-id": { type: "string", valueHint: "id", description: "The dispatch (ctx_...) to reap; resolved to its task via task-list" },
@@ -81,8 +78,7 @@ export default defineCommand({
     failed: REAP_EXITS.failed,
     ledgerUnavailable: {
       ...SHARED_EXITS.ledgerUnavailable,
-      meaning:
-        "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt (a line before the last) or locked, checked before anything is closed; the surface policy unreadable or its reap.precious_ignored malformed",
+      meaning: "usage: none or both of --task-id/--dispatch-id; ledger unreadable, unwritable, corrupt (a line before the last) or locked, checked before anything is closed; the surface policy unreadable or its reap.precious_ignored malformed",
     },
     notSettled: REAP_EXITS.notSettled,
     unparseable: REAP_EXITS.unparseable,
@@ -100,12 +96,7 @@ export default defineCommand({
       "`git -C <owning repo> worktree remove <path>`; a dirty, untracked, unmerged, detached, locked or missing\n" +
       "worktree is left as `worktree_left:<path>:<reason>`.",
   ],
-  examples: [
-    "mogui worker-reap --task-id task_0123456789ab --dry-run",
-    "mogui worker-reap --dispatch-id ctx_0123456789ab --json",
-    "mogui worker-reap --unreaped",
-    "mogui worker-reap --task-id task_0123456789ab --allow-ignored",
-  ],
+  examples: ["mogui worker-reap --task-id task_0123456789ab --dry-run", "mogui worker-reap --dispatch-id ctx_0123456789ab --json", "mogui worker-reap --unreaped", "mogui worker-reap --task-id task_0123456789ab --allow-ignored"],
   async run({ ctx, args, fail }) {
     const ledger = resolveStatePath(ctx, args.ledger, LEDGER_ENV, "dispatch-ledger.jsonl");
     if (args.unreaped) return listUnreaped(ctx, ledger, args.json);

@@ -88,5 +88,11 @@ export function interleaved(cmds: Cmd[], runs: number, before?: () => void): Sam
 /** Print rows as aligned columns. */
 export function printTable(rows: string[][]): void {
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((c, i) => c.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
 }

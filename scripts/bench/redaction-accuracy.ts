@@ -76,7 +76,13 @@ export function accuracy(bin: string, tmp: string, env: Record<string, string>, 
     }
   } else rows.push(["secretlint", "unavailable (pass --install-baselines)", "-", "-", "-", "-"]);
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((x, i) => x.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((x, i) => x.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
   verdicts.push(`agent corpus recall: ${pct(m.recall)} (target >= 0.95) ${m.recall >= 0.95 ? "MET" : "MISSED"}`);
   verdicts.push(`agent corpus precision: ${pct(m.precision)} (target >= 0.97) ${m.precision >= 0.97 ? "MET" : "MISSED"}`);
   verdicts.push(`agent corpus leaks: ${leaked} (target 0) ${leaked === 0 ? "MET" : "MISSED"}`);
@@ -116,7 +122,12 @@ function sourceFile(r: () => number, ext: string, size: number): string {
     let l: string;
     switch (ext) {
       case "ts":
-        l = r() < 0.3 ? `export function ${id()}(${w()}: string, ${w()}Config: Config): ${w() === "token" ? "Token" : "Value"} {` : r() < 0.5 ? `  const ${id()} = config.${w()}?.${w()} ?? options.${w()}; // the ${w()} ${w()}` : `  if (!${w()}.${w()}) throw new Error(\`missing ${w()} \${${w()}.key}\`);`;
+        l =
+          r() < 0.3
+            ? `export function ${id()}(${w()}: string, ${w()}Config: Config): ${w() === "token" ? "Token" : "Value"} {`
+            : r() < 0.5
+              ? `  const ${id()} = config.${w()}?.${w()} ?? options.${w()}; // the ${w()} ${w()}`
+              : `  if (!${w()}.${w()}) throw new Error(\`missing ${w()} \${${w()}.key}\`);`;
         break;
       case "py":
         l = r() < 0.4 ? `def ${id()}(self, ${w()}=None, ${w()}_key="${w()}"):` : `    self.${w()} = config.get("${w()}", {}).get("${w()}_value")  # ${w()} ${w()}`;
@@ -146,8 +157,24 @@ function transcriptFile(r: () => number, size: number, codex: boolean): string {
   while (n < size) {
     const text = Array.from({ length: 20 + Math.floor(r() * 60) }, w).join(" ");
     const row = codex
-      ? JSON.stringify({ timestamp: "2025-01-01T00:00:00Z", type: "response_item", payload: { type: "function_call_output", call_id: `c${n}`, output: JSON.stringify({ output: `${text}\n$ cat config.ts\nconst key = config.token;\n`, metadata: { exit_code: 0 } }) } })
-      : JSON.stringify({ type: r() < 0.5 ? "user" : "assistant", sessionId: "s", uuid: `u${n}`, message: { role: "assistant", model: "claude-opus-4-1", content: [{ type: "text", text }, { type: "tool_use", name: "Bash", input: { command: `grep -rn ${w()} src/` } }] } });
+      ? JSON.stringify({
+          timestamp: "2025-01-01T00:00:00Z",
+          type: "response_item",
+          payload: { type: "function_call_output", call_id: `c${n}`, output: JSON.stringify({ output: `${text}\n$ cat config.ts\nconst key = config.token;\n`, metadata: { exit_code: 0 } }) },
+        })
+      : JSON.stringify({
+          type: r() < 0.5 ? "user" : "assistant",
+          sessionId: "s",
+          uuid: `u${n}`,
+          message: {
+            role: "assistant",
+            model: "claude-opus-4-1",
+            content: [
+              { type: "text", text },
+              { type: "tool_use", name: "Bash", input: { command: `grep -rn ${w()} src/` } },
+            ],
+          },
+        });
     rows.push(row);
     n += row.length + 1;
   }
@@ -249,6 +276,12 @@ export function shapes(bin: string, tmp: string, env: Record<string, string>, rg
     rmSync(dir, { recursive: true, force: true });
   }
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((x, i) => x.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((x, i) => x.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
   return verdicts;
 }

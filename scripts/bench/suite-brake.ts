@@ -73,7 +73,11 @@ export default async function brakeSuite({ runs, bin, tmp, args }: { runs: numbe
   console.log(`transcript: ${(bytes / 1024 / 1024).toFixed(0)} MB, ${i} responses; the first brake call (reads it all): ${fmt(first)}`);
   console.log(`mogui --version (baseline)             median ${fmt(vMed)}  p95 ${fmt(quantile(v, 0.95))}`);
   console.log(`mogui hook spend-brake (one new reply) median ${fmt(quantile(b, 0.5))}  p95 ${fmt(quantile(b, 0.95))}`);
-  const load = (await Bun.file("/proc/loadavg").text().catch(() => "")).split(" ")[0];
+  const load = (
+    await Bun.file("/proc/loadavg")
+      .text()
+      .catch(() => "")
+  ).split(" ")[0];
   console.log(`brake p95 / --version median: ${ratio.toFixed(2)}x (target <= 1.5x) ${ratio <= 1.5 ? "MET" : "MISSED"}  (${n} samples each, load ${load ?? "?"})`);
   return ratio <= 1.5 ? 0 : 1;
 }

@@ -81,11 +81,26 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
       }),
     );
     writeFileSync(join(home, "dispatch-ledger.jsonl"), orcaAt.map((i) => `${JSON.stringify({ ts: 1, decision: "ALLOW", reason: "OK", job_id: `job-${i}`, orchestration_task: task(i), runtime: "codex" })}\n`).join(""));
-    writeFileSync(join(root, "herdr-scenario.json"), JSON.stringify({ workspaces: [{ workspace_id: "w1", label: "workers", focused: false }], panes: f.wts.map((w, i) => ({ w, i })).filter((x) => x.i % 10 === 5).map((x, k) => ({ pane_id: `w1:p${k + 1}`, tab_id: "w1:t1", cwd: x.w })) }));
+    writeFileSync(
+      join(root, "herdr-scenario.json"),
+      JSON.stringify({
+        workspaces: [{ workspace_id: "w1", label: "workers", focused: false }],
+        panes: f.wts
+          .map((w, i) => ({ w, i }))
+          .filter((x) => x.i % 10 === 5)
+          .map((x, k) => ({ pane_id: `w1:p${k + 1}`, tab_id: "w1:t1", cwd: x.w })),
+      }),
+    );
     const env = {
-      ...GIT_ENV, PATH: `${shims}:${process.env.PATH ?? "/usr/bin:/bin"}`, HOME: home, MOGUI_HOME: home, NO_COLOR: "1",
-      ORCA_SIM_STATE: join(root, "orca.json"), ORCA_SIM_SCENARIO: join(root, "orca-scenario.json"),
-      HERDR_SIM_STATE: join(root, "herdr.json"), HERDR_SIM_SCENARIO: join(root, "herdr-scenario.json"),
+      ...GIT_ENV,
+      PATH: `${shims}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+      HOME: home,
+      MOGUI_HOME: home,
+      NO_COLOR: "1",
+      ORCA_SIM_STATE: join(root, "orca.json"),
+      ORCA_SIM_SCENARIO: join(root, "orca-scenario.json"),
+      HERDR_SIM_STATE: join(root, "herdr.json"),
+      HERDR_SIM_SCENARIO: join(root, "herdr-scenario.json"),
     };
     const scan = [bin, "fleet", "scan", "--repo", f.repo, "--concurrency", concurrency, "--json"];
     // One untimed scan with the call logs on: how many times each host was asked.
@@ -114,7 +129,16 @@ export default async function fleetSuite({ runs, bin, tmp, args }: { runs: numbe
   sizes.forEach((n, i) => {
     const s = samples[2 * i]!;
     const loop = samples[2 * i + 1]!;
-    rows.push([String(n), fmt(s.medianMs), fmt(s.p95Ms), fmt(s.medianMs / n), `${ratio(s.medianMs, scan50)}x (${n / 50}x worktrees)`, s.peakRssKb === null ? "n/a" : `${(s.peakRssKb / 1024).toFixed(1)} MB`, fmt(loop.medianMs), `${ratio(s.medianMs, loop.medianMs)}x`]);
+    rows.push([
+      String(n),
+      fmt(s.medianMs),
+      fmt(s.p95Ms),
+      fmt(s.medianMs / n),
+      `${ratio(s.medianMs, scan50)}x (${n / 50}x worktrees)`,
+      s.peakRssKb === null ? "n/a" : `${(s.peakRssKb / 1024).toFixed(1)} MB`,
+      fmt(loop.medianMs),
+      `${ratio(s.medianMs, loop.medianMs)}x`,
+    ]);
   });
   printTable(rows);
   const per = sizes.map((n, i) => samples[2 * i]!.medianMs / n);

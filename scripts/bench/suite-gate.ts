@@ -40,9 +40,20 @@ export function generateLedger(path: string, n: number, nowSec: number, benchSha
     if (k < 7 || k === 7) {
       const allow = k !== 7;
       row = {
-        ...(allow ? { attempt: 1 + (i % 5) } : {}), completion_channel: "orchestration", contract_sha: allow ? c : null, cost_proxy: allow ? 3000 : 0,
-        decision: allow ? "ALLOW" : "DENY", est_chars: 3000, model: models[m], n_agents: 1, reason: allow ? "OK" : "BUDGET_EXCEEDED", runtime: "codex",
-        tier: tiers[m], tier_policy_path: policyPath, tier_policy_sha256: digest, ts,
+        ...(allow ? { attempt: 1 + (i % 5) } : {}),
+        completion_channel: "orchestration",
+        contract_sha: allow ? c : null,
+        cost_proxy: allow ? 3000 : 0,
+        decision: allow ? "ALLOW" : "DENY",
+        est_chars: 3000,
+        model: models[m],
+        n_agents: 1,
+        reason: allow ? "OK" : "BUDGET_EXCEEDED",
+        runtime: "codex",
+        tier: tiers[m],
+        tier_policy_path: policyPath,
+        tier_policy_sha256: digest,
+        ts,
       };
     } else if (k === 8) {
       row = { attempt: 2, completion_channel: "orchestration", contract_sha: c, decision: "ALLOW", est_chars: 3000, job_id: `ctx_${i}`, model_verified: true, n_agents: 1, orchestration_task: `task_${i}`, reason: "OK", runtime: "codex", ts };
@@ -103,14 +114,15 @@ export default async function gateSuite({ runs, bin, tmp }: { runs: number; bin:
   const contract = join(tmp, "contract.md");
   writeFileSync(contract, CONTRACT_TEXT);
   const policy = join(tmp, "policy.json");
-  writeFileSync(
-    policy,
-    JSON.stringify({ version: 2, tiers: { top: ["claude-opus-5"], efficient: ["gpt-5.6-luna", "claude-sonnet-5", "grok-4.5"] }, fanout_caps: { efficient: 1_000_000_000, unknown: 8 }, window_seconds: 86_400 }),
-  );
+  writeFileSync(policy, JSON.stringify({ version: 2, tiers: { top: ["claude-opus-5"], efficient: ["gpt-5.6-luna", "claude-sonnet-5", "grok-4.5"] }, fanout_caps: { efficient: 1_000_000_000, unknown: 8 }, window_seconds: 86_400 }));
   const nowSec = Date.now() / 1000;
   const benchSha = sha(CONTRACT_TEXT);
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmp, MOGUI_HOME: home, NO_COLOR: "1" };
-  const ledgers: [string, number][] = [["empty", 0], ["100k", 100_000], ["1M", 1_000_000]];
+  const ledgers: [string, number][] = [
+    ["empty", 0],
+    ["100k", 100_000],
+    ["1M", 1_000_000],
+  ];
   const check = (ledger: string): Cmd => ({
     argv: [bin, "dispatch-gate", "--ledger", ledger, "check", "--runtime", "codex", "--model", "gpt-5.6-luna", "--contract", contract, "--agents", "1", "--completion-channel", "orchestration", "--tier-policy", policy],
     env,
@@ -133,13 +145,7 @@ export default async function gateSuite({ runs, bin, tmp }: { runs: number; bin:
   const results = ledgers.map(([label], i) => ({ label: `check, ${label} ledger`, s: samples[i]!, cold: colds[i] }));
   const big = paths[2]!;
   const reportRuns = Math.max(3, Math.min(runs, 5));
-  const [report, py] = interleaved(
-    [
-      { argv: [bin, "dispatch-gate", "--ledger", big, "report"], env },
-      { argv: [PYTHON, "-c", "import json, sys\nfor line in open(sys.argv[1], 'rb'):\n    json.loads(line)\n", big] },
-    ],
-    reportRuns,
-  ) as [Sample, Sample];
+  const [report, py] = interleaved([{ argv: [bin, "dispatch-gate", "--ledger", big, "report"], env }, { argv: [PYTHON, "-c", "import json, sys\nfor line in open(sys.argv[1], 'rb'):\n    json.loads(line)\n", big] }], reportRuns) as [Sample, Sample];
 
   const empty = results[0]!.s.medianMs;
   const rows: string[][] = [["command", "median", "p95", "ratio", "peak RSS", "first run (index build)"]];
@@ -147,7 +153,13 @@ export default async function gateSuite({ runs, bin, tmp }: { runs: number; bin:
   rows.push(["report, 1M ledger", fmt(report.medianMs), fmt(report.p95Ms), `${ratio(report.medianMs, py.medianMs)} x python3`, mb(report.peakRssKb), ""]);
   rows.push(["python3 json.loads every line, 1M (baseline)", fmt(py.medianMs), fmt(py.p95Ms), "1.00", mb(py.peakRssKb), ""]);
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((c, i) => c.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
   const big1 = results[2]!.s;
   const verdict = (ok: boolean) => (ok ? "MET" : "MISSED");
   const checkRss = results.every((r) => r.s.peakRssKb !== null && r.s.peakRssKb < 100 * 1024);

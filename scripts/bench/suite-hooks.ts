@@ -76,8 +76,18 @@ export default async function hooksSuite({ runs, bin, tmp }: { runs: number; bin
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   rows[1]![0] = `${rows[1]![0]} (baseline)`;
   w[0] = Math.max(w[0]!, rows[1]![0]!.length);
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
-  const load = (await Bun.file("/proc/loadavg").text().catch(() => "")).split(" ")[0];
+  for (const r of rows)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
+  const load = (
+    await Bun.file("/proc/loadavg")
+      .text()
+      .catch(() => "")
+  ).split(" ")[0];
   if (load) console.log(`\nload average (1 min) during the run: ${load} on ${navigator.hardwareConcurrency} CPUs; a busy machine inflates every p95`);
   const ratio = quantile(g, 0.95) / vMed;
   console.log(`\nsamples: ${n} per command, interleaved; target: p95(product-path-guard) <= 1.50 x median(--version)`);

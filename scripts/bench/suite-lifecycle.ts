@@ -33,9 +33,25 @@ function handoffDir(tmp: string): string {
   for (let i = 1; i <= 40; i++) {
     const role = i % 2 ? "Feature Implementation" : "Maintenance";
     const body = [
-      `# Handoff gen ${i}`, "", "## Role State", "", "```", `Current Role: ${role}`, "Role Lock: ENABLED", "Frozen: all other roles",
-      "Unlock: explicit user instruction only", "```", "", "## Current Objective", "", `Objective ${i}: ${"lorem ipsum ".repeat(40)}`, "",
-      "## Active/Open Tracks", "", ...Array.from({ length: 12 }, (_, t) => `- bd-${t} track ${t}`), "",
+      `# Handoff gen ${i}`,
+      "",
+      "## Role State",
+      "",
+      "```",
+      `Current Role: ${role}`,
+      "Role Lock: ENABLED",
+      "Frozen: all other roles",
+      "Unlock: explicit user instruction only",
+      "```",
+      "",
+      "## Current Objective",
+      "",
+      `Objective ${i}: ${"lorem ipsum ".repeat(40)}`,
+      "",
+      "## Active/Open Tracks",
+      "",
+      ...Array.from({ length: 12 }, (_, t) => `- bd-${t} track ${t}`),
+      "",
     ];
     writeFileSync(join(dir, `2026-${String(i).padStart(3, "0")}-gen${i}.md`), body.join("\n"));
   }
@@ -79,7 +95,13 @@ export default async function lifecycleSuite({ runs, bin, tmp }: { runs: number;
     ["mogui master-bootstrap-live (40 handoffs, fake bd, ps probe)", fmt(q(l, 0.5)), fmt(lP95), `${ratio(lP95, vMed)} (p95)`],
   ];
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
   const met = lP95 / vMed <= 2;
   console.log(`\nruns: ${runs} each, interleaved; median ratio ${ratio(q(l, 0.5), vMed)}x; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
   console.log(`target: bootstrap-live p95 <= 2.00x the --version median -> ${met ? "MET" : "MISSED"} (${ratio(lP95, vMed)}x)`);

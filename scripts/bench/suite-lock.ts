@@ -56,7 +56,13 @@ export default async function lockSuite({ runs, bin, tmp }: { runs: number; bin:
     const rows: string[][] = [["dispatch-gate check (recording)", "median", "p95", "ratio"]];
     for (const c of cases) rows.push([c.label, fmt(quantile(c.xs, 0.5)), fmt(quantile(c.xs, 0.95)), `${ratio(quantile(c.xs, 0.5), base)} x no lock file`]);
     const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
+    for (const r of rows)
+      console.log(
+        r
+          .map((c, i) => c.padEnd(w[i]!))
+          .join("  ")
+          .trimEnd(),
+      );
 
     // In process: one uncontended acquire + release on an existing file.
     const lock = join(tmp, "micro.lock");

@@ -74,10 +74,22 @@ export default async function mcpSuite({ runs, bin, tmp }: { runs: number; bin: 
   printTable([
     ["measure", "median", "ratio vs --version"],
     ["mogui --version (baseline, whole process)", fmt(base), "1.00"],
-    row("mcp: spawn to initialize reply", rounds.map((r) => r.init)),
-    row("mcp: first tools/list round trip", rounds.map((r) => r.listCold)),
-    row("mcp: warm tools/list round trip", rounds.map((r) => r.listWarm)),
-    row("mcp: read-only call round trip (approval_classify)", rounds.map((r) => r.call)),
+    row(
+      "mcp: spawn to initialize reply",
+      rounds.map((r) => r.init),
+    ),
+    row(
+      "mcp: first tools/list round trip",
+      rounds.map((r) => r.listCold),
+    ),
+    row(
+      "mcp: warm tools/list round trip",
+      rounds.map((r) => r.listWarm),
+    ),
+    row(
+      "mcp: read-only call round trip (approval_classify)",
+      rounds.map((r) => r.call),
+    ),
   ]);
   console.log(`\nruns: ${runs} rounds (one --version, one server session each)`);
   return 0;

@@ -60,7 +60,11 @@ export default async function parserSuite({ runs, bin, tmp, args }: { runs: numb
     rows.push(["", "this", fmt(w1), fmt(c1), (w1 / w0).toFixed(2), (c1 / c0).toFixed(2)]);
   }
   printTable(rows);
-  const load = (await Bun.file("/proc/loadavg").text().catch(() => "")).split(" ")[0];
+  const load = (
+    await Bun.file("/proc/loadavg")
+      .text()
+      .catch(() => "")
+  ).split(" ")[0];
   console.log(`\nruns: ${n} per binary per probe, alternating; load average ${load ?? "n/a"}`);
   return 0;
 }

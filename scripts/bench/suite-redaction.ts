@@ -69,7 +69,7 @@ function plants(r: () => number): { secrets: Array<[string, string]>; placeholde
     'password = "changeme-please"',
     "see /Users/dev/project for the layout",
     `Authorization: ${"Bearer "}<token> (placeholder)`,
-    'DB_PASSWORD=changeme',
+    "DB_PASSWORD=changeme",
     `token: ${"${{"} secrets.GITHUB_TOKEN }}`,
   ];
   return { secrets, placeholders };
@@ -283,7 +283,10 @@ export default async function redactionSuite({ bin, tmp, args }: { runs: number;
   }
   const found = c.planted.filter((p) => reported.has(`${p.file}\0${p.rule}`)).length;
   const falsePos = [...reported].filter((k) => c.placeholderFiles.has(k.split("\0")[0]!)).length;
-  const moguiMs = Math.min(first.ms, best(2, () => timeIt(scanArgv, { env })));
+  const moguiMs = Math.min(
+    first.ms,
+    best(2, () => timeIt(scanArgv, { env })),
+  );
   const moguiMBps = mbps(c.bytes, moguiMs);
 
   const rows: string[][] = [["engine", "best wall time", "MB/s", "mogui ratio", "peak RSS"]];
@@ -322,7 +325,13 @@ export default async function redactionSuite({ bin, tmp, args }: { runs: number;
     verdicts.push("vs secretlint: baseline unavailable (not installed in /tmp/mogui-bench-cache; pass --install-baselines)");
   }
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((x, i) => x.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((x, i) => x.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
   console.log("");
   for (const v of verdicts) console.log(v);
   console.log(`planted secrets found: ${found}/${c.planted.length} (target 100%) ${found === c.planted.length ? "MET" : "MISSED"}`);

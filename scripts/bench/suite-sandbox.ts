@@ -35,7 +35,31 @@ export default async function sandboxSuite({ runs, bin, tmp }: { runs: number; b
     ["true (baseline)", [trueBin]],
     ["mogui sandbox run --deny-write P -- true", [bin, "sandbox", "run", "--deny-write", product, "--", trueBin]],
     ["mogui --version", [bin, "--version"]],
-    ["bwrap directly (same mounts)", [Bun.which("bwrap", { PATH: env.PATH }) ?? "bwrap", "--dev-bind", "/", "/", "--dev-bind", tmp, tmp, "--dev-bind", join(tmp, "code"), join(tmp, "code"), "--ro-bind", product, product, "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL", "--", trueBin]],
+    [
+      "bwrap directly (same mounts)",
+      [
+        Bun.which("bwrap", { PATH: env.PATH }) ?? "bwrap",
+        "--dev-bind",
+        "/",
+        "/",
+        "--dev-bind",
+        tmp,
+        tmp,
+        "--dev-bind",
+        join(tmp, "code"),
+        join(tmp, "code"),
+        "--ro-bind",
+        product,
+        product,
+        "--unshare-pid",
+        "--proc",
+        "/proc",
+        "--cap-drop",
+        "ALL",
+        "--",
+        trueBin,
+      ],
+    ],
   ];
   const check = Bun.spawnSync([bin, "sandbox", "check"], { env, stdout: "pipe", stderr: "pipe" });
   if (check.exitCode !== 0) {
@@ -52,8 +76,18 @@ export default async function sandboxSuite({ runs, bin, tmp }: { runs: number; b
     ...probes.map(([name, argv], k) => [name, fmt(quantile(xs[k]!, 0.5)), fmt(quantile(xs[k]!, 0.95)), fmt(quantile(xs[k]!, 0.5) - base), fmt(cpuMed(argv)), fmt(cpuMed(argv) - cpuMed(probes[0]![1]))]),
   ];
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
-  const load = (await Bun.file("/proc/loadavg").text().catch(() => "")).split(" ")[0];
+  for (const r of rows)
+    console.log(
+      r
+        .map((c, i) => c.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
+  const load = (
+    await Bun.file("/proc/loadavg")
+      .text()
+      .catch(() => "")
+  ).split(" ")[0];
   if (load) console.log(`\nload average (1 min) during the run: ${load} on ${navigator.hardwareConcurrency} CPUs`);
   const added = quantile(xs[1]!, 0.5) - base;
   console.log(`\nsamples: ${n} per command, interleaved; target: sandbox run adds <= 20 ms to a command's start`);

@@ -49,8 +49,22 @@ function claudeFile(path: string, bytes: number, seed: number): void {
     const usage = { input_tokens: 10 + (i % 7), cache_creation_input_tokens: 100, cache_read_input_tokens: 2000 + i, output_tokens: 50 + (i % 13) };
     const lines = [
       JSON.stringify({ type: "user", sessionId: `s${seed}`, uuid: `u${i}`, timestamp: "2026-11-30T10:00:00Z", message: { role: "user", content: [{ type: "tool_result", tool_use_id: `t${i}`, content: FILLER.slice(0, 1500 + (i % 5) * 500) }] } }),
-      JSON.stringify({ type: "assistant", sessionId: `s${seed}`, uuid: `a${i}`, requestId: `req_${i}`, timestamp: "2026-11-30T10:00:01Z", message: { id, role: "assistant", model: "claude-sonnet-5", content: [{ type: "thinking", thinking: FILLER.slice(0, 800) }], usage } }),
-      JSON.stringify({ type: "assistant", sessionId: `s${seed}`, uuid: `b${i}`, requestId: `req_${i}`, timestamp: "2026-11-30T10:00:02Z", message: { id, role: "assistant", model: "claude-sonnet-5", content: [{ type: "text", text: FILLER.slice(0, 600) }], usage } }),
+      JSON.stringify({
+        type: "assistant",
+        sessionId: `s${seed}`,
+        uuid: `a${i}`,
+        requestId: `req_${i}`,
+        timestamp: "2026-11-30T10:00:01Z",
+        message: { id, role: "assistant", model: "claude-sonnet-5", content: [{ type: "thinking", thinking: FILLER.slice(0, 800) }], usage },
+      }),
+      JSON.stringify({
+        type: "assistant",
+        sessionId: `s${seed}`,
+        uuid: `b${i}`,
+        requestId: `req_${i}`,
+        timestamp: "2026-11-30T10:00:02Z",
+        message: { id, role: "assistant", model: "claude-sonnet-5", content: [{ type: "text", text: FILLER.slice(0, 600) }], usage },
+      }),
     ];
     if (i % 500 === 7) lines.push("{torn-in-the-middle");
     return lines;
@@ -74,7 +88,9 @@ function spendLedger(path: string, n: number, nowSec: number): void {
   const tiers = ["efficient", "efficient", "top"];
   for (let i = 0; i < n; i++) {
     const m = i % 3;
-    buf.push(`${JSON.stringify({ cache_creation_tokens: 0, cache_read_tokens: 100, event: "spend", input_tokens: 10, job_id: `job-${i % 997}`, model: models[m], output_tokens: 5, responses: 1, tier: tiers[m], transcript: `/srv/t/${i % 997}.jsonl`, ts: nowSec - YEAR + (YEAR * i) / n })}\n`);
+    buf.push(
+      `${JSON.stringify({ cache_creation_tokens: 0, cache_read_tokens: 100, event: "spend", input_tokens: 10, job_id: `job-${i % 997}`, model: models[m], output_tokens: 5, responses: 1, tier: tiers[m], transcript: `/srv/t/${i % 997}.jsonl`, ts: nowSec - YEAR + (YEAR * i) / n })}\n`,
+    );
     if (buf.length >= 50_000) {
       appendFileSync(path, buf.join(""));
       buf = [];
@@ -109,6 +125,7 @@ async function recordPart(bin: string, tmp: string, runs: number, gb: number): P
     rmSync(join(home, "spend-ledger.jsonl.state.json"), { force: true });
   };
   const [rec, w, c] = interleaved([record, wc, cat], runs, fresh);
+  if (!rec || !w || !c) throw new Error("interleaved: one sample per command expected");
   const mbps = (s: Sample) => `${(bytes / 1e6 / (s.medianMs / 1000)).toFixed(0)} MB/s`;
   table([
     ["command (over the same bytes)", "median", "p95", "throughput", "ratio", "peak RSS"],
@@ -117,10 +134,7 @@ async function recordPart(bin: string, tmp: string, runs: number, gb: number): P
     ["cat > /dev/null (baseline)", fmt(c.medianMs), fmt(c.p95Ms), mbps(c), `${ratio(c.medianMs, w.medianMs)} x wc -l`, mb(c.peakRssKb)],
   ]);
   const tp = bytes / 1e6 / (rec.medianMs / 1000);
-  return [
-    `spend record >= 200 MB/s: ${tp.toFixed(0)} MB/s ${tp >= 200 ? "MET" : "MISSED"}`,
-    `spend record peak RSS < 128 MB: ${mb(rec.peakRssKb)} ${rec.peakRssKb !== null && rec.peakRssKb < 128 * 1024 ? "MET" : "MISSED"}`,
-  ];
+  return [`spend record >= 200 MB/s: ${tp.toFixed(0)} MB/s ${tp >= 200 ? "MET" : "MISSED"}`, `spend record peak RSS < 128 MB: ${mb(rec.peakRssKb)} ${rec.peakRssKb !== null && rec.peakRssKb < 128 * 1024 ? "MET" : "MISSED"}`];
 }
 
 async function gatePart(bin: string, tmp: string, runs: number): Promise<string[]> {
@@ -134,7 +148,11 @@ async function gatePart(bin: string, tmp: string, runs: number): Promise<string[
   const nowSec = Date.now() / 1000;
   const benchSha = createHash("sha256").update(CONTRACT_TEXT).digest("hex");
   const homes: Record<string, string> = {};
-  for (const [label, n] of [["empty", 0], ["200k", 200_000], ["1M", 1_000_000]] as const) {
+  for (const [label, n] of [
+    ["empty", 0],
+    ["200k", 200_000],
+    ["1M", 1_000_000],
+  ] as const) {
     const home = join(tmp, `home-gate-${label}`);
     mkdirSync(home, { recursive: true });
     const t0 = performance.now();

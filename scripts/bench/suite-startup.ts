@@ -55,7 +55,13 @@ export default async function startupSuite({ runs, bin, tmp }: { runs: number; b
     ["mogui worker-reap --dry-run (canned-reply orca)", fmt(c.medianMs), fmt(c.p95Ms), ratio(c.medianMs, b.medianMs), kb(c.peakRssKb)],
   ];
   const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows) console.log(row.map((c, i) => c.padEnd(w[i]!)).join("  ").trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((c, i) => c.padEnd(w[i]!))
+        .join("  ")
+        .trimEnd(),
+    );
   console.log(`\nruns: ${runs} each; targets: ratio <= 0.50, peak RSS < 64 MB (mogui process only)`);
   const okV = v.medianMs / b.medianMs <= 0.5;
   const okR = r.medianMs / b.medianMs <= 0.5;

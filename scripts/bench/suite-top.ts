@@ -22,13 +22,41 @@ function git(cwd: string, ...args: string[]): void {
 function syntheticFrame(n: number): TopFrame {
   const states = ["working", "blocked", "done", "idle", "dead", "unknown"] as const;
   const rows: TopRow[] = Array.from({ length: n }, (_, i) => ({
-    id: `job-${i}-impl-20261203`, source: "job", host: "herdr", pane: `w${i % 9 + 1}:p${i}`, agent: "claude", model: "claude-sonnet-5", model_claimed: i % 7 ? "claude-sonnet-5" : "claude-opus-5", model_observed: "claude-sonnet-5",
-    tier: "efficient", job_tier: "T2", state: states[i % 6]!, stuck: i % 13 === 0, escalated: i % 17 === 0, verdict_pending: false, group: GROUPS[i % 5]!, age_seconds: 60 * i, idle_seconds: i,
-    tokens: 1000 * i, spend: i * 0.01, burn_tokens_per_hour: 100 * i, burn_spend_per_hour: 0.1, pushed: i % 3 === 0 ? true : i % 3 === 1 ? false : null, claimed_sha: null, verdict: i % 4 ? "pass" : null,
-    reap: i % 2 ? { safe: true } : { safe: false, reason: "Worktree has uncommitted changes" }, repo: "/src/app", worktree: `/src/wt-${i}`, branch: `b${i}`, brief: null, transcripts: [], binding_source: null, drift: null,
+    id: `job-${i}-impl-20261203`,
+    source: "job",
+    host: "herdr",
+    pane: `w${(i % 9) + 1}:p${i}`,
+    agent: "claude",
+    model: "claude-sonnet-5",
+    model_claimed: i % 7 ? "claude-sonnet-5" : "claude-opus-5",
+    model_observed: "claude-sonnet-5",
+    tier: "efficient",
+    job_tier: "T2",
+    state: states[i % 6]!,
+    stuck: i % 13 === 0,
+    escalated: i % 17 === 0,
+    verdict_pending: false,
+    group: GROUPS[i % 5]!,
+    age_seconds: 60 * i,
+    idle_seconds: i,
+    tokens: 1000 * i,
+    spend: i * 0.01,
+    burn_tokens_per_hour: 100 * i,
+    burn_spend_per_hour: 0.1,
+    pushed: i % 3 === 0 ? true : i % 3 === 1 ? false : null,
+    claimed_sha: null,
+    verdict: i % 4 ? "pass" : null,
+    reap: i % 2 ? { safe: true } : { safe: false, reason: "Worktree has uncommitted changes" },
+    repo: "/src/app",
+    worktree: `/src/wt-${i}`,
+    branch: `b${i}`,
+    brief: null,
+    transcripts: [],
+    binding_source: null,
+    drift: null,
   }));
   const groups = Object.fromEntries(GROUPS.map((g) => [g, rows.filter((r) => r.group === g).length])) as TopFrame["totals"]["groups"];
-  return { rows, totals: { rows: n, groups, tokens: 0, spend: 1, currency: "USD", burn_tokens_per_hour: 0, tiers: [{ tier: "top", agents: 3, cap: 4, spent_tokens: 9e6, spend_cap: 2e7 }], window_seconds: 86_400, warnings: [], at: Date.now() }, };
+  return { rows, totals: { rows: n, groups, tokens: 0, spend: 1, currency: "USD", burn_tokens_per_hour: 0, tiers: [{ tier: "top", agents: 3, cap: 4, spent_tokens: 9e6, spend_cap: 2e7 }], window_seconds: 86_400, warnings: [], at: Date.now() } };
 }
 
 function inProcess(fn: () => void, runs: number): { median: number; p95: number } {
@@ -67,7 +95,10 @@ export default async function topSuite({ runs, bin, tmp }: { runs: number; bin: 
   const home = join(tmp, "home");
   mkdirSync(home, { recursive: true });
   const now = Math.floor(Date.now() / 1000);
-  writeFileSync(join(home, "jobs-ledger.jsonl"), Array.from({ length: 200 }, (_, i) => JSON.stringify({ event: "job_spawned", ts: now - i * 60, job_id: `job-${i}`, worktree: join(tmp, `gone-${i}`), repo: join(tmp, "no-repo"), branch: `b${i}`, host: "herdr", pane_id: `w1:p${i}`, kind: "claude", model: "claude-sonnet-5", tier: "T2", inbox: join(home, "inbox", `job-${i}`) })).join("\n") + "\n");
+  writeFileSync(
+    join(home, "jobs-ledger.jsonl"),
+    `${Array.from({ length: 200 }, (_, i) => JSON.stringify({ event: "job_spawned", ts: now - i * 60, job_id: `job-${i}`, worktree: join(tmp, `gone-${i}`), repo: join(tmp, "no-repo"), branch: `b${i}`, host: "herdr", pane_id: `w1:p${i}`, kind: "claude", model: "claude-sonnet-5", tier: "T2", inbox: join(home, "inbox", `job-${i}`) })).join("\n")}\n`,
+  );
   const env = { ...GIT_ENV, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, MOGUI_HOME: home, NO_COLOR: "1", COLUMNS: "160" };
   const version: Cmd = { argv: [bin, "--version"], env };
   const once200: Cmd = { argv: [bin, "top", "--once", "--host", "none"], env };

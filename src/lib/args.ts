@@ -23,7 +23,7 @@ export type MoguiArgDef =
 export type MoguiArgsDef = Record<string, MoguiArgDef>;
 
 /** A whole number with bounds, parsed and range-checked here (replaces the hand-written integer parsers). */
-export interface IntArgDef {
+interface IntArgDef {
   type: "int";
   min: number;
   max: number;
@@ -53,7 +53,7 @@ type ValueOf<D> = D extends { type: "boolean" }
           : string | undefined;
 export type ArgValues<A extends MoguiArgsDef> = { -readonly [K in keyof A]: ValueOf<A[K]> } & { _: string[] };
 
-export type ParsedValue = string | boolean | string[] | number | undefined;
+type ParsedValue = string | boolean | string[] | number | undefined;
 export type Parsed = Record<string, ParsedValue> & { _: string[] };
 
 export interface ParseRules {
@@ -185,7 +185,12 @@ function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef
     const key = eq >= 0 ? body.slice(0, eq) : body;
     const found = findDef(defs, key);
     if (!found) {
-      const near = long ? suggest(key, Object.keys(defs).filter((n) => defs[n]!.type !== "positional")) : undefined;
+      const near = long
+        ? suggest(
+            key,
+            Object.keys(defs).filter((n) => defs[n]!.type !== "positional"),
+          )
+        : undefined;
       throw new UsageError(`unknown flag ${long ? "--" : "-"}${key} for 'mogui ${cmdPath}'${near ? ` (did you mean --${near}?)` : ""}`, cmdPath);
     }
     const [name, def] = found;
@@ -300,8 +305,6 @@ function checkGroups(cmdPath: string, out: Parsed, defs: MoguiArgsDef, rules: Pa
     }
   }
 }
-
-export type { ArgsDef };
 
 /**
  * Shared arg fragments: the one definition of each flag many commands take. Spread them into `args` and override

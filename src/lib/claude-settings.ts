@@ -3,8 +3,10 @@
  * brake's worker wiring): a missing file is `{}`; a symlink, bad JSON or a non-object refuses with a one-line
  * SettingsError; writes go through a temp file and a rename, so a crash never leaves half a settings file.
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { atomicWrite } from "./fs.ts";
+import { errnoCode, errorMessage } from "./errors.ts";
 
 export class SettingsError extends Error {}
 
@@ -22,15 +24,15 @@ export function readSettings(path: string): Json {
   try {
     st = lstatSync(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new SettingsError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code}`);
+    if (errnoCode(e) === "ENOENT") return {};
+    throw new SettingsError(`cannot read ${path}: ${errnoCode(e)}`);
   }
   if (st.isSymbolicLink()) throw new SettingsError(`${path} is a symlink; refusing to write through it`);
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new SettingsError(`${path} is not valid JSON (${(e as Error).message}); fix it first, nothing was changed`);
+    throw new SettingsError(`${path} is not valid JSON (${errorMessage(e)}); fix it first, nothing was changed`);
   }
   if (!isObj(value)) throw new SettingsError(`${path} must hold a JSON object`);
   return value;
@@ -40,10 +42,8 @@ export function readSettings(path: string): Json {
 export function writeSettings(path: string, settings: Json): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.mogui-${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(settings, null, 2)}\n`);
-    renameSync(tmp, path);
+    atomicWrite(path, `${JSON.stringify(settings, null, 2)}\n`, undefined, ".mogui-");
   } catch (e) {
-    throw new SettingsError(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new SettingsError(`cannot write ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
 }

@@ -12,7 +12,7 @@ export function workerNow(ctx: Pick<Ctx, "env" | "now">): number {
   return ctx.now();
 }
 
-export function timeScale(ctx: Pick<Ctx, "env">): number {
+function timeScale(ctx: Pick<Ctx, "env">): number {
   const n = Number(ctx.env.MOGUI_WORKER_TIME_SCALE);
   return Number.isFinite(n) && n > 0 && n <= 1 ? n : 1;
 }

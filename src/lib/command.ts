@@ -7,10 +7,10 @@
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
 import type { ArgValues, MoguiArgsDef, ParseRules } from "./args.ts";
 import type { Ctx } from "./context.ts";
-import { COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
+import { type COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
 
 /** What run gets: citty's context shape (args, rawArgs) plus mogui's Ctx and the typed exit helpers. */
-export interface RunContext<A extends MoguiArgsDef, X extends Exits> {
+interface RunContext<A extends MoguiArgsDef, X extends Exits> {
   args: ArgValues<A>;
   rawArgs: string[];
   ctx: Ctx;
@@ -117,10 +117,21 @@ export function defineCommand<const A extends MoguiArgsDef, const X extends Exit
   };
 }
 
+/**
+ * A group's subcommands, from its family's loader rows (`"<group> <sub>"`, commands/<family>/index.ts) in their
+ * order: a subcommand is declared once, as its row.
+ */
+export function subCommandsOf(rows: Record<string, { load: () => Promise<{ default: AnyCommand }> }>, group: string): Record<string, () => Promise<AnyCommand>> {
+  const out: Record<string, () => Promise<AnyCommand>> = {};
+  for (const [key, row] of Object.entries(rows)) {
+    const sub = key.startsWith(`${group} `) ? key.slice(group.length + 1) : "";
+    if (sub && !sub.includes(" ")) out[sub] = () => row.load().then((m) => m.default);
+  }
+  return out;
+}
+
 export function defineGroup(spec: GroupSpec): Group {
-  const subCommands = Object.fromEntries(
-    Object.entries(spec.subCommands).map(([k, load]) => [k, async () => (await load()).citty]),
-  );
+  const subCommands = Object.fromEntries(Object.entries(spec.subCommands).map(([k, load]) => [k, async () => (await load()).citty]));
   let citty: CommandDef | undefined;
   return {
     ...spec,

@@ -68,7 +68,7 @@ function stream(s: NodeJS.WriteStream): NodeJS.WriteStream {
 }
 
 /** How to run this program again: compiled binaries live in /$bunfs/, source runs need the script path. */
-export function selfArgv(): string[] {
+function selfArgv(): string[] {
   const main = Bun.main;
   if (main.startsWith("/$bunfs/") || main.startsWith("B:/~BUN/")) return [process.execPath];
   return [process.execPath, main];

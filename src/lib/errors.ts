@@ -24,3 +24,10 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+/** The errno name of a failed system call (`ENOENT`, `EEXIST`, ...), or undefined for any other error. */
+export function errnoCode(e: unknown): string | undefined {
+  if (typeof e !== "object" || e === null || !("code" in e)) return undefined;
+  const code = (e as { code: unknown }).code;
+  return typeof code === "string" ? code : undefined;
+}

@@ -38,11 +38,6 @@ export function exitCode(exits: Exits, name: string): number {
   return row.code;
 }
 
-/** Rows for help: the command's own, in declaration order. */
-export function exitRowsOf(exits: Exits): ExitDef[] {
-  return Object.values(exits);
-}
-
 /**
  * Errors many commands share, mapped once (by the error's name, so main needs not import the modules that throw
  * them): a command that declares the exit gets `<cmd>: <LABEL>: <message>` and that exit's code.

@@ -8,6 +8,7 @@ import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, wri
 import { dirname } from "node:path";
 import { acquireLock, DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, withLock } from "./lock.ts";
 import { sortedJson } from "./output.ts";
+import { errnoCode, errorMessage } from "./errors.ts";
 
 /**
  * node:fs/promises, loaded when a ledger is first read: loading it costs about half a millisecond, which every hook
@@ -55,7 +56,7 @@ function parseLine(text: string): { row: LedgerRow } | { why: string } {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    return { why: `corrupt line (invalid JSON: ${(e as Error).message})` };
+    return { why: `corrupt line (invalid JSON: ${errorMessage(e)})` };
   }
   // What v.record(v.string(), v.unknown()) accepts of a JSON.parse result, without copying every row: a whole-ledger
   // check before an append (the appender contract) reads every line.
@@ -237,7 +238,7 @@ async function openForRead(path: string) {
   try {
     return await openForReading(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    if (errnoCode(e) === "ENOENT") return undefined;
     throw new LedgerError("unreadable", path, `cannot open: ${errno(e)}`);
   }
 }
@@ -390,7 +391,7 @@ export async function* rowsSince(path: string, since: number, opts: ReadOptions 
 // ---------------------------------------------------------------------------------------------------- warnings
 
 /** Warnings of one kind printed before the rest are summarised (issue 13: a 20 MB ledger is not 94,001 lines). */
-export const WARNINGS_PER_KIND = 10;
+const WARNINGS_PER_KIND = 10;
 
 export interface WarningSink {
   warn(w: LedgerWarning): void;

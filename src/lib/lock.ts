@@ -16,6 +16,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dlopen, FFIType, read } from "bun:ffi";
+import { errnoCode } from "./errors.ts";
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 /** A pid lock file still empty after this long belongs to a process that died between create and write. */
@@ -24,7 +25,11 @@ const EMPTY_LOCK_GRACE_MS = 2_000;
 export const PID_LOCK_MAX_AGE_MS = 60_000;
 
 export class LockTimeoutError extends Error {
-  constructor(readonly lockPath: string, timeoutMs: number, readonly holder?: string) {
+  constructor(
+    readonly lockPath: string,
+    timeoutMs: number,
+    readonly holder?: string,
+  ) {
     super(`could not take lock ${lockPath} within ${timeoutMs} ms${holder ? ` (held by ${holder})` : ""}`);
     this.name = "LockTimeoutError";
   }
@@ -35,7 +40,7 @@ function pidAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    return errnoCode(e) === "EPERM";
   }
 }
 
@@ -228,7 +233,7 @@ function tryCreate(path: string): boolean {
   try {
     fd = openSync(path, "wx", 0o644);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (errnoCode(e) === "EEXIST") return false;
     throw e;
   }
   try {

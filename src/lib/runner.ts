@@ -116,13 +116,16 @@ export const realRunner: Runner = async (argv, opts = {}) => {
   const killed = new Promise<void>((r) => (release = r));
   const onAbort = () => killGroup(proc.pid);
   opts.signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup(proc.pid);
-    // Give the pipes a moment to close, then stop waiting on them.
-    setTimeout(release, 200);
-    // A timer longer than 2^31-1 ms would fire at once: such a timeout (an unbounded flag's) waits ~24.8 days.
-  }, Math.min(timeoutMs, 2_147_483_647));
+  const timer = setTimeout(
+    () => {
+      timedOut = true;
+      killGroup(proc.pid);
+      // Give the pipes a moment to close, then stop waiting on them.
+      setTimeout(release, 200);
+      // A timer longer than 2^31-1 ms would fire at once: such a timeout (an unbounded flag's) waits ~24.8 days.
+    },
+    Math.min(timeoutMs, 2_147_483_647),
+  );
   // A command that exits while something it started in the background still holds our pipes (`cmd &`) must not
   // wait for, or be reported as, a timeout: shortly after the exit, stop what is left of its process group.
   let done = false;
@@ -131,10 +134,7 @@ export const realRunner: Runner = async (argv, opts = {}) => {
     if (done) return;
     straggler = setTimeout(() => killGroup(proc.pid), 200);
   });
-  const [stdout, stderr] = await Promise.all([
-    drain(proc.stdout as ReadableStream<Uint8Array>, killed),
-    drain(proc.stderr as ReadableStream<Uint8Array>, killed),
-  ]);
+  const [stdout, stderr] = await Promise.all([drain(proc.stdout as ReadableStream<Uint8Array>, killed), drain(proc.stderr as ReadableStream<Uint8Array>, killed)]);
   await Promise.race([proc.exited, killed]);
   done = true;
   opts.signal?.removeEventListener("abort", onAbort);

@@ -114,7 +114,7 @@ export function braceExpand(word: string): string[] {
 const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\" };
 
 /** Backslash escapes as `echo -e`, `printf %b` and a printf format read them (`\n`, `\x2f`, `\0NNN`, `\NNN`). */
-export function unescape(s: string, octalNeedsZero: boolean): string {
+function unescapeBackslashes(s: string, octalNeedsZero: boolean): string {
   return s.replace(/\\(x[0-9A-Fa-f]{1,2}|0[0-7]{0,3}|[0-7]{1,3}|.)/gs, (all, e: string) => {
     if (e[0] === "x") return String.fromCharCode(parseInt(e.slice(1), 16));
     if (/^[0-7]/.test(e)) {
@@ -134,7 +134,7 @@ function echoOutput(args: string[]): string {
     if (args[i]!.includes("E")) escapes = false;
   }
   const text = args.slice(i).join(" ");
-  return escapes ? unescape(text, true) : text;
+  return escapes ? unescapeBackslashes(text, true) : text;
 }
 
 /** printf with %s, %b, %d, %i, %c and %%; the format is reused while arguments remain. Null on anything else. */
@@ -150,7 +150,7 @@ function printfOutput(args: string[]): string | null {
     const once = format.replace(/%(%|[sbdic])/g, (_, k: string) => {
       if (k === "%") return "%";
       const a = rest[used++] ?? "";
-      if (k === "b") return unescape(a, true);
+      if (k === "b") return unescapeBackslashes(a, true);
       if (k === "c") return a.slice(0, 1);
       if (k === "d" || k === "i") {
         if (a !== "" && !/^-?\d+$/.test(a)) failed = true;
@@ -159,7 +159,7 @@ function printfOutput(args: string[]): string | null {
       return a;
     });
     if (failed || /%[^%sbdic]/.test(format.replace(/%%/g, ""))) return null;
-    out += unescape(once, false);
+    out += unescapeBackslashes(once, false);
     if (used >= rest.length || !/%[sbdic]/.test(format)) break;
   }
   return out;

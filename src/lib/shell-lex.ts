@@ -10,7 +10,7 @@
  */
 import { BRACE_CLOSE, BRACE_COMMA, BRACE_OPEN, braceExpand, ReadBudgetError, spend, staticOutput, unmark } from "./shell-expand.ts";
 
-export interface Redirect {
+interface Redirect {
   op: string;
   target: string;
 }
@@ -21,7 +21,7 @@ export interface SimpleCommand {
 }
 
 /** Commands joined by `|`. */
-export type Pipeline = SimpleCommand[];
+type Pipeline = SimpleCommand[];
 
 export interface ShellParse {
   pipelines: Pipeline[];
@@ -47,7 +47,7 @@ export interface LexEnv {
   keep?: (value: string) => boolean;
 }
 
-export interface PipeSep {
+interface PipeSep {
   before: string;
   after: string;
   depth: number;
@@ -88,8 +88,7 @@ function closeParen(s: string, open: number): number {
     if (c === "<" && s[i + 1] === "<") {
       const end = skipNestedHeredoc(s, i);
       i = end > i ? end : i + (s[i + 2] === "<" ? 2 : 1);
-    }
-    else if (c === "\\") i++;
+    } else if (c === "\\") i++;
     else if (c === "'") {
       const j = s.indexOf("'", i + 1);
       if (j < 0) break;
@@ -180,7 +179,7 @@ class Lexer {
   private assign(name: string, value: string): void {
     const old = this.vars[name];
     const keep = this.env.keep;
-    if (old !== undefined && keep && keep(old) && !keep(value)) return;
+    if (old && keep?.(old) && !keep(value)) return;
     this.vars[name] = value;
     this.own[name] = value;
   }
@@ -342,7 +341,7 @@ class Lexer {
         const n = s[i + 1] ?? "";
         if (n === "\n") i += 2;
         else {
-          this.add("$`\"\\".includes(n) ? n : `\\${n}`);
+          this.add('$`"\\'.includes(n) ? n : `\\${n}`);
           i += 2;
         }
       } else if (c === "$") i = this.dollar(i, true);
@@ -543,8 +542,7 @@ function group(tokens: Token[], functions?: string[], seps: PipeSep[] = []): Pip
       } else if (heredocDelim) {
         heredocDelim = false;
         cmd.redirects.push({ op: "<<", target: tok.v });
-      }
-      else cmd.words.push(tok.v);
+      } else cmd.words.push(tok.v);
       continue;
     }
     if (pending !== null) throw new LexError(`redirection ${pending} without a target`);

@@ -26,7 +26,10 @@ export function parseToml(text: string): Record<string, unknown> {
   } catch (e) {
     if (!(e instanceof SmolTomlError)) throw e;
     // smol-toml's message is "Invalid TOML document: <what>\n\n<code excerpt>": keep <what>.
-    const what = e.message.replace(/^Invalid TOML document: /, "").split("\n")[0]!.trim();
+    const what = e.message
+      .replace(/^Invalid TOML document: /, "")
+      .split("\n")[0]!
+      .trim();
     throw new TomlError(what || "invalid TOML", e.line, e.column);
   }
 }

@@ -8,7 +8,13 @@ import { runMain } from "../helpers/ctx.ts";
 import { tempDir } from "../helpers/paths.ts";
 
 const REG = { commands: COMMANDS };
-const GROUPS = [...new Set(Object.keys(COMMANDS).filter((k) => k.includes(" ")).map((k) => k.split(" ")[0]!))];
+const GROUPS = [
+  ...new Set(
+    Object.keys(COMMANDS)
+      .filter((k) => k.includes(" "))
+      .map((k) => k.split(" ")[0]!),
+  ),
+];
 
 describe("groups", () => {
   test("every group's --help exits 0 and lists each subcommand with its description; help <group> is the same", async () => {

@@ -44,7 +44,7 @@ describe("measure-product-path-guard", () => {
   test("counts bash observations and rejections; N/A without; corrupt log exit 2", async () => {
     const log = join(dir, "events.jsonl");
     const row = (outcome: string, tool_kind = "bash") => JSON.stringify({ event: "product_path_guard", outcome, tool_kind });
-    writeFileSync(log, [row("allow"), row("block"), row("allow"), row("block", "file"), JSON.stringify({ event: "other" })].join("\n") + "\n");
+    writeFileSync(log, `${[row("allow"), row("block"), row("allow"), row("block", "file"), JSON.stringify({ event: "other" })].join("\n")}\n`);
     expect(await run(["measure-product-path-guard", "--log", log])).toEqual({ code: 0, stdout: "bash_command_observations=3\nguard_rejections=1\nrejection_rate=33.3% (1/3)\n", stderr: "" });
     const j = await run(["measure-product-path-guard", "--json"], { env: env({ MOGUI_EVENT_LOG: log }) });
     expect(JSON.parse(j.stdout)).toEqual({ bash_command_observations: 3, guard_rejections: 1, log, rejection_rate: 1 / 3 });
@@ -59,14 +59,14 @@ describe("workstream-render", () => {
     const at = (h: number, d = 14) => new Date(2026, 2, d, h, 5, 9).getTime() / 1000;
     writeFileSync(
       ledger,
-      [
+      `${[
         { ts: at(9), runtime: "codex", model: "gpt-5.5", tier: "efficient", decision: "ALLOW", reason: "OK", n_agents: 2, cost_proxy: 40, warnings: ["MODEL_MISMATCH"] },
         { ts: at(10), runtime: "codex", decision: "DENY", reason: "TIER_FANOUT_CAP", model: "m|x" },
         { ts: at(11), decision: "ALLOW", reason: "OK", job_id: "ctx_abc", runtime: "codex", n_agents: 1 },
         { ts: at(12, 15), decision: "ALLOW" },
       ]
         .map((r) => JSON.stringify(r))
-        .join("\n") + "\n",
+        .join("\n")}\n`,
     );
     const r = await run(["workstream-render", "2026-03-14", "--ledger", ledger]);
     expect(r.code).toBe(0);
@@ -104,7 +104,12 @@ describe("orca-wait", () => {
   const e = () => env({ ORCA_CLI_COMMAND: "orca" });
 
   test("drains the backlog and returns without blocking when it had messages", async () => {
-    const runner = stubRunner([[[...base, "100", "--json"], [reply([msg("msg_1", "a"), msg("msg_2", "b|c")]), reply([])]]]);
+    const runner = stubRunner([
+      [
+        [...base, "100", "--json"],
+        [reply([msg("msg_1", "a"), msg("msg_2", "b|c")]), reply([])],
+      ],
+    ]);
     const r = await run(["orca-wait"], { env: e(), runner });
     expect(r).toEqual({ code: 0, stdout: "worker_done|msg_1|term_w|a\nworker_done|msg_2|term_w|b c\n", stderr: "" });
     expect(runner.calls).toHaveLength(2);
@@ -172,13 +177,11 @@ describe("gh-based checks", () => {
 
   test("conversation-redaction-scan: surface|number|author|locator|pattern, never the value", async () => {
     const common = ["--state", "all", "--limit", "5", "--repo", "acme/w"];
-    const prs = [{ number: 3, author: { login: "bob" }, body: "fine", comments: [{ author: { login: "eve" }, body: "see /home/mallory/x", url: "https://github.com/acme/w/pull/3#issuecomment-77" }], reviews: [{ author: { login: "rev" }, body: `${MAC_HOME}/zed/y` }] }];
+    const prs = [
+      { number: 3, author: { login: "bob" }, body: "fine", comments: [{ author: { login: "eve" }, body: "see /home/mallory/x", url: "https://github.com/acme/w/pull/3#issuecomment-77" }], reviews: [{ author: { login: "rev" }, body: `${MAC_HOME}/zed/y` }] },
+    ];
     const issues = [{ number: 9, author: { login: "ann" }, body: `${MAC_HOME}/kim and /home/lee`, comments: [] }];
-    const runner = stubRunner([
-      auth,
-      [["gh", "pr", "list", ...common, "--json", "number,author,body,comments,reviews"], { stdout: prs }],
-      [["gh", "issue", "list", ...common, "--json", "number,author,body,comments"], { stdout: issues }],
-    ]);
+    const runner = stubRunner([auth, [["gh", "pr", "list", ...common, "--json", "number,author,body,comments,reviews"], { stdout: prs }], [["gh", "issue", "list", ...common, "--json", "number,author,body,comments"], { stdout: issues }]]);
     const r = await run(["conversation-redaction-scan", "--limit", "5"], { env: env({ MOGUI_PRODUCT_GITHUB: "acme/w" }), runner });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(`pr_comment|3|eve|comment:issuecomment-77|/home/<x>\npr_review|3|rev|review#1|${MAC_HOME}/<x>\nissue_body|9|ann|body|${MAC_HOME}/<x>\nissue_body|9|ann|body|/home/<x>\n`);
@@ -190,13 +193,41 @@ describe("gh-based checks", () => {
 
   test("pr-steward-status: four conditions, NOT READY exit 1 (gates always unverified)", async () => {
     const view = { number: 4, headRefOid: "abc", baseRefName: "main", mergeable: "MERGEABLE", statusCheckRollup: [{ status: "COMPLETED", conclusion: "SUCCESS" }, { state: "PENDING" }] };
-    const threads = { data: { repository: { pullRequest: { reviewThreads: { nodes: [{ isResolved: true, comments: { totalCount: 1 } }, { isResolved: false, comments: { totalCount: 3 } }] } } } } };
+    const threads = {
+      data: {
+        repository: {
+          pullRequest: {
+            reviewThreads: {
+              nodes: [
+                { isResolved: true, comments: { totalCount: 1 } },
+                { isResolved: false, comments: { totalCount: 3 } },
+              ],
+            },
+          },
+        },
+      },
+    };
     const r2 = await run(["pr-steward-status", "4"], {
       runner: stubRunner([
         auth,
         [["gh", "repo", "view", "--json", "nameWithOwner"], { stdout: { nameWithOwner: "acme/w" } }],
         [["gh", "pr", "view", "4", "--repo", "acme/w", "--json", "number,headRefOid,baseRefName,mergeable,statusCheckRollup"], { stdout: view }],
-        [["gh", "api", "graphql", "-f", `query=${"query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}"}`, "-F", "owner=acme", "-F", "name=w", "-F", "number=4"], { stdout: threads }],
+        [
+          [
+            "gh",
+            "api",
+            "graphql",
+            "-f",
+            `query=${"query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}"}`,
+            "-F",
+            "owner=acme",
+            "-F",
+            "name=w",
+            "-F",
+            "number=4",
+          ],
+          { stdout: threads },
+        ],
         [["gh", "api", "repos/acme/w/compare/main...abc"], { stdout: { behind_by: 2 } }],
       ]),
     });

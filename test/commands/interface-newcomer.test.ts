@@ -32,7 +32,13 @@ describe("mogui --help", () => {
 });
 
 describe("unknown subcommands", () => {
-  for (const argv of [["hook", "nosuch", "--help"], ["hook", "nosuch"], ["tracks", "nosuch", "-h"], ["config", "nosuch", "--help"], ["worker", "reps", "nosuch", "--help"]]) {
+  for (const argv of [
+    ["hook", "nosuch", "--help"],
+    ["hook", "nosuch"],
+    ["tracks", "nosuch", "-h"],
+    ["config", "nosuch", "--help"],
+    ["worker", "reps", "nosuch", "--help"],
+  ]) {
     test(`mogui ${argv.join(" ")} is exit 2 naming it, nothing on stdout`, async () => {
       const r = await runMain(argv);
       expect(r.code).toBe(2);

@@ -45,7 +45,7 @@ function release(dir: string, tamper = false): string {
   if (tamper) {
     const a = join(rel, `${stem}.tar.gz`);
     const b = readFileSync(a);
-    b[b.length - 50] ^= 0xff;
+    b[b.length - 50] = b[b.length - 50]! ^ 0xff;
     writeFileSync(a, b);
   }
   return rel;

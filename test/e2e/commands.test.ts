@@ -43,7 +43,10 @@ describe("every command, end to end through dist/mogui", () => {
 
   test("the demo leaves no temp dir behind and runs from the binary alone (no fixtures on PATH)", async () => {
     const env = e2eEnv();
-    env.PATH = env.PATH!.split(":").filter((d) => !d.includes("fixtures")).join(":");
+    env.PATH = env
+      .PATH!.split(":")
+      .filter((d) => !d.includes("fixtures"))
+      .join(":");
     env.TMPDIR = tempDir("demo-tmp-");
     const r = await runBinary(["demo"], { env });
     expect(r.code).toBe(0);

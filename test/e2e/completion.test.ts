@@ -24,14 +24,7 @@ async function script(shell: string): Promise<string> {
 }
 
 async function bash(words: string[]): Promise<string[]> {
-  const body = [
-    "set -u",
-    `source ${JSON.stringify(await script("bash"))}`,
-    `COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(" ")})`,
-    `COMP_CWORD=${words.length - 1}`,
-    "_mogui",
-    'printf "%s\\n" "${COMPREPLY[@]}"',
-  ].join("\n");
+  const body = ["set -u", `source ${JSON.stringify(await script("bash"))}`, `COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(" ")})`, `COMP_CWORD=${words.length - 1}`, "_mogui", 'printf "%s\\n" "${COMPREPLY[@]}"'].join("\n");
   const p = Bun.spawn(["bash", "-c", body], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   expect({ code, err }).toEqual({ code: 0, err: "" });
@@ -43,7 +36,11 @@ async function fish(line: string): Promise<string[]> {
   const p = Bun.spawn(["fish", "--no-config", "-c", `source ${file}; complete -C ${JSON.stringify(line).replaceAll("$", "\\$")}`], { stdout: "pipe", stderr: "pipe", env: { HOME: FILES, PATH: `${BIN}:/usr/bin:/bin` } });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   expect({ code, err }).toEqual({ code: 0, err: "" });
-  return out.split("\n").filter(Boolean).map((l) => l.split("\t")[0]!).sort();
+  return out
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split("\t")[0]!)
+    .sort();
 }
 
 const has = (exe: string) => Bun.which(exe) !== null;
@@ -122,7 +119,7 @@ describe.skipIf(!has("zsh") || !has("tmux"))("zsh (a real interactive zsh in tmu
     expect(await tab("mogui redaction-scan --report-format sa", "--report-format sarif")).toContain("--report-format sarif");
     expect(await tab("mogui --ver", "zsh> mogui --version")).toContain("zsh> mogui --version");
     expect(await tab(`mogui dispatch-gate check --contract ${FILES}/cont`, "contract-unique.md")).toContain(`--contract ${FILES}/contract-unique.md`);
-    expect(await tab(`mogui worker-reap --ledger=${FILES}/cont`, "=" + `${FILES}/contract-unique.md`)).toContain(`--ledger=${FILES}/contract-unique.md`);
+    expect(await tab(`mogui worker-reap --ledger=${FILES}/cont`, `=${FILES}/contract-unique.md`)).toContain(`--ledger=${FILES}/contract-unique.md`);
     expect(screen()).not.toContain("bad array subscript");
   }, 60_000);
 });

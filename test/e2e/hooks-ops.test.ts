@@ -67,8 +67,16 @@ describe("spawn-test with fake agent CLIs (SPAWN_TEST_DRIVER=process) against th
     const r = await runBinary(["spawn-test", "happy-path", "--report-dir", reports, "--json"], { env: agentsEnv({ SPAWN_TEST_RUNTIMES: "claude codex agy" }) });
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc.results.map((x: { runtime: string; status: string }) => [x.runtime, x.status])).toEqual([["claude", "PASS"], ["codex", "PASS"], ["agy", "blocked"]]);
-    expect(doc.results[0].assertions.map((a: { id: string; ok: boolean }) => [a.id, a.ok])).toEqual([["A", true], ["B", true], ["C", true]]);
+    expect(doc.results.map((x: { runtime: string; status: string }) => [x.runtime, x.status])).toEqual([
+      ["claude", "PASS"],
+      ["codex", "PASS"],
+      ["agy", "blocked"],
+    ]);
+    expect(doc.results[0].assertions.map((a: { id: string; ok: boolean }) => [a.id, a.ok])).toEqual([
+      ["A", true],
+      ["B", true],
+      ["C", true],
+    ]);
     const md = readFileSync(doc.report, "utf8");
     expect(md).toContain("| claude | PASS | PASS | pass | pass | pass |");
     expect(md).toContain("| agy | blocked | BLOCKED | - | - | - |");
@@ -83,7 +91,10 @@ describe("spawn-test with fake agent CLIs (SPAWN_TEST_DRIVER=process) against th
     const guard = await runBinary(["spawn-test", "founding-guard", "--report-dir", reports, "--json"], { env: agentsEnv({ SPAWN_TEST_RUNTIMES: "codex" }) });
     expect(guard.code).toBe(0);
     const res = JSON.parse(guard.stdout).results[0];
-    expect(res.assertions.map((a: { id: string; ok: boolean }) => [a.id, a.ok])).toEqual([["D", true], ["E", true]]);
+    expect(res.assertions.map((a: { id: string; ok: boolean }) => [a.id, a.ok])).toEqual([
+      ["D", true],
+      ["E", true],
+    ]);
     const silentGuard = await runBinary(["spawn-test", "founding-guard", "--report-dir", reports, "--json"], { env: agentsEnv({ SPAWN_TEST_RUNTIMES: "codex", FAKE_AGENT_MODE: "silent" }) });
     expect(JSON.parse(silentGuard.stdout).results[0].status).toBe("FAIL: E");
   });

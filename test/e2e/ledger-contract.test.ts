@@ -194,7 +194,26 @@ const CASES: Record<string, LedgerCase> = {
       const r = await runBinary(g.check, { env: g.env });
       const sha = JSON.parse(r.stdout).contract_sha as string;
       return {
-        argv: ["dispatch-gate", "--ledger", g.ledger, "register", "--job-id", "ctx_9f8e7d6c5b4a", "--contract-sha", sha, "--runtime", "claude", "--orchestration-task", TASK, "--declared-model", "claude-sonnet-5", "--probe-cmd", "echo ctx_9f8e7d6c5b4a", "--model-probe-cmd", "echo claude-sonnet-5"],
+        argv: [
+          "dispatch-gate",
+          "--ledger",
+          g.ledger,
+          "register",
+          "--job-id",
+          "ctx_9f8e7d6c5b4a",
+          "--contract-sha",
+          sha,
+          "--runtime",
+          "claude",
+          "--orchestration-task",
+          TASK,
+          "--declared-model",
+          "claude-sonnet-5",
+          "--probe-cmd",
+          "echo ctx_9f8e7d6c5b4a",
+          "--model-probe-cmd",
+          "echo claude-sonnet-5",
+        ],
         env: g.env,
         ledger: g.ledger,
       };

@@ -83,10 +83,14 @@ describe.skipIf(!supported)(`scripts/install.sh under ${SH}`, () => {
   });
 
   test("from an http base URL (curl or wget)", async () => {
-    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => {
-      const f = join(out, new URL(req.url).pathname.split("/").pop()!);
-      return existsSync(f) ? new Response(Bun.file(f)) : new Response("no", { status: 404 });
-    } });
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) => {
+        const f = join(out, new URL(req.url).pathname.split("/").pop()!);
+        return existsSync(f) ? new Response(Bun.file(f)) : new Response("no", { status: 404 });
+      },
+    });
     try {
       const prefix = join(tempDir("prefix-"), "p");
       // Async spawn: the server answers on this same event loop.
@@ -107,7 +111,7 @@ describe.skipIf(!supported)(`scripts/install.sh under ${SH}`, () => {
     for (const f of ["SHA256SUMS", `${stem}.tar.gz`]) copyFileSync(join(out, f), join(bad, f));
     const archive = join(bad, `${stem}.tar.gz`);
     const bytes = readFileSync(archive);
-    bytes[bytes.length - 100] ^= 0xff;
+    bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
     writeFileSync(archive, bytes);
     const prefix = join(tempDir("prefix-"), "p");
     const r = install(["--from", bad, "--prefix", prefix]);

@@ -19,7 +19,10 @@ const WRITERS = 32;
 
 function rows(path: string): Record<string, unknown>[] {
   try {
-    return readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(path, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
@@ -66,16 +69,30 @@ describe(`${WRITERS} concurrent writers, ${TRIALS} trials per rule: exactly one 
       writeFileSync(
         entry,
         JSON.stringify({
-          generation: 7, parent_session: "a", successor_session: "b", timestamp: "2026-12-03T10:00:00Z", inherited_role: "master",
-          succession_reason: "context", recovery_sources: "ledger", inherited_open_tracks: "none", verification: "PASS",
-          repeated_question_count: 0, reopened_decision_count: 0, context_loss_summary: "none", predecessor_retirement_verified: "yes",
+          generation: 7,
+          parent_session: "a",
+          successor_session: "b",
+          timestamp: "2026-12-03T10:00:00Z",
+          inherited_role: "master",
+          succession_reason: "context",
+          recovery_sources: "ledger",
+          inherited_open_tracks: "none",
+          verification: "PASS",
+          repeated_question_count: 0,
+          reopened_decision_count: 0,
+          context_loss_summary: "none",
+          predecessor_retirement_verified: "yes",
         }),
       );
       const runs = await burst(() => ["lineage", "append", "--ledger", ledger, "--entry", entry], e2eEnv({ MOGUI_HOME: home }));
       const won = runs.filter((r) => r.code === 0).length;
       note("lineage append", won);
       expect(won).toBe(1);
-      expect(readFileSync(ledger, "utf8").split("\n").filter((l) => l === "- **Generation**: 7").length).toBe(1);
+      expect(
+        readFileSync(ledger, "utf8")
+          .split("\n")
+          .filter((l) => l === "- **Generation**: 7").length,
+      ).toBe(1);
     }
   }, 180_000);
 

@@ -8,6 +8,7 @@ import { cpSync, lstatSync, lutimesSync, mkdirSync, mkdtempSync, readdirSync, re
 import { join } from "node:path";
 import { sh } from "./git.ts";
 import { tempDir } from "./paths.ts";
+import { errnoCode } from "../../src/lib/errors.ts";
 
 const PAST = new Date("2020-01-01T00:00:00Z");
 
@@ -81,7 +82,7 @@ export function treeState(dir: string): Map<string, string> {
     try {
       names = readdirSync(d).sort();
     } catch (e) {
-      out.set(`${rel}?`, `UNREADABLE ${(e as NodeJS.ErrnoException).code}`);
+      out.set(`${rel}?`, `UNREADABLE ${errnoCode(e)}`);
       return;
     }
     for (const n of names) {
@@ -100,7 +101,7 @@ export function treeState(dir: string): Map<string, string> {
         try {
           h = createHash("sha1").update(readFileSync(p)).digest("hex");
         } catch (e) {
-          h = `UNREADABLE ${(e as NodeJS.ErrnoException).code}`;
+          h = `UNREADABLE ${errnoCode(e)}`;
         }
         out.set(r, `F ${own} ${st.nlink} ${h}${mt}`);
       } else out.set(r, `S ${own} ${st.mode & 0o170000}`);

@@ -45,9 +45,7 @@ export function prepareBatch(golden: string, root: string, cases: BatchCase[], t
     const cmdFile = join(dir, "cmd.sh");
     writeFileSync(cmdFile, c.cmd);
     out.push({ ...c, P, W });
-    laneLines[i % lanes]!.push(
-      `( cd ${q(W)} && export P=${q(P)} W=${q(W)} HOME=${q(W)} && exec timeout -k 2 ${timeoutS} bash -c "$(cat ${q(cmdFile)})" ) >${q(join(dir, "out.txt"))} 2>&1; echo $? > ${q(join(dir, "status"))}`,
-    );
+    laneLines[i % lanes]!.push(`( cd ${q(W)} && export P=${q(P)} W=${q(W)} HOME=${q(W)} && exec timeout -k 2 ${timeoutS} bash -c "$(cat ${q(cmdFile)})" ) >${q(join(dir, "out.txt"))} 2>&1; echo $? > ${q(join(dir, "status"))}`);
   });
   const lines = ["#!/bin/bash"];
   laneLines.forEach((l, k) => {

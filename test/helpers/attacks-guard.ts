@@ -31,7 +31,7 @@ const rows: [string, string][] = [
   ["guard-cd", "pushd $P >/dev/null; pushd $W >/dev/null; pushd >/dev/null; rm README.md"],
   ["guard-cd", "cd $P/src; cd ..; rm README.md"],
   ["guard-cd", "cd $W/.. && cd p && rm product/README.md"],
-  ["guard-env", "env -S \"rm -f $P/README.md\""],
+  ["guard-env", 'env -S "rm -f $P/README.md"'],
   ["guard-env", "env --chdir=$P rm -f README.md"],
   ["guard-glued", "install -D -t$P /etc/hostname"],
   ["guard-xargs", "echo README.md | (cd $P && xargs rm)"],

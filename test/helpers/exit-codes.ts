@@ -9,7 +9,7 @@ import { commandEntry } from "../../commands/index.ts";
 import { exitRowsFor } from "../../src/lib/help.ts";
 
 /** The command path argv names (longest match first, `--debug` ignored), as src/main.ts resolves it. */
-export function commandOf(argv: readonly string[]): string | undefined {
+function commandOf(argv: readonly string[]): string | undefined {
   const args = argv.filter((a) => a !== "--debug");
   for (let n = Math.min(3, args.length); n >= 1; n--) {
     const path = args.slice(0, n).join(" ");

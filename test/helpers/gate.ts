@@ -40,7 +40,10 @@ export function gateHome(): GateHome {
     },
     rows() {
       if (!existsSync(ledger)) return [];
-      return readFileSync(ledger, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+      return readFileSync(ledger, "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l));
     },
     run(argv, nowSec = T0, extraEnv = {}, runner) {
       return runMain(["dispatch-gate", ...argv], { env: { ...env, ...extraEnv }, cwd: home, now: () => nowSec * 1000, runner });

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { prng } from "./prng.ts";
+import type { prng } from "./prng.ts";
 
 export interface FuzzWorld {
   root: string;
@@ -32,7 +32,97 @@ export function fuzzWorld(root: string): FuzzWorld {
 }
 
 const TOOLS = ["Bash", "bash", "BASH", "Edit", "Write", "write", "MultiEdit", "NotebookEdit", "Read", "Grep", "Glob", "LS", "Task", "WebFetch", "mcp__fs__write_file", "Unknown", "", "\u0000", "Bash\r"];
-const SHELL_BITS = [" ", "\t", "\n", "\r", ";", "&&", "||", "|", "&", "(", ")", "{", "}", "<", ">", ">>", "<<", "<<<", "<<-", "'", '"', "`", "$", "$(", "${", "$((", "((", "))", "\\", "\\\n", "#", "~", "*", "?", "[", "]", "=", "!", ",", "..", "/", "-", "--", "\u0000", "\u00e9", "\ud83d\ude00", "EOF", "cd", "rm -rf", "echo", "cat", "git", "xargs", "env -S", "env -C", "IFS=/", "export", "function", "for x in", "do", "done", "case", "esac", "if", "then", "fi", "sh -c", "python3.11", "bash5", "ed", "sqlite3", "ln -s", "-o", "--upload-pack=", "-c alias.x=!", "sudo", "timeout 5", "nohup", "pushd", "popd", "cd -", "HOME=", "OLDPWD=", "CDPATH=", "$IFS", "${IFS}", "$'\\x2f'", "{1..9}", "{a,b}"];
+const SHELL_BITS = [
+  " ",
+  "\t",
+  "\n",
+  "\r",
+  ";",
+  "&&",
+  "||",
+  "|",
+  "&",
+  "(",
+  ")",
+  "{",
+  "}",
+  "<",
+  ">",
+  ">>",
+  "<<",
+  "<<<",
+  "<<-",
+  "'",
+  '"',
+  "`",
+  "$",
+  "$(",
+  "${",
+  "$((",
+  "((",
+  "))",
+  "\\",
+  "\\\n",
+  "#",
+  "~",
+  "*",
+  "?",
+  "[",
+  "]",
+  "=",
+  "!",
+  ",",
+  "..",
+  "/",
+  "-",
+  "--",
+  "\u0000",
+  "\u00e9",
+  "\ud83d\ude00",
+  "EOF",
+  "cd",
+  "rm -rf",
+  "echo",
+  "cat",
+  "git",
+  "xargs",
+  "env -S",
+  "env -C",
+  "IFS=/",
+  "export",
+  "function",
+  "for x in",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "if",
+  "then",
+  "fi",
+  "sh -c",
+  "python3.11",
+  "bash5",
+  "ed",
+  "sqlite3",
+  "ln -s",
+  "-o",
+  "--upload-pack=",
+  "-c alias.x=!",
+  "sudo",
+  "timeout 5",
+  "nohup",
+  "pushd",
+  "popd",
+  "cd -",
+  "HOME=",
+  "OLDPWD=",
+  "CDPATH=",
+  "$IFS",
+  "${IFS}",
+  "$'\\x2f'",
+  "{1..9}",
+  "{a,b}",
+];
 
 function pick<T>(r: ReturnType<typeof prng>, xs: readonly T[]): T {
   return r.pick(xs);
@@ -115,10 +205,14 @@ export function fuzzCase(r: ReturnType<typeof prng>, w: FuzzWorld): Uint8Array {
       return hook({ file_path: pick(r, [w.loop, `${w.loop}/x`, `${w.file}/x`, `${w.ops}/${"n".repeat(5000)}`, `file://%E0%A4%A`, `${w.product}/\u0000x`, "", "relative/x", `${w.ops}/${"q/".repeat(3000)}`]) });
     case 8:
       // Broken or odd JSON.
-      return enc(pick(r, ["", " ", "{", "null", "[]", "42", '"str"', "{\"tool_name\":", '{"tool_name":"Bash","tool_input":"rm -rf /"}', '{"tool_name":"Bash","tool_input":{"command":["rm","-rf",1]}}', '{"tool_name":{"x":1}}', "\u0000\u0000", '{"tool_input":{}}']));
+      return enc(
+        pick(r, ["", " ", "{", "null", "[]", "42", '"str"', '{"tool_name":', '{"tool_name":"Bash","tool_input":"rm -rf /"}', '{"tool_name":"Bash","tool_input":{"command":["rm","-rf",1]}}', '{"tool_name":{"x":1}}', "\u0000\u0000", '{"tool_input":{}}']),
+      );
     case 9:
       // Commands on paths the kernel refuses to resolve.
-      return hook({ command: `${pick(r, ["cat", "touch", "rm -rf", "echo x >", "cd", "ln -s /tmp", "git -C"])} ${pick(r, [w.loop, `${w.loop}/x`, `${w.file}/x`, `${w.file}/`, `${w.root}/${"z".repeat(300)}`, `/proc/self/cwd/${"../".repeat(50)}`])}${pick(r, ["", " && ls", "; touch x"])}` });
+      return hook({
+        command: `${pick(r, ["cat", "touch", "rm -rf", "echo x >", "cd", "ln -s /tmp", "git -C"])} ${pick(r, [w.loop, `${w.loop}/x`, `${w.file}/x`, `${w.file}/`, `${w.root}/${"z".repeat(300)}`, `/proc/self/cwd/${"../".repeat(50)}`])}${pick(r, ["", " && ls", "; touch x"])}`,
+      });
     case 10:
       return hook({ command: randomShell(r, w) + longWord(r, w).slice(0, r.int(0, 6000)) });
     default:

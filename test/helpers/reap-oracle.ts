@@ -94,7 +94,7 @@ interface IndexEntry {
 }
 
 /** Parse a v2/v3 index (what git writes unless told otherwise); v4 is refused so a surprise is loud. */
-export function parseIndex(buf: Buffer): IndexEntry[] {
+function parseIndex(buf: Buffer): IndexEntry[] {
   if (buf.toString("latin1", 0, 4) !== "DIRC") throw new Error("oracle: not an index file");
   const version = buf.readUInt32BE(4);
   if (version !== 2 && version !== 3) throw new Error(`oracle: index version ${version} not supported`);
@@ -122,7 +122,9 @@ export function parseIndex(buf: Buffer): IndexEntry[] {
 }
 
 function gitdirOf(wt: string): string {
-  return readFileSync(join(wt, ".git"), "utf8").replace(/^gitdir: /, "").trim();
+  return readFileSync(join(wt, ".git"), "utf8")
+    .replace(/^gitdir: /, "")
+    .trim();
 }
 
 function realOr(p: string): string {
@@ -173,7 +175,7 @@ async function gitIgnored(wt: string, env: Record<string, string>): Promise<(rel
 
 /** D40's default regenerable set, read the oracle's own way: directory components and base-name tests. */
 const REGEN_DIRS = new Set(["node_modules", "dist", "build", "out", "target", ".venv", "venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".cache", "coverage", ".gradle"]);
-export function oracleRegenerable(rel: string): boolean {
+function oracleRegenerable(rel: string): boolean {
   if (rel.endsWith("/")) return false; // a nested repository
   const parts = rel.split("/");
   const name = parts[parts.length - 1]!;
@@ -193,7 +195,7 @@ const OPERATION_FILES: [string, string][] = [
 ];
 
 /** The D31 default precious set, read the oracle's own way (string tests on the base name). */
-export function oraclePrecious(rel: string): boolean {
+function oraclePrecious(rel: string): boolean {
   if (rel.split("/").includes("node_modules")) return false;
   const n = rel.slice(rel.lastIndexOf("/") + 1);
   const exact = [".env", ".envrc", ".npmrc", ".pypirc"];
@@ -243,7 +245,11 @@ async function uniqueContent(wt: string, env: Record<string, string>): Promise<s
   if (base === head) return null; // HEAD is in origin/main's history
   const [tb, th, to] = await Promise.all([lsTree(wt, base, env), lsTree(wt, head, env), lsTree(wt, o, env)]);
   const changed = [...new Set([...tb.keys(), ...th.keys()])].filter((p) => tb.get(p) !== th.get(p));
-  const text = await blobs(wt, changed.flatMap((p) => [tb.get(p), th.get(p), to.get(p)]).filter((x): x is string => Boolean(x)), env);
+  const text = await blobs(
+    wt,
+    changed.flatMap((p) => [tb.get(p), th.get(p), to.get(p)]).filter((x): x is string => Boolean(x)),
+    env,
+  );
   const get = (id: string | undefined) => (id ? text.get(id) : undefined);
   for (const p of changed) {
     if (!th.has(p)) {
@@ -292,7 +298,10 @@ export async function reapOracle(wt: string, opts: OracleOptions = {}): Promise<
   }
   if (opts.repo) {
     // D40 identity, from git: the path git lists for the named repository, and the same common dir.
-    const listed = (await G(opts.repo, env, "worktree", "list", "--porcelain")).split("\n").filter((l) => l.startsWith("worktree ")).map((l) => l.slice(9));
+    const listed = (await G(opts.repo, env, "worktree", "list", "--porcelain"))
+      .split("\n")
+      .filter((l) => l.startsWith("worktree "))
+      .map((l) => l.slice(9));
     const common = async (dir: string) => {
       const hit = commonDirs.get(dir);
       if (hit) return hit;

@@ -12,20 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Gen, rng } from "./redaction-corpus.ts";
 
-export type Encoding =
-  | "plain"
-  | "json-escaped"
-  | "claude-jsonl"
-  | "codex-jsonl"
-  | "base64"
-  | "percent"
-  | "utf-16le"
-  | "utf-16be"
-  | "yaml-list"
-  | "diff"
-  | "env-export"
-  | "header"
-  | "chat-paste";
+type Encoding = "plain" | "json-escaped" | "claude-jsonl" | "codex-jsonl" | "base64" | "percent" | "utf-16le" | "utf-16be" | "yaml-list" | "diff" | "env-export" | "header" | "chat-paste";
 
 export interface AgentPlant {
   file: string;
@@ -45,7 +32,7 @@ const LOW = "abcdefghijklmnopqrstuvwxyz";
 const DIG = "0123456789";
 const HEX = "0123456789abcdef";
 const ALNUM = UP + LOW + DIG;
-const B64 = ALNUM + "+/";
+const B64 = `${ALNUM}+/`;
 const BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L";
 
 const j = (...parts: string[]) => parts.join("");
@@ -71,20 +58,19 @@ function b64json(o: unknown): string {
 }
 
 /** A GitHub token with a valid checksum: prefix, 30 random base62 characters, base62 CRC32 of them (6). */
-export function githubToken(g: Gen, prefix: string): { value: string; body: string } {
+function githubToken(g: Gen, prefix: string): { value: string; body: string } {
   const body = g.checksummed();
   return { value: prefix + body, body };
 }
 
-export function families(): Family[] {
+function families(): Family[] {
   const F: Family[] = [];
   const add = (f: Family) => F.push(f);
-  const fmt = (family: string, prefix: string, body: (g: Gen) => string, env: string) =>
-    add({ family, make: (g) => tok(prefix, body(g)), line: (v, g) => g.one([`see ${v} in the logs`, `token: ${v}`, `"value": "${v}"`, `--token ${v}`, `${v}`]), env });
-  fmt("aws_access_key", j("AK", "IA"), (g) => g.pick(UP + "234567", 16), "AWS_ACCESS_KEY_ID");
+  const fmt = (family: string, prefix: string, body: (g: Gen) => string, env: string) => add({ family, make: (g) => tok(prefix, body(g)), line: (v, g) => g.one([`see ${v} in the logs`, `token: ${v}`, `"value": "${v}"`, `--token ${v}`, `${v}`]), env });
+  fmt("aws_access_key", j("AK", "IA"), (g) => g.pick(`${UP}234567`, 16), "AWS_ACCESS_KEY_ID");
   add({ family: "aws_secret_key", make: (g) => tok("", g.mixed(40, "/+")), line: (v) => `aws_secret_access_key = ${v}`, env: "AWS_SECRET_ACCESS_KEY" });
   add({ family: "aws_session_token", make: (g) => tok(j("IQoJb3Jp", "Z2luX2Vj"), g.mixed(300, "/+")), line: (v) => `"SessionToken": "${v}"`, env: "AWS_SESSION_TOKEN" });
-  fmt("google_api_key", j("AI", "za"), (g) => "Sy" + g.mixed(33, "_-"), "GOOGLE_API_KEY");
+  fmt("google_api_key", j("AI", "za"), (g) => `Sy${g.mixed(33, "_-")}`, "GOOGLE_API_KEY");
   fmt("gcp_oauth_client_secret", j("GOC", "SPX-"), (g) => g.mixed(28, "_-"), "GOOGLE_CLIENT_SECRET");
   add({ family: "azure_storage_key", make: (g) => tok("", `${g.mixed(86, "+/")}==`), line: (v) => `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${v};EndpointSuffix=core.windows.net`, env: "AZURE_STORAGE_KEY" });
   add({ family: "azure_ad_client_secret", make: (g) => tok("", `${g.pick(ALNUM, 3)}${g.pick(DIG, 1)}Q~${g.mixed(34, "_~.-").replace(/^[-]/, "a")}`), line: (v) => `client secret ${v} for the app`, env: "AZURE_CLIENT_SECRET" });
@@ -111,18 +97,18 @@ export function families(): Family[] {
     env: "SUPABASE_SERVICE_ROLE_KEY",
   });
   fmt("npm_token", j("np", "m_"), (g) => g.checksummed(), "NPM_TOKEN");
-  fmt("pypi_token", j("py", "pi-"), (g) => "AgEIcHlwaS5vcmc" + g.mixed(60, "_-"), "PYPI_TOKEN");
-  fmt("anthropic_api_key", j("sk-", "ant-api03-"), (g) => g.mixed(93, "_-") + "AA", "ANTHROPIC_API_KEY");
-  fmt("anthropic_admin_key", j("sk-", "ant-admin01-"), (g) => g.mixed(93, "_-") + "AA", "ANTHROPIC_ADMIN_KEY");
+  fmt("pypi_token", j("py", "pi-"), (g) => `AgEIcHlwaS5vcmc${g.mixed(60, "_-")}`, "PYPI_TOKEN");
+  fmt("anthropic_api_key", j("sk-", "ant-api03-"), (g) => `${g.mixed(93, "_-")}AA`, "ANTHROPIC_API_KEY");
+  fmt("anthropic_admin_key", j("sk-", "ant-admin01-"), (g) => `${g.mixed(93, "_-")}AA`, "ANTHROPIC_ADMIN_KEY");
   fmt("openai_project_key", j("sk-", "proj-"), (g) => g.mixed(156, "_-"), "OPENAI_API_KEY");
   fmt("openai_svcacct_key", j("sk-", "svcacct-"), (g) => g.mixed(156, "_-"), "OPENAI_API_KEY");
   fmt("openai_admin_key", j("sk-", "admin-"), (g) => g.mixed(156, "_-"), "OPENAI_ADMIN_KEY");
   fmt("openai_legacy_key", j("sk", "-"), (g) => `${g.mixed(20)}${j("T3Blbk", "FJ")}${g.mixed(20)}`, "OPENAI_API_KEY");
   fmt("huggingface_token", j("h", "f_"), (g) => g.pick(UP, 2) + g.pick(LOW, 2) + g.pick(UP + LOW, 30), "HF_TOKEN");
   fmt("atlassian_api_token", j("ATAT", "T3"), (g) => `xFfGF0${g.mixed(170, "_-")}=${g.pick(HEX.toUpperCase(), 8)}`, "JIRA_API_TOKEN");
-  fmt("databricks_token", j("da", "pi"), (g) => g.pick(HEX, 30) + "a1", "DATABRICKS_TOKEN");
-  fmt("digitalocean_pat", j("do", "p_v1_"), (g) => g.pick(HEX, 62) + "a1", "DIGITALOCEAN_TOKEN");
-  fmt("digitalocean_oauth", j("do", "o_v1_"), (g) => g.pick(HEX, 62) + "b2", "DO_OAUTH");
+  fmt("databricks_token", j("da", "pi"), (g) => `${g.pick(HEX, 30)}a1`, "DATABRICKS_TOKEN");
+  fmt("digitalocean_pat", j("do", "p_v1_"), (g) => `${g.pick(HEX, 62)}a1`, "DIGITALOCEAN_TOKEN");
+  fmt("digitalocean_oauth", j("do", "o_v1_"), (g) => `${g.pick(HEX, 62)}b2`, "DO_OAUTH");
   fmt("dockerhub_pat", j("dc", "kr_pat_"), (g) => g.mixed(27, "_-"), "DOCKERHUB_TOKEN");
   add({
     family: "docker_config_auth",
@@ -137,27 +123,30 @@ export function families(): Family[] {
   fmt("grafana_cloud_token", j("gl", "c_"), (g) => `${b64json({ o: g.pick(DIG, 6), n: `stack-${g.pick(DIG, 6)}`, k: g.mixed(24) }).replace(/[-_]/g, "A")}`, "GRAFANA_CLOUD_TOKEN");
   fmt("heroku_api_key", j("HR", "KU-"), (g) => `AA${g.mixed(58, "_-")}`, "HEROKU_API_KEY");
   add({ family: "heroku_legacy_key", make: (g) => tok("", `${g.pick(HEX, 8)}-${g.pick(HEX, 4)}-4${g.pick(HEX, 3)}-a${g.pick(HEX, 3)}-${g.pick(HEX, 12)}`), line: (v) => `heroku_api_key: ${v}` });
-  add({ family: "kubeadm_bootstrap_token", make: (g) => tok("", `${g.pick(LOW + DIG, 6)}.${g.pick(LOW, 4)}${g.pick(DIG, 4)}${g.pick(LOW + DIG, 8)}`), line: (v) => `kubeadm join ${["10", "0", "0", "1"].join(".")}:6443 --token ${v} --discovery-token-ca-cert-hash sha256:${"0".repeat(4)}` });
+  add({
+    family: "kubeadm_bootstrap_token",
+    make: (g) => tok("", `${g.pick(LOW + DIG, 6)}.${g.pick(LOW, 4)}${g.pick(DIG, 4)}${g.pick(LOW + DIG, 8)}`),
+    line: (v) => `kubeadm join ${["10", "0", "0", "1"].join(".")}:6443 --token ${v} --discovery-token-ca-cert-hash sha256:${"0".repeat(4)}`,
+  });
   fmt("linear_api_key", j("lin", "_api_"), (g) => g.mixed(40), "LINEAR_API_KEY");
-  fmt("mailgun_api_key", j("ke", "y-"), (g) => g.pick(HEX, 30) + "c3", "MAILGUN_API_KEY");
+  fmt("mailgun_api_key", j("ke", "y-"), (g) => `${g.pick(HEX, 30)}c3`, "MAILGUN_API_KEY");
   fmt("notion_token", j("nt", "n_"), (g) => g.pick(DIG, 11) + g.mixed(35), "NOTION_TOKEN");
   fmt("notion_legacy_secret", j("sec", "ret_"), (g) => g.mixed(43), "NOTION_KEY");
   fmt("postman_api_key", j("PM", "AK-"), (g) => `${g.pick(HEX, 24)}-${g.pick(HEX, 34)}`, "POSTMAN_API_KEY");
   fmt("sendgrid_api_key", j("S", "G."), (g) => `${g.mixed(22, "_-")}.${g.mixed(43, "_-")}`, "SENDGRID_API_KEY");
-  fmt("sentry_user_token", j("sntr", "yu_"), (g) => g.pick(HEX, 62) + "d4", "SENTRY_AUTH_TOKEN");
-  add({ family: "sentry_dsn", make: (g) => tok("", g.pick(HEX, 30) + "e5"), line: (v, g) => `dsn: https://${v}@o${g.pick(DIG, 6)}.ingest.sent${"ry"}.io/${g.pick(DIG, 7)}`, env: undefined });
-  fmt("shopify_token", j("shp", "at_"), (g) => g.pick(HEX, 30) + "f6", "SHOPIFY_ACCESS_TOKEN");
+  fmt("sentry_user_token", j("sntr", "yu_"), (g) => `${g.pick(HEX, 62)}d4`, "SENTRY_AUTH_TOKEN");
+  add({ family: "sentry_dsn", make: (g) => tok("", `${g.pick(HEX, 30)}e5`), line: (v, g) => `dsn: https://${v}@o${g.pick(DIG, 6)}.ingest.sent${"ry"}.io/${g.pick(DIG, 7)}`, env: undefined });
+  fmt("shopify_token", j("shp", "at_"), (g) => `${g.pick(HEX, 30)}f6`, "SHOPIFY_ACCESS_TOKEN");
   fmt("square_access_token", j("EA", "AA"), (g) => g.mixed(60, "_-"), "SQUARE_ACCESS_TOKEN");
   fmt("square_oauth_secret", j("sq0", "csp-"), (g) => g.mixed(43, "_-"), "SQUARE_OAUTH_SECRET");
   add({ family: "terraform_cloud_token", make: (g) => tok("", `${g.mixed(14)}.${j("atlas", "v1")}.${g.mixed(67, "_-")}`), line: (v) => `credentials "app.terraform.io" { token = "${v}" }`, env: "TFE_TOKEN" });
-  fmt("twilio_api_key", j("S", "K"), (g) => g.pick(HEX, 30) + "a7", "TWILIO_API_KEY");
+  fmt("twilio_api_key", j("S", "K"), (g) => `${g.pick(HEX, 30)}a7`, "TWILIO_API_KEY");
   fmt("vault_service_token", j("hv", "s."), (g) => g.mixed(90, "_-"), "VAULT_TOKEN");
   fmt("vault_batch_token", j("hv", "b."), (g) => g.mixed(138, "_-"), "VAULT_BATCH_TOKEN");
   add({ family: "age_secret_key", make: (g) => tok(j("AGE-SEC", "RET-KEY-1"), g.pick(BECH32, 58)), line: (v) => `# created: 2024-01-01\n${v}` });
   add({ family: "wireguard_private_key", make: (g) => tok("", `${g.mixed(42, "+/")}${g.one(["A", "E", "I", "M", "Q"])}=`), line: (v) => `[Interface]\nPrivateKey = ${v}\nAddress = ${["10", "8", "0", "2"].join(".")}/24` });
   add({ family: "telegram_bot_token", make: (g) => tok("", `${g.pick("123456789", 1)}${g.pick(DIG, 9)}:AA${g.mixed(33, "_-")}`), line: (v) => `bot = Bot("${v}")`, env: "TELEGRAM_BOT_TOKEN" });
-  const url = (family: string, scheme: string, host: string) =>
-    add({ family, make: (g) => tok("", g.mixed(16)), line: (v) => `${scheme}://app_user:${v}@${host}`, env: "DATABASE_URL", envValue: true });
+  const url = (family: string, scheme: string, host: string) => add({ family, make: (g) => tok("", g.mixed(16)), line: (v) => `${scheme}://app_user:${v}@${host}`, env: "DATABASE_URL", envValue: true });
   url("postgres_url", "postgres", "db.acme.dev:5432/app");
   url("mysql_url", "mysql", "mysql.acme.dev:3306/app");
   url("mongodb_srv_url", "mongodb+srv", "cluster0.ab1cd.mongodb.net/app");
@@ -180,21 +169,30 @@ export function families(): Family[] {
       fileOnly: { name: "id.key", text: (v) => `${v}\n` },
     });
   }
-  add({ family: "gcp_service_account", make: (g) => {
-    const lines = Array.from({ length: 6 }, () => g.mixed(64, "+/"));
-    return { value: `${pem("")}\\n${lines.join("\\n")}\\n${pemEnd("")}\\n`, body: lines[0]! };
-  }, line: () => "", fileOnly: { name: "sa.json", text: (v) => `{"type": "service_account", "project_id": "p", "private_key": "${v}", "client_email": "x@p.iam.gserviceaccount.com"}\n` } });
+  add({
+    family: "gcp_service_account",
+    make: (g) => {
+      const lines = Array.from({ length: 6 }, () => g.mixed(64, "+/"));
+      return { value: `${pem("")}\\n${lines.join("\\n")}\\n${pemEnd("")}\\n`, body: lines[0]! };
+    },
+    line: () => "",
+    fileOnly: { name: "sa.json", text: (v) => `{"type": "service_account", "project_id": "p", "private_key": "${v}", "client_email": "x@p.iam.gserviceaccount.com"}\n` },
+  });
   add({ family: "generic_password", make: (g) => tok("", g.mixed(16, "!#%^")), line: (v) => `db_password = "${v}"`, env: "POSTGRES_PASSWORD" });
   add({ family: "x_api_key_header", make: (g) => tok("", g.mixed(32)), line: (v) => `curl -H "X-API-Key: ${v}" https://api.acme.dev/v1/items` });
   add({ family: "connection_string_password", make: (g) => tok("", g.mixed(16)), line: (v) => `Server=tcp:sql.acme.dev,1433;Database=app;User ID=app;Password=${v};Encrypt=true;` });
   add({ family: "properties_password", make: (g) => tok("", g.mixed(16)), line: (v) => `spring.datasource.password=${v}` });
   add({ family: "azure_storage_env", make: (g) => tok("", `${g.mixed(86, "+/")}==`), line: (v) => `export AZURE_STORAGE_KEY=${v}` });
-  add({ family: "openrouter_key", make: (g) => tok(j("sk-", "or-v1-"), g.pick(HEX, 62) + "a9"), line: (v) => `OPENROUTER_API_KEY=${v}`, env: "OPENROUTER_API_KEY" });
+  add({ family: "openrouter_key", make: (g) => tok(j("sk-", "or-v1-"), `${g.pick(HEX, 62)}a9`), line: (v) => `OPENROUTER_API_KEY=${v}`, env: "OPENROUTER_API_KEY" });
   add({ family: "jsonl_api_key", make: (g) => tok("", g.mixed(40)), line: (v) => `{"mcpServers": {"search": {"env": {"BRAVE_API_KEY": "${v}"}}}}` });
-  add({ family: "authorization_basic", make: (g) => {
-    const pass = g.mixed(16);
-    return { value: Buffer.from(`ci:${pass}`).toString("base64"), body: pass };
-  }, line: (v) => `Authorization: Basic ${v}` });
+  add({
+    family: "authorization_basic",
+    make: (g) => {
+      const pass = g.mixed(16);
+      return { value: Buffer.from(`ci:${pass}`).toString("base64"), body: pass };
+    },
+    line: (v) => `Authorization: Basic ${v}`,
+  });
   return F;
 }
 
@@ -280,17 +278,37 @@ export function plantAgentCorpus(dir: string, seed: number): AgentPlant[] {
 }
 
 /** At least 300 look-alikes: values people commit that are not secrets. */
-export function agentLookAlikes(seed: number): Array<{ kind: string; text: string; name?: string }> {
+function agentLookAlikes(seed: number): Array<{ kind: string; text: string; name?: string }> {
   const g = new Gen(rng(seed ^ 0x5eed));
   const L: Array<{ kind: string; text: string; name?: string }> = [];
   const add = (kind: string, text: string, name?: string) => L.push({ kind, text: `${text}\n`, name });
   const same = (n: number, ch = "x") => ch.repeat(n);
-  const seq = (n: number) => (ALNUM.toLowerCase() + "0123456789abcdefghijklmnopqrstuvwxyz").slice(0, n);
+  const seq = (n: number) => `${ALNUM.toLowerCase()}0123456789abcdefghijklmnopqrstuvwxyz`.slice(0, n);
   const prefixes: Array<[string, number]> = [
-    [j("gh", "p_"), 36], [j("gh", "o_"), 36], [j("github", "_pat_"), 82], [j("gl", "pat-"), 20], [j("xo", "xb-"), 30], [j("sk", "_live_"), 24],
-    [j("np", "m_"), 36], [j("h", "f_"), 34], [j("GOC", "SPX-"), 28], [j("dc", "kr_pat_"), 27], [j("dp", ".pt."), 43], [j("gl", "sa_"), 41],
-    [j("lin", "_api_"), 40], [j("PM", "AK-"), 59], [j("hv", "s."), 90], [j("sk-", "ant-api03-"), 95], [j("sk-", "proj-"), 60], [j("sntr", "yu_"), 64],
-    [j("shp", "at_"), 32], [j("do", "p_v1_"), 64], [j("da", "pi"), 32], [j("HR", "KU-"), 60], [j("wh", "sec_"), 32], [j("AK", "IA"), 16],
+    [j("gh", "p_"), 36],
+    [j("gh", "o_"), 36],
+    [j("github", "_pat_"), 82],
+    [j("gl", "pat-"), 20],
+    [j("xo", "xb-"), 30],
+    [j("sk", "_live_"), 24],
+    [j("np", "m_"), 36],
+    [j("h", "f_"), 34],
+    [j("GOC", "SPX-"), 28],
+    [j("dc", "kr_pat_"), 27],
+    [j("dp", ".pt."), 43],
+    [j("gl", "sa_"), 41],
+    [j("lin", "_api_"), 40],
+    [j("PM", "AK-"), 59],
+    [j("hv", "s."), 90],
+    [j("sk-", "ant-api03-"), 95],
+    [j("sk-", "proj-"), 60],
+    [j("sntr", "yu_"), 64],
+    [j("shp", "at_"), 32],
+    [j("do", "p_v1_"), 64],
+    [j("da", "pi"), 32],
+    [j("HR", "KU-"), 60],
+    [j("wh", "sec_"), 32],
+    [j("AK", "IA"), 16],
   ];
   for (const [p, n] of prefixes) {
     add("all-same", `TOKEN=${p}${same(n)}`);
@@ -355,7 +373,7 @@ export function agentLookAlikes(seed: number): Array<{ kind: string; text: strin
     "export AZURE_STORAGE_KEY=$(az storage account keys list -o tsv)",
     "export GITHUB_TOKEN=$(gh auth token)",
     "token = os.environ['API_TOKEN']",
-    'secret = settings.SECRET_KEY',
+    "secret = settings.SECRET_KEY",
     "password: !vault |",
     "TOKEN_TTL_SECONDS=3600",
     "MAX_TOKENS=4096",

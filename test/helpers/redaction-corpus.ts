@@ -71,9 +71,9 @@ export interface Secret {
 export function secretMakers(g: Gen): Array<() => Secret> {
   const tok = (family: string, prefix: string, body: string): Secret => ({ family, value: prefix + body, body });
   return [
-    () => tok("aws_access_key", "AK" + "IA", g.pick(UP + "234567", 16)),
+    () => tok("aws_access_key", "AK" + "IA", g.pick(`${UP}234567`, 16)),
     () => tok("aws_secret_key", "", g.mixed(40, "/+")),
-    () => tok("google_api_key", "AI" + "za", "Sy" + g.mixed(33, "_-")),
+    () => tok("google_api_key", "AI" + "za", `Sy${g.mixed(33, "_-")}`),
     () => tok("azure_storage_key", "", `${g.mixed(86, "+/")}==`),
     () => tok("github_token", g.one(["gh" + "p_", "gh" + "o_", "gh" + "s_"]), g.checksummed()),
     () => tok("github_fine_grained_token", "github" + "_pat_", `${g.mixed(22)}_${g.mixed(59)}`),
@@ -84,7 +84,7 @@ export function secretMakers(g: Gen): Array<() => Secret> {
     () => tok("stripe_key", g.one(["sk" + "_live_", "rk" + "_live_"]), g.mixed(24)),
     () => tok("jwt", "ey" + "J", jwtBody(g)),
     () => tok("npm_token", "np" + "m_", g.checksummed()),
-    () => tok("pypi_token", "py" + "pi-", "AgEIcHlwaS5vcmc" + g.mixed(60, "_-")),
+    () => tok("pypi_token", "py" + "pi-", `AgEIcHlwaS5vcmc${g.mixed(60, "_-")}`),
     () => tok("anthropic_key", "sk" + "-ant-", `api03-${g.mixed(60, "_-")}`),
     () => tok("openai_key", "sk" + "-proj-", g.mixed(48, "_-")),
     () => tok("password", "", g.mixed(16, "!#%^&")),
@@ -197,15 +197,15 @@ export function lookAlikes(): LookAlike[] {
   const tokens = [
     "AK" + "IAIOSFODNN7EXAMPLE",
     "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY",
-    "gh" + "p_" + "x".repeat(36),
+    `ghp_${"x".repeat(36)}`,
     "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}",
-    "gl" + "pat-" + "x".repeat(20),
-    "https://hooks.slack" + ".com/services/T00000000/B00000000/" + "X".repeat(24),
+    `glpat-${"x".repeat(20)}`,
+    `https://hooks.slack.com/services/T00000000/B00000000/${"X".repeat(24)}`,
     "xo" + "xb-your-slack-token-here",
-    "sk" + "_live_" + "x".repeat(24),
+    `sk_live_${"x".repeat(24)}`,
     "STRIPE_KEY=sk" + "_test_" + "4eC39HqLyjWDarjtT1zdp7dc",
-    "AI" + "zaSy" + "X".repeat(33),
-    "np" + "m_" + "x".repeat(36),
+    `AIzaSy${"X".repeat(33)}`,
+    `npm_${"x".repeat(36)}`,
     "Authorization: Bearer <token>",
     "Authorization: Bearer YOUR_ACCESS_TOKEN_GOES_HERE",
     "-----BEGIN PUBLIC KEY-----",
@@ -216,7 +216,7 @@ export function lookAlikes(): LookAlike[] {
     "const token = req.headers.authorization;",
     "password_hash = bcrypt(password)",
     `blob: ${Buffer.from("hello world, nothing to see here at all").toString("base64")}`,
-    "tokenizer = \"bert-base-uncased\"",
+    'tokenizer = "bert-base-uncased"',
   ];
   for (const t of tokens) out.push({ file: `lookalikes/${out.length}.txt`, text: `${t}\n` });
   return out;

@@ -17,7 +17,13 @@ export interface Walkthrough {
   lines: string[];
 }
 
-export const DOC_FILES = () => ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+export const DOC_FILES = () => [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 export function walkthroughs(file: string, text = readFileSync(join(ROOT, file), "utf8")): Walkthrough[] {
   const lines = text.split("\n");
@@ -34,7 +40,7 @@ export function walkthroughs(file: string, text = readFileSync(join(ROOT, file),
 }
 
 /** The documented exit code of a command line: a trailing comment ending in `exit N`, else 0. */
-export function expectedExit(lastLine: string): number {
+function expectedExit(lastLine: string): number {
   const comment = /\s#\s(.*)$/.exec(lastLine)?.[1] ?? "";
   const m = /\bexit (\d+)\s*$/.exec(comment);
   return m ? Number(m[1]) : 0;

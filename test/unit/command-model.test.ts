@@ -41,7 +41,14 @@ describe("import graph", () => {
   });
 
   test("no cycle of eager imports in src/ and commands/", () => {
-    const graph = new Map(SOURCES.map((f) => [f, edges(f).filter((e) => e.eager && text.has(e.to)).map((e) => e.to)]));
+    const graph = new Map(
+      SOURCES.map((f) => [
+        f,
+        edges(f)
+          .filter((e) => e.eager && text.has(e.to))
+          .map((e) => e.to),
+      ]),
+    );
     const state = new Map<string, 1 | 2>();
     const cycles: string[] = [];
     const visit = (f: string, stack: string[]) => {
@@ -76,7 +83,11 @@ function valueEdges(file: string): string[] {
   for (const m of src.matchAll(/^\s*(import|export)\s+(type\s+)?([^;]*?)\bfrom\s+["'](\.[^"']+)["']/gm)) {
     if (m[2]) continue;
     const body = m[3]!.trim();
-    const names = /^\{([^}]*)\}$/.exec(body)?.[1]?.split(",").map((n) => n.trim()).filter(Boolean);
+    const names = /^\{([^}]*)\}$/
+      .exec(body)?.[1]
+      ?.split(",")
+      .map((n) => n.trim())
+      .filter(Boolean);
     if (names?.length && names.every((n) => n.startsWith("type "))) continue;
     out.push(at(m[4]!));
   }
@@ -106,7 +117,12 @@ describe("layers", () => {
         lines.set(`${a} -> ${b}`, (lines.get(`${a} -> ${b}`) ?? 0) + 1);
       }
     }
-    console.log(`family graph (value import lines):\n${[...lines].sort().map(([k, n]) => `  ${k}: ${n}`).join("\n")}`);
+    console.log(
+      `family graph (value import lines):\n${[...lines]
+        .sort()
+        .map(([k, n]) => `  ${k}: ${n}`)
+        .join("\n")}`,
+    );
     const adj = new Map<string, string[]>();
     for (const k of lines.keys()) {
       const [a, b] = k.split(" -> ") as [string, string];
@@ -148,7 +164,9 @@ function bareCount(f: string): number {
 
 describe("exit codes are declared names", () => {
   test("no bare numeric exit code in commands/ or src/ (count printed)", () => {
-    const hits = SOURCES.filter((f) => !EXEMPT.has(rel(f))).map((f) => [rel(f), bareCount(f)] as const).filter(([, n]) => n > 0);
+    const hits = SOURCES.filter((f) => !EXEMPT.has(rel(f)))
+      .map((f) => [rel(f), bareCount(f)] as const)
+      .filter(([, n]) => n > 0);
     const total = hits.reduce((a, [, n]) => a + n, 0);
     console.log(`bare exit literals: ${total} in ${hits.length} files`);
     expect(hits).toEqual([]);

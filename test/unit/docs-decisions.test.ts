@@ -82,7 +82,10 @@ describe("docs/decisions.md is the decision record the code cites", () => {
           const doc = docFor(c, m.index!);
           if (doc === null) continue;
           cited++;
-          if (!resolves(`§${m[1]}`, have[doc])) problems.push(`${f}: §${m[1]} has no heading in ${DOCS[doc]}`);
+          // the decision record has a heading for every section and subsection it is cited by (issue 22 §2); the CLI
+          // documents resolve a subsection to its section
+          const ok = doc === "decisions" ? have.decisions.has(`§${m[1]}`) : resolves(`§${m[1]}`, have[doc]);
+          if (!ok) problems.push(`${f}: §${m[1]} has no heading in ${DOCS[doc]}`);
         }
       }
     }

@@ -43,7 +43,12 @@ function examples(file: string): Example[] {
   return out;
 }
 
-const FILES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const FILES = [
+  "README.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 describe("every mogui example in README.md and docs/ uses a real command and real flags", () => {
   for (const file of FILES) {

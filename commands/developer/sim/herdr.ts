@@ -24,10 +24,7 @@ export default defineCommand({
     "Input: raw `pane send-text` into an agent submits each line; `agent prompt` is one prompt. HERDR_SIM_SHELL_INIT=N: new panes answer `agent start` with agent_pane_busy N times.",
     "Details: fixtures/herdr/README.md.",
   ],
-  examples: [
-    "HERDR_SIM_STATE=/tmp/herdr.json mogui sim herdr workspace create --label workers",
-    "HERDR_SIM_STATE=/tmp/herdr.json mogui sim herdr agent start fix-1 --kind claude --pane w1:p1",
-  ],
+  examples: ["HERDR_SIM_STATE=/tmp/herdr.json mogui sim herdr workspace create --label workers", "HERDR_SIM_STATE=/tmp/herdr.json mogui sim herdr agent start fix-1 --kind claude --pane w1:p1"],
   async run({ ctx, args }) {
     // The simulator speaks herdr's exit codes, not mogui's: hand them through.
     return forward(await runHerdrSim(ctx, args._));

@@ -6,10 +6,15 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 import { printLines } from "../../../src/lib/output.ts";
 
-const SHIMS: Array<[string, string]> = [["orca", "orca"], ["orca-dev", "orca"], ["orca-ide", "orca"], ["herdr", "herdr"]];
+const SHIMS: Array<[string, string]> = [
+  ["orca", "orca"],
+  ["orca-dev", "orca"],
+  ["orca-ide", "orca"],
+  ["herdr", "herdr"],
+];
 
 /** The exec line: this compiled binary (MOGUI_BIN overrides it), or in a run from source bun plus the entry script. */
 function execLine(sim: string): string {
@@ -18,8 +23,7 @@ function execLine(sim: string): string {
   return `exec "\${MOGUI_BIN:-${process.execPath.replace(/["\\$`]/g, "\\$&")}}" sim ${sim} "$@"`;
 }
 
-const shim = (sim: string) =>
-  `#!/bin/sh\n# Written by \`mogui sim install-shims\`: the built-in ${sim} simulator (see mogui sim ${sim} --help).\n${execLine(sim)}\n`;
+const shim = (sim: string) => `#!/bin/sh\n# Written by \`mogui sim install-shims\`: the built-in ${sim} simulator (see mogui sim ${sim} --help).\n${execLine(sim)}\n`;
 
 export default defineCommand({
   meta: {
@@ -50,7 +54,7 @@ export default defineCommand({
         try {
           writeFileSync(path, shim(sim), { flag: "wx" });
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+          if (errnoCode(e) !== "EEXIST") throw e;
           lines.push(`kept ${path} (exists; left unchanged)`);
           continue;
         }
@@ -58,7 +62,7 @@ export default defineCommand({
         lines.push(`wrote ${path}`);
       }
     } catch (e) {
-      return fail("usage", `sim install-shims: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `sim install-shims: cannot write into ${dir}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     printLines(ctx, lines);
     return "ok";

@@ -21,10 +21,7 @@ export default defineCommand({
     "Faults: ORCA_SIM_FAULT='<command path>=<mode>[:n][@N[+]],...' (modes: exit, malformed, error_envelope, hang, late, legacy, survive_close, close_noop, stale_handle, foreign_handle, swallow, not_accepted; @N = only the Nth call, @N+ = from it on) or the state's `faults` array; see fixtures/scenarios/README.md.",
     "Call log: ORCA_SIM_CALL_LOG (one JSON line per call: argv, exit, ts).",
   ],
-  examples: [
-    "ORCA_SIM_STATE=/tmp/orca.json ORCA_SIM_SCENARIO=basic mogui sim orca status --json",
-    "ORCA_SIM_STATE=/tmp/orca.json mogui sim orca orchestration dispatch-show --task task_1a2b3c4d5e6f --json",
-  ],
+  examples: ["ORCA_SIM_STATE=/tmp/orca.json ORCA_SIM_SCENARIO=basic mogui sim orca status --json", "ORCA_SIM_STATE=/tmp/orca.json mogui sim orca orchestration dispatch-show --task task_1a2b3c4d5e6f --json"],
   async run({ ctx, args }) {
     // The simulator speaks Orca's exit codes, not mogui's: hand them through.
     return forward(await runOrcaSim(ctx, args._));

@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { runCheck, type CheckRequest } from "../../../src/dispatch/gate/check.ts";
-import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG, parseIntFlag } from "../../../src/dispatch/gate/cli.ts";
+import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG, parseIntFlag } from "./_shared.ts";
 import { readContract } from "../../../src/dispatch/gate/contract.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
+import { errnoCode } from "../../../src/lib/errors.ts";
 
 const NAME = "dispatch-gate check";
 
@@ -17,10 +18,7 @@ export default defineCommand({
       "Unless --no-record, the decision is appended to the ledger and an ALLOW issues a ticket for register.",
     ].join("\n"),
   },
-  usage: [
-    "dispatch-gate check --runtime <name> --model <id> --contract <path> --agents <n> --completion-channel <channel> [flags]",
-    "dispatch-gate --ledger <path> check ...",
-  ],
+  usage: ["dispatch-gate check --runtime <name> --model <id> --contract <path> --agents <n> --completion-channel <channel> [flags]", "dispatch-gate --ledger <path> check ..."],
   args: {
     runtime: { type: "string", valueHint: "name", required: true, description: "Worker runtime (lowercase, e.g. codex, claude)" },
     model: { type: "string", valueHint: "id", description: "Worker model id (denied NO_MODEL when absent)" },
@@ -80,6 +78,6 @@ function whyUnreadable(path: string): string {
     readFileSync(path);
     return "unreadable";
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code ?? "unreadable";
+    return errnoCode(e) ?? "unreadable";
   }
 }

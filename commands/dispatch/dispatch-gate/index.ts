@@ -3,28 +3,20 @@
  * subcommand; the dispatcher's leading-flag rule makes `dispatch-gate --ledger X check ...` the same as
  * `dispatch-gate check --ledger X ...` (no router of its own).
  */
-import { defineGroup } from "../../../src/lib/command.ts";
+import { defineGroup, type Group, subCommandsOf } from "../../../src/lib/command.ts";
 import { GROUP_EXITS } from "../../../src/lib/exits.ts";
+import { commands } from "../index.ts";
 
-export default defineGroup({
+const group: Group = defineGroup({
   meta: {
     name: "dispatch-gate",
-    description: [
-      "The supervised-dispatch gate: `check` decides whether a dispatch may start (and issues a ticket),",
-      "`register` binds the started job to it, `watch` detects a stalled worker log, `report` summarises the ledger.",
-    ].join("\n"),
+    description: ["The supervised-dispatch gate: `check` decides whether a dispatch may start (and issues a ticket),", "`register` binds the started job to it, `watch` detects a stalled worker log, `report` summarises the ledger."].join("\n"),
   },
   exits: GROUP_EXITS,
   usage: ["dispatch-gate [--ledger <path>] <check|register|watch|report> [flags]"],
-  subCommands: {
-    check: () => import("./check.ts").then((m) => m.default),
-    register: () => import("./register.ts").then((m) => m.default),
-    watch: () => import("./watch.ts").then((m) => m.default),
-    report: () => import("./report.ts").then((m) => m.default),
-  },
-  notes: [
-    "The ledger is --ledger (before or after the subcommand) > $DISPATCH_GATE_LEDGER > $MOGUI_HOME/dispatch-ledger.jsonl.\n" +
-      "Tickets and the gate lock live in $MOGUI_HOME/dispatch-tickets/. Run 'mogui dispatch-gate <subcommand> --help'.",
-  ],
+  subCommands: subCommandsOf(commands, "dispatch-gate"),
+  notes: ["The ledger is --ledger (before or after the subcommand) > $DISPATCH_GATE_LEDGER > $MOGUI_HOME/dispatch-ledger.jsonl.\n" + "Tickets and the gate lock live in $MOGUI_HOME/dispatch-tickets/. Run 'mogui dispatch-gate <subcommand> --help'."],
   examples: ["mogui dispatch-gate --ledger /tmp/l.jsonl report", "mogui dispatch-gate check --help"],
 });
+
+export default group;

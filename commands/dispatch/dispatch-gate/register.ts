@@ -1,5 +1,5 @@
 import { defineCommand } from "../../../src/lib/command.ts";
-import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
+import { emitDecision, GATE_EXITS, gateWarn, LEDGER_FLAG } from "./_shared.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { runRegister } from "../../../src/dispatch/gate/register.ts";
 
@@ -12,10 +12,7 @@ export default defineCommand({
       "consume the ticket and append the register row plus a `dispatch_submitted` lifecycle row. One JSON decision.",
     ].join("\n"),
   },
-  usage: [
-    "dispatch-gate register --job-id <id> --probe-cmd <shell-command> [--contract-sha <hex>] [--runtime <name>] [flags]",
-    "dispatch-gate --ledger <path> register ...",
-  ],
+  usage: ["dispatch-gate register --job-id <id> --probe-cmd <shell-command> [--contract-sha <hex>] [--runtime <name>] [flags]", "dispatch-gate --ledger <path> register ..."],
   args: {
     "job-id": { type: "string", valueHint: "id", required: true, description: "The worker job (Orca dispatch id) to register" },
     "probe-cmd": { type: "string", valueHint: "shell-command", required: true, description: "Shell command whose stdout must contain the job id (exit 0; 30 s timeout)" },
@@ -39,9 +36,7 @@ export default defineCommand({
       "MODEL_TIER_ESCALATION (a DENY row is written); UNVERIFIED_JOB (nothing written). Warnings: MODEL_UNVERIFIED,\n" +
       "MODEL_PROBE_FAILED, MODEL_MISMATCH. The probe commands are run by /bin/sh exactly as given.",
   ],
-  examples: [
-    "mogui dispatch-gate register --job-id ctx_0123 --contract-sha 2d71a0c4b3e9 --runtime codex --orchestration-task task_01 \\\n      --probe-cmd 'orca orchestration dispatch-show --task task_01 --json' --declared-model gpt-5.6-luna",
-  ],
+  examples: ["mogui dispatch-gate register --job-id ctx_0123 --contract-sha 2d71a0c4b3e9 --runtime codex --orchestration-task task_01 \\\n      --probe-cmd 'orca orchestration dispatch-show --task task_01 --json' --declared-model gpt-5.6-luna"],
   async run({ ctx, args }) {
     const paths = gatePaths(ctx, args.ledger);
     const out = await runRegister(

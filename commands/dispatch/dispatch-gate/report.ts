@@ -1,7 +1,7 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { GATE_EXITS, gateWarn, LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
+import { GATE_EXITS, gateWarn, LEDGER_FLAG } from "./_shared.ts";
 import { gatePaths } from "../../../src/dispatch/gate/paths.ts";
 import { buildReport, renderReport } from "../../../src/dispatch/gate/report.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
@@ -37,10 +37,7 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage error: an unknown flag, a missing value" },
     ...GATE_EXITS,
   },
-  notes: [
-    "A missing ledger is an empty report. A ledger that cannot be read, or has a corrupt line (other than a torn\n" +
-      "last line, which is skipped with a warning), is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`.",
-  ],
+  notes: ["A missing ledger is an empty report. A ledger that cannot be read, or has a corrupt line (other than a torn\n" + "last line, which is skipped with a warning), is exit 2 with `dispatch-gate: LEDGER_UNAVAILABLE: <why>`."],
   examples: ["mogui dispatch-gate report --today", "mogui dispatch-gate report --json --ledger ~/.mogui/dispatch-ledger.jsonl"],
   async run({ ctx, args }) {
     const { ledger, spendLedger } = gatePaths(ctx, args.ledger);

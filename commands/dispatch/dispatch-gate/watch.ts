@@ -2,16 +2,13 @@ import { UNBOUNDED_MIN, UNBOUNDED_MAX } from "../../../src/lib/args.ts";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { LEDGER_FLAG } from "../../../src/dispatch/gate/cli.ts";
+import { LEDGER_FLAG } from "./_shared.ts";
 import { checkStall } from "../../../src/dispatch/gate/watch.ts";
 
 export default defineCommand({
   meta: {
     name: "dispatch-gate watch",
-    description: [
-      "Has a worker's log stopped moving? Compares the log's last modification with now: idle longer than",
-      "--max-idle seconds is STALLED (exit 3); a missing log is MISSING (exit 2). Prints one JSON document.",
-    ].join("\n"),
+    description: ["Has a worker's log stopped moving? Compares the log's last modification with now: idle longer than", "--max-idle seconds is STALLED (exit 3); a missing log is MISSING (exit 2). Prints one JSON document."].join("\n"),
   },
   usage: ["dispatch-gate watch --log <path> [--max-idle <seconds>]"],
   args: {

@@ -1,7 +1,7 @@
 /** `mogui acceptance-loop inspect`: print a finished run's report.json exactly as written. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ACCEPTANCE_USAGE } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE } from "./_shared.ts";
 import { AcceptanceRunLayout } from "../../../src/evidence/acceptance/layout.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 

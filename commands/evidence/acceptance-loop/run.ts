@@ -1,5 +1,5 @@
 /** `mogui acceptance-loop run`: the deterministic acceptance loop (reference §13, D26), progress on stderr. */
-import { ACCEPTANCE_USAGE, exposureWarnings, loadForCli, prepareRunDir } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, exposureWarnings, loadForCli, prepareRunDir } from "./_shared.ts";
 import { BASELINE_LABEL, candidateDict, type Candidate } from "../../../src/evidence/acceptance/candidate.ts";
 import { RestoreError, runAcceptanceLoop } from "../../../src/evidence/acceptance/loop.ts";
 import { returnCode, tail } from "../../../src/evidence/acceptance/process.ts";
@@ -85,16 +85,10 @@ export default defineCommand({
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "the regression log is unwritable or has a corrupt line (LEDGER_UNAVAILABLE)" },
   },
   notes: [
-    "The proposer is the config's sync CLI runtime (claude -p, codex exec, cursor-agent -p), run in workspace_root\n" +
-      "with the task prompt as one argument. Each case command runs in workspace_root (timeout 900 s); exit 0 = pass.",
-    "Both change the workspace in place, so --max-iterations 2 or more needs --restore-cmd (for example\n" +
-      "'git checkout -- .'). Keep the config and run_dir outside workspace_root: the proposer can read that tree.",
+    "The proposer is the config's sync CLI runtime (claude -p, codex exec, cursor-agent -p), run in workspace_root\n" + "with the task prompt as one argument. Each case command runs in workspace_root (timeout 900 s); exit 0 = pass.",
+    "Both change the workspace in place, so --max-iterations 2 or more needs --restore-cmd (for example\n" + "'git checkout -- .'). Keep the config and run_dir outside workspace_root: the proposer can read that tree.",
   ],
-  examples: [
-    "mogui acceptance-loop run --config acceptance.json",
-    "mogui acceptance-loop run --config acceptance.json --max-iterations 3 --restore-cmd 'git checkout -- .'",
-    "mogui acceptance-loop run --config acceptance.json --json",
-  ],
+  examples: ["mogui acceptance-loop run --config acceptance.json", "mogui acceptance-loop run --config acceptance.json --max-iterations 3 --restore-cmd 'git checkout -- .'", "mogui acceptance-loop run --config acceptance.json --json"],
   async run({ ctx, args, fail }) {
     const { config: loaded, casebook } = loadForCli(ctx, args.config);
     const restore = restoreArgv(args["restore-cmd"]);

@@ -1,6 +1,6 @@
 /** `mogui acceptance-loop split`: write the split manifest (with pinned regressions applied) without running anything. */
 import { resolve } from "node:path";
-import { ACCEPTANCE_USAGE, loadForCli, prepareRunDir } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, loadForCli, prepareRunDir } from "./_shared.ts";
 import { configToDict } from "../../../src/evidence/acceptance/config.ts";
 import { renderSplitMarkdown } from "../../../src/evidence/acceptance/casebook.ts";
 import { AcceptanceRunLayout } from "../../../src/evidence/acceptance/layout.ts";
@@ -11,10 +11,7 @@ import { printLines } from "../../../src/lib/output.ts";
 export default defineCommand({
   meta: {
     name: "acceptance-loop split",
-    description: [
-      "Apply the regression log (if configured) to the case book and write manifest.json, split.json and",
-      "split.md into the output dir (default: the config's run_dir). Prints the path of split.json.",
-    ].join("\n"),
+    description: ["Apply the regression log (if configured) to the case book and write manifest.json, split.json and", "split.md into the output dir (default: the config's run_dir). Prints the path of split.json."].join("\n"),
   },
   usage: ["acceptance-loop split --config <path> [--output-dir <dir>]"],
   args: {

@@ -1,5 +1,5 @@
 /** `mogui acceptance-loop validate`: load the config and the case book, print what would run. */
-import { ACCEPTANCE_USAGE, loadForCli } from "../../../src/evidence/acceptance/cli.ts";
+import { ACCEPTANCE_USAGE, loadForCli } from "./_shared.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
@@ -7,10 +7,7 @@ import { printDoc } from "../../../src/lib/output.ts";
 export default defineCommand({
   meta: {
     name: "acceptance-loop validate",
-    description: [
-      "Load an acceptance config and its case book and print a summary: case counts per split, the proposer",
-      "runtime, the run dir and the workspace root. Any config or case book problem is exit 2 naming the file.",
-    ].join("\n"),
+    description: ["Load an acceptance config and its case book and print a summary: case counts per split, the proposer", "runtime, the run dir and the workspace root. Any config or case book problem is exit 2 naming the file."].join("\n"),
   },
   usage: ["acceptance-loop validate --config <path> [--json]"],
   args: {
@@ -22,10 +19,7 @@ export default defineCommand({
     ok: { code: 0, meaning: "the config and the case book are valid (summary on stdout)" },
     usage: ACCEPTANCE_USAGE,
   },
-  notes: [
-    "The case book must define train and holdout cases, with the same seed strata in both; ids are unique.\n" +
-      "Split aliases: visible = train, private = holdout, acceptance = scorecard.",
-  ],
+  notes: ["The case book must define train and holdout cases, with the same seed strata in both; ids are unique.\n" + "Split aliases: visible = train, private = holdout, acceptance = scorecard."],
   examples: ["mogui acceptance-loop validate --config acceptance.json"],
   async run({ ctx, args }) {
     const { config, casebook } = loadForCli(ctx, args.config);

@@ -7,10 +7,7 @@ import { printDoc, printLines } from "../../../src/lib/output.ts";
 export default defineCommand({
   meta: {
     name: "adapter doctor",
-    description: [
-      "Report which host tools are present: git, node, orca (`orca status --json`), bd and bun. A tool is present",
-      "when its probe exits 0 within the timeout. Always exits 0: this is a report, not a gate.",
-    ].join("\n"),
+    description: ["Report which host tools are present: git, node, orca (`orca status --json`), bd and bun. A tool is present", "when its probe exits 0 within the timeout. Always exits 0: this is a report, not a gate."].join("\n"),
   },
   usage: ["adapter doctor [--json]"],
   args: {

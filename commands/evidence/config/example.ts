@@ -3,15 +3,12 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { exampleNames, findExample, writeExample } from "../../../src/evidence/config/examples.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 
 export default defineCommand({
   meta: {
     name: "config example",
-    description: [
-      "Print one file the binary carries: an instance config example (what `config init` writes), the worker brief",
-      "template, or the git pre-push hook. --out writes it instead (the hook executable), never over an existing file.",
-    ].join("\n"),
+    description: ["Print one file the binary carries: an instance config example (what `config init` writes), the worker brief", "template, or the git pre-push hook. --out writes it instead (the hook executable), never over an existing file."].join("\n"),
   },
   usage: ["config example <name> [--out <path>]"],
   args: {
@@ -24,11 +21,7 @@ export default defineCommand({
     exists: { code: 1, meaning: "--out names a path that exists; left unchanged" },
     usage: { code: 2, meaning: "usage error: unknown name; --out cannot be written" },
   },
-  examples: [
-    "mogui config example worker-surface-policy",
-    'mogui config example brief-template > "$MOGUI_HOME/brief.md"',
-    "mogui config example pre-push --out .git/hooks/pre-push",
-  ],
+  examples: ["mogui config example worker-surface-policy", 'mogui config example brief-template > "$MOGUI_HOME/brief.md"', "mogui config example pre-push --out .git/hooks/pre-push"],
   async run({ ctx, args, fail }) {
     const e = findExample(args.name);
     if (!e) throw new UsageError(`unknown example '${args.name}': expected one of ${exampleNames().join(", ")}`, "config example");
@@ -42,7 +35,7 @@ export default defineCommand({
       mkdirSync(dirname(path), { recursive: true });
       wrote = writeExample(e, path);
     } catch (err) {
-      return fail("usage", `config example: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`);
+      return fail("usage", `config example: cannot write ${path}: ${errnoCode(err) ?? errorMessage(err)}`);
     }
     if (!wrote) return fail("exists", `config example: ${path} exists; left unchanged`);
     ctx.io.stdout(`wrote ${path}\n`);

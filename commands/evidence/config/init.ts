@@ -5,7 +5,7 @@ import { EXAMPLES, writeInstanceExamples, type InitResult } from "../../../src/e
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { moguiHome } from "../../../src/lib/context.ts";
-import { errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 
 const FILES = EXAMPLES.filter((e) => e.configFile).map((e) => `${e.configFile} (${e.what})`);
@@ -37,7 +37,7 @@ export default defineCommand({
       mkdirSync(dir, { recursive: true });
       r = writeInstanceExamples(dir);
     } catch (e) {
-      return fail("usage", `config init: cannot write into ${dir}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `config init: cannot write into ${dir}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     if (args.json) printDoc(ctx, { dir, written: r.written, kept: r.kept }, true);
     else printLines(ctx, [...r.written.map((p) => `wrote ${p}`), ...r.kept.map((p) => `kept ${p} (exists; left unchanged)`)]);

@@ -8,10 +8,7 @@ import { printJson } from "../../../src/lib/output.ts";
 export default defineCommand({
   meta: {
     name: "config schema",
-    description: [
-      "Print the JSON Schema (draft 2020-12) of an instance config file. It is generated from the same valibot",
-      "schema the loader validates with, so an editor that checks a file against it agrees with mogui.",
-    ].join("\n"),
+    description: ["Print the JSON Schema (draft 2020-12) of an instance config file. It is generated from the same valibot", "schema the loader validates with, so an editor that checks a file against it agrees with mogui."].join("\n"),
   },
   usage: ["config schema <name> [--json]"],
   args: {

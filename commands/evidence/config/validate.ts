@@ -3,27 +3,21 @@ import { readFileSync } from "node:fs";
 import { CONFIG_KINDS, configNames, configPath } from "../../../src/evidence/config/registry.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { UsageError, errorMessage } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 
 export default defineCommand({
   meta: {
     name: "config validate",
-    description: [
-      "Validate an instance config file with the same schema and loader the commands use. Without --file, checks",
-      "the file the commands would load: the loader's environment variable, else $MOGUI_HOME/config/<name>.json.",
-    ].join("\n"),
+    description: ["Validate an instance config file with the same schema and loader the commands use. Without --file, checks", "the file the commands would load: the loader's environment variable, else $MOGUI_HOME/config/<name>.json."].join("\n"),
   },
   usage: ["config validate <name> [--file <path>] [--json]"],
   args: {
     name: { type: "positional", required: true, description: `One of: ${configNames().join(", ")}` },
     file: { type: "string", valueHint: "path", description: "The file to check (default: the loader's env variable, else $MOGUI_HOME/config/<name>.json)" },
-    json: { ...ARGS.json, description: "One compact JSON document: {\"config\",\"error\"?,\"path\",\"valid\"} (an invalid file too)" },
+    json: { ...ARGS.json, description: 'One compact JSON document: {"config","error"?,"path","valid"} (an invalid file too)' },
   },
-  notes: [
-    "Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" +
-      "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR.",
-  ],
+  notes: ["Environment variables: instance-runtime $INSTANCE_RUNTIME_CONFIG; model-tier-policy $DISPATCH_TIER_POLICY;\n" + "workspace-descriptor $WORKSPACE_DESCRIPTOR, then $MOGUI_WORKSPACE_DESCRIPTOR."],
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the file is valid" },
@@ -39,7 +33,7 @@ export default defineCommand({
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      return fail("usage", `config validate: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? errorMessage(e)}`);
+      return fail("usage", `config validate: cannot read ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     try {
       kind.validate(text, path);

@@ -22,10 +22,7 @@ export default defineCommand({
     manifest: { type: "string", valueHint: "file", required: true, description: "The workspace manifest JSON {workspace_root, workspace_identity, repositories}" },
     json: { ...ARGS.json, description: "Print the descriptor as one compact JSON document" },
   },
-  notes: [
-    "Only the declared paths, the root's immediate children and the path's ancestors inside the root are looked at.\n" +
-      "A .git directory marks a repo; a .git file starting with `gitdir:` marks a worktree (nothing else of it is read).",
-  ],
+  notes: ["Only the declared paths, the root's immediate children and the path's ancestors inside the root are looked at.\n" + "A .git directory marks a repo; a .git file starting with `gitdir:` marks a worktree (nothing else of it is read)."],
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "the path was resolved (missing declared repositories are warnings, not errors)" },

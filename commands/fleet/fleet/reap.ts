@@ -2,7 +2,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { boundedWarnings, checkLedger, type LedgerWarning } from "../../../src/lib/ledger.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "../../../src/fleet/fleet/cli.ts";
+import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "./_shared.ts";
 import { systemProcTable } from "../../../src/fleet/fleet/procs.ts";
 import { reapFleet } from "../../../src/fleet/fleet/reap.ts";
 import { scanFleet } from "../../../src/fleet/fleet/scan.ts";
@@ -67,7 +67,10 @@ export default defineCommand({
     if (args.json) printDoc(ctx, { dry_run: !execute, worktrees: results, bytes_reclaimed: total }, true);
     else
       printLines(ctx, [
-        ...results.map((r) => `${r.outcome}\t${r.path}\t${human(r.bytes_reclaimed)}${r.killed.length ? `\tkilled=${r.killed.map((k) => `${k.pid}(${k.signal})`).join(",")}` : ""}${r.would_kill.length ? `\twould_kill=${r.would_kill.map((p) => p.pid).join(",")}` : ""}${r.terminal_closed ? `\tterminal_closed=${r.terminal_closed}` : ""}${r.would_close ? `\twould_close=${r.would_close}` : ""}${r.reflog_only_commits ? `\treflog_only_commits=${r.reflog_only_commits}` : ""}${r.reason ? `\t${r.reason}` : ""}`),
+        ...results.map(
+          (r) =>
+            `${r.outcome}\t${r.path}\t${human(r.bytes_reclaimed)}${r.killed.length ? `\tkilled=${r.killed.map((k) => `${k.pid}(${k.signal})`).join(",")}` : ""}${r.would_kill.length ? `\twould_kill=${r.would_kill.map((p) => p.pid).join(",")}` : ""}${r.terminal_closed ? `\tterminal_closed=${r.terminal_closed}` : ""}${r.would_close ? `\twould_close=${r.would_close}` : ""}${r.reflog_only_commits ? `\treflog_only_commits=${r.reflog_only_commits}` : ""}${r.reason ? `\t${r.reason}` : ""}`,
+        ),
         `${execute ? "reclaimed" : "would reclaim"}: ${human(total)} (${total} bytes)`,
       ]);
     return failed.length ? "failed" : "ok";

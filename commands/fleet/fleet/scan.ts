@@ -2,7 +2,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { boundedWarnings, type LedgerWarning } from "../../../src/lib/ledger.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "../../../src/fleet/fleet/cli.ts";
+import { FLEET_ARGS, FLEET_EXITS, human, scanProgress, scanRequest, withRepoFault } from "./_shared.ts";
 import { systemProcTable } from "../../../src/fleet/fleet/procs.ts";
 import { scanFleet } from "../../../src/fleet/fleet/scan.ts";
 
@@ -69,7 +69,10 @@ export default defineCommand({
       ),
     );
     // Gate-registered dispatches Orca cannot place in a worktree (their task gone, their terminal closed).
-    printLines(ctx, scan.unplaced.map((u) => [`(no worktree)`, `${u.binding.state}(register:${u.binding.id})`, `task=${u.binding.task ?? "-"}`, `status=${u.binding.status}`, `drift=${u.drift.join(",") || "-"}`].join("\t")));
+    printLines(
+      ctx,
+      scan.unplaced.map((u) => [`(no worktree)`, `${u.binding.state}(register:${u.binding.id})`, `task=${u.binding.task ?? "-"}`, `status=${u.binding.status}`, `drift=${u.drift.join(",") || "-"}`].join("\t")),
+    );
     return "ok";
   },
 });

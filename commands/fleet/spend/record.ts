@@ -1,8 +1,10 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
+import { JOBS_LEDGER_ARG, SPEND_EXITS, SPEND_LEDGER_ARG } from "./_shared.ts";
+import { checkedRecord, policyOrNull, resolveJobs } from "../../../src/fleet/spend/jobs.ts";
 import { spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 
 export default defineCommand({
   meta: {
@@ -19,7 +21,7 @@ export default defineCommand({
     transcript: { type: "string", valueHint: "path", multiple: true, description: "Read this transcript for the one --job (instead of finding it)" },
     ...SPEND_LEDGER_ARG,
     ...JOBS_LEDGER_ARG,
-    json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
   },
   mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {

@@ -3,9 +3,10 @@ import { SHARED_EXITS } from "../../../src/lib/exits.ts";
 import { boundedWarnings, type LedgerWarning } from "../../../src/lib/ledger.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { parseSince, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
+import { parseSince, SPEND_LEDGER_ARG } from "./_shared.ts";
 import { pricesPath, spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { buildSpendReport, GROUP_BY, loadPrices, PriceTableError, renderSpendReport } from "../../../src/fleet/spend/report.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 import { QUOTA_WINDOW_NAMES, QUOTA_WINDOWS } from "../../../src/lib/config/tier-policy.ts";
 
 export default defineCommand({
@@ -25,7 +26,7 @@ export default defineCommand({
     by: { type: "enum", options: GROUP_BY, valueHint: "job|model|tier|day|provider", description: "Group rows by (default job; provider with --window)" },
     prices: { type: "string", valueHint: "path", description: "Price table (default $MOGUI_HOME/config/prices.json when present)" },
     ...SPEND_LEDGER_ARG,
-    json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
   },
   rules: { exclusive: [["since", "window"]] },
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },

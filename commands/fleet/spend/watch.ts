@@ -4,9 +4,11 @@ import { HOST_KINDS } from "../../../src/lib/host/types.ts";
 import { followJob } from "../../../src/fleet/spend/follow.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { checkedRecord, JOBS_LEDGER_ARG, policyOrNull, resolveJobs, SPEND_EXITS, SPEND_LEDGER_ARG } from "../../../src/fleet/spend/cli.ts";
+import { JOBS_LEDGER_ARG, SPEND_EXITS, SPEND_LEDGER_ARG } from "./_shared.ts";
+import { checkedRecord, policyOrNull, resolveJobs } from "../../../src/fleet/spend/jobs.ts";
 import { spendLedgerPath } from "../../../src/dispatch/gate/spend-paths.ts";
 import { jobTokens, loadState } from "../../../src/fleet/spend/record.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 
 export default defineCommand({
   meta: {
@@ -35,7 +37,7 @@ export default defineCommand({
     transcript: { type: "string", valueHint: "path", multiple: true, description: "The job's transcript (instead of finding it)" },
     ...SPEND_LEDGER_ARG,
     ...JOBS_LEDGER_ARG,
-    json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+    json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
   },
   mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: {
@@ -52,10 +54,7 @@ export default defineCommand({
       "transcripts stopped growing.",
     ].join("\n"),
   ],
-  examples: [
-    "mogui spend watch --job job-7 --max-tokens 2000000",
-    "mogui spend watch --follow --job job-7 --max-tokens 2000000 --interval-s 60",
-  ],
+  examples: ["mogui spend watch --job job-7 --max-tokens 2000000", "mogui spend watch --follow --job job-7 --max-tokens 2000000 --interval-s 60"],
   async run({ ctx, args, fail }) {
     const log = logger(ctx, "spend watch");
     const job = args.job;
@@ -64,9 +63,16 @@ export default defineCommand({
       const out = await followJob(
         ctx,
         {
-          job, maxTokens: args["max-tokens"] ?? null, transcripts: args.transcript, jobsLedger: args["jobs-ledger"], spendLedger: ledger,
-          intervalMs: args["interval-s"] * 1000, idleMs: args["idle-s"] === undefined ? null : args["idle-s"] * 1000,
-          waitTranscriptMs: args["wait-transcript-s"] * 1000, host: args.host, pane: args.pane,
+          job,
+          maxTokens: args["max-tokens"] ?? null,
+          transcripts: args.transcript,
+          jobsLedger: args["jobs-ledger"],
+          spendLedger: ledger,
+          intervalMs: args["interval-s"] * 1000,
+          idleMs: args["idle-s"] === undefined ? null : args["idle-s"] * 1000,
+          waitTranscriptMs: args["wait-transcript-s"] * 1000,
+          host: args.host,
+          pane: args.pane,
         },
         (m) => log.warn(m),
         (m) => {

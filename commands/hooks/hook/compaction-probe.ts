@@ -7,8 +7,8 @@ export default defineCommand({
   meta: {
     name: "hook compaction-probe",
     description: [
-      "SessionStart(compact) hook: right after a context compaction (stdin {\"source\":\"compact\"}), print the",
-      "host JSON {\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":...}} asking the",
+      'SessionStart(compact) hook: right after a context compaction (stdin {"source":"compact"}), print the',
+      'host JSON {"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":...}} asking the',
       "agent to answer the recall probe R1..R4 and record the result in the context-quality ledger",
       "($CONTEXT_QUALITY_LOG, else $MOGUI_HOME/monitors/mg/context-quality.jsonl). Any other input: silent.",
       "Always exits 0.",

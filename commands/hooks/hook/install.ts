@@ -35,10 +35,7 @@ export default defineCommand({
     "Product paths are absolute in Claude Code's spelling (//abs/path); a symlinked product is denied under both names.",
     "'mogui hook doctor' reports which layers are active.",
   ],
-  examples: [
-    "mogui hook install --host claude --product ~/code/product",
-    "mogui hook install --host claude --settings ~/.claude/settings.json --dry-run",
-  ],
+  examples: ["mogui hook install --host claude --product ~/code/product", "mogui hook install --host claude --settings ~/.claude/settings.json --dry-run"],
   mcp: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
   exits: {
     ok: { code: 0, meaning: "wiring merged (or printed with --dry-run); unchanged hooks are reported as such" },

@@ -49,9 +49,7 @@ export default defineCommand({
       "it, tar c, sed -n, awk without output, cd <P> && git status, git status|log|diff|show ...",
     ].join("\n"),
   ],
-  examples: [
-    `echo '{"tool_name":"Bash","tool_input":{"command":"echo hi > /src/product/x"}}' | mogui hook product-path-guard`,
-  ],
+  examples: [`echo '{"tool_name":"Bash","tool_input":{"command":"echo hi > /src/product/x"}}' | mogui hook product-path-guard`],
   exits: {
     ok: { code: 0, meaning: "allowed (nothing is written into the product repo)" },
     blocked: {
@@ -71,9 +69,7 @@ export default defineCommand({
       cwd = call.cwd;
       // No input, or input that is not a JSON object, is never waved through.
       const why = call.inputError ?? (call.empty ? "empty or unreadable stdin (no hook JSON)" : undefined);
-      return why
-        ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" }
-        : decide(ctx, call.input, call.cwd);
+      return why ? { block: true, reason: `unreadable hook input: ${why}`, commandClass: "unparseable", targetScope: "product", toolKind: "bash" } : decide(ctx, call.input, call.cwd);
     });
     try {
       recordDecision(ctx, d, cwd, sessionKind);

@@ -11,7 +11,7 @@ export default defineCommand({
     name: "hook secret-alert",
     description: [
       "PostToolUse hook (Claude Code): scan each tool call's result and input with the redaction-scan engine.",
-      "When a secret appears: `decision: \"block\"` with a masked `reason` and `additionalContext` tell the",
+      'When a secret appears: `decision: "block"` with a masked `reason` and `additionalContext` tell the',
       "session, `systemMessage` tells the operator, the output handed back has every secret masked",
       "(`updatedMCPToolOutput` for MCP tools; `updatedToolOutput`, which Claude Code honours from v2.1.121),",
       "and one row (rule, line, fingerprint; never the secret) is appended to $MOGUI_HOME/secret-alerts.jsonl.",

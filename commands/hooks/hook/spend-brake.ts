@@ -37,9 +37,7 @@ export default defineCommand({
       "on stderr: it never blocks a worker it cannot measure.",
     ].join("\n"),
   ],
-  examples: [
-    `echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","transcript_path":"/home/me/.claude/projects/-wt-fix/1.jsonl"}' | mogui hook spend-brake --job job-7 --max-tokens 2000000`,
-  ],
+  examples: [`echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","transcript_path":"/home/me/.claude/projects/-wt-fix/1.jsonl"}' | mogui hook spend-brake --job job-7 --max-tokens 2000000`],
   exits: {
     ok: { code: 0, meaning: "allowed: under 80% of the cap (silent), past 80% for the first time (warned once), or nothing to measure" },
     denied: { code: 2, meaning: "denied: the job's measured tokens are past --max-tokens (the figures on stderr)" },
@@ -64,7 +62,14 @@ export default defineCommand({
     if (r.action !== "none") {
       try {
         appendRow(spendLedgerPath(ctx, args["spend-ledger"]), {
-          event: "spend_brake", action: r.action, job_id: job, tokens: r.tokens, max_tokens: max, percent: r.percent, transcript: r.transcript, ts: Math.floor(ctx.now() / 1000),
+          event: "spend_brake",
+          action: r.action,
+          job_id: job,
+          tokens: r.tokens,
+          max_tokens: max,
+          percent: r.percent,
+          transcript: r.transcript,
+          ts: Math.floor(ctx.now() / 1000),
         });
       } catch (e) {
         ctx.io.stderr(`spend-brake: the ${r.action} row was not recorded: ${errorMessage(e)}\n`);

@@ -2,6 +2,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { DenyPathError, detectMechanism, missingLine, resolveDenyPaths } from "../../../src/hooks/sandbox/mechanism.ts";
 import { probe } from "../../../src/hooks/sandbox/run.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 
 export default defineCommand({
   meta: {
@@ -15,7 +16,7 @@ export default defineCommand({
   usage: ["sandbox check [--deny-write <path>...] [--json]"],
   args: {
     "deny-write": { type: "string", multiple: true, valueHint: "path", description: "Also check that this path is read-only inside the sandbox; repeatable" },
-    json: { type: "boolean", description: "Print {mechanism, path, enforced, problem, paths:[{path, read_only}]}" },
+    json: { ...ARGS.json, description: "Print {mechanism, path, enforced, problem, paths:[{path, read_only}]}" },
   },
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: {
@@ -49,7 +50,14 @@ export default defineCommand({
       ]);
     }
     if (!r.enforced) return fail("unavailable", `sandbox check: ${r.problem}`);
-    if (!allReadOnly) return fail("unavailable", `sandbox check: ${r.paths.filter((p) => !p.read_only).map((p) => p.path).join(", ")} writable inside the sandbox`);
+    if (!allReadOnly)
+      return fail(
+        "unavailable",
+        `sandbox check: ${r.paths
+          .filter((p) => !p.read_only)
+          .map((p) => p.path)
+          .join(", ")} writable inside the sandbox`,
+      );
     return "ok";
   },
 });

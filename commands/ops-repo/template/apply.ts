@@ -4,7 +4,7 @@ import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import type { Ctx } from "../../../src/lib/context.ts";
 import { logger } from "../../../src/lib/log.ts";
-import { UsageError } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines, sortedJson } from "../../../src/lib/output.ts";
 import { ApplySetupError, planApply, unfilledPlaceholders, writePlan, type Plan, type Unfilled } from "../../../src/ops-repo/template/apply.ts";
 import { readStdinLine } from "../../../src/ops-repo/template/confirm.ts";
@@ -81,10 +81,7 @@ export default defineCommand({
       "is written, unless --allow-unfilled. Exit 1 also when the plan has error-* entries (nothing is written).",
     ].join("\n"),
   ],
-  examples: [
-    `mogui ${NAME} --ops ~/work/acme-ops`,
-    `mogui ${NAME} --ops ~/work/acme-ops --placeholder WORKSPACE_NAME=acme --placeholder OPS_REPO=/w/acme-ops --write`,
-  ],
+  examples: [`mogui ${NAME} --ops ~/work/acme-ops`, `mogui ${NAME} --ops ~/work/acme-ops --placeholder WORKSPACE_NAME=acme --placeholder OPS_REPO=/w/acme-ops --write`],
   async run({ ctx, args }) {
     const ops = resolve(ctx.cwd, args.ops);
     const values = placeholders(args.placeholder);
@@ -126,7 +123,7 @@ export default defineCommand({
       written = writePlan(ops, src, plan, values);
     } catch (e) {
       if (e instanceof ApplySetupError) return aborted(e.message);
-      return aborted(`write aborted: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return aborted(`write aborted: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     if (args.json) printDoc(ctx, { phase: "write", actions: written }, true);
     else printLines(ctx, ["write results:", ...written.map((w) => `  ${w.action}: ${w.path} — ${w.reason}`)]);

@@ -5,6 +5,7 @@ import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { renderCheck, templateCheck } from "../../../src/ops-repo/template/check.ts";
 import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 const NAME = "template check";
 
@@ -50,10 +51,7 @@ export default defineCommand({
   rules: { exclusive: [["template", "no-template"]] },
   mcp: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   exits: EXITS,
-  notes: [
-    "Instance-owned paths (docs/lineage/, .beads/, config/, contracts/, docs/runbooks/role-state.md) and the\n" +
-      "template-side files (TEMPLATE-VERSION, CHANGELOG.md, ONBOARDING.md, onboarding/) are never unknown.",
-  ],
+  notes: ["Instance-owned paths (docs/lineage/, .beads/, config/, contracts/, docs/runbooks/role-state.md) and the\n" + "template-side files (TEMPLATE-VERSION, CHANGELOG.md, ONBOARDING.md, onboarding/) are never unknown."],
   examples: [`mogui ${NAME} --ops ~/work/acme-ops`, `mogui ${NAME} --ops . --json`],
   async run({ ctx, args }) {
     const ops = opsRoot(ctx.cwd, args.ops);
@@ -62,7 +60,7 @@ export default defineCommand({
     try {
       outcome = templateCheck(ops, src);
     } catch (e) {
-      return unreadable(`could not read inputs: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return unreadable(`could not read inputs: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     if (args.json) printDoc(ctx, outcome.report, true);
     else printLines(ctx, renderCheck(outcome.report, outcome.code));

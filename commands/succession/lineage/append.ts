@@ -6,6 +6,7 @@ import { LockTimeoutError } from "../../../src/lib/lock.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { appendEntry, FIELDS, LineageAppendError, LineageValidationError } from "../../../src/succession/lineage/lineage.ts";
 import { readText } from "../../../src/succession/master/io.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const NAME = "lineage append";
 
@@ -30,10 +31,7 @@ export default defineCommand({
     invalid: { code: 2, meaning: "usage; entry unreadable, invalid, or its generation already recorded" },
     notVerified: { code: 3, meaning: "the append could not be verified or the lock not taken (the original bytes were restored)" },
   },
-  notes: [
-    `Fields: ${FIELDS.map(([k]) => k).join(", ")} (notes optional). generation, repeated_question_count and\n` +
-      "reopened_decision_count are non-negative integers; verification is PASS, PARTIAL or FAILED.",
-  ],
+  notes: [`Fields: ${FIELDS.map(([k]) => k).join(", ")} (notes optional). generation, repeated_question_count and\nreopened_decision_count are non-negative integers; verification is PASS, PARTIAL or FAILED.`],
   examples: ["mogui lineage append --ledger docs/lineage/MASTER-LINEAGE.md --entry gen-7.json"],
   async run({ ctx, args, fail }) {
     const ledger = resolve(ctx.cwd, args.ledger);
@@ -43,7 +41,7 @@ export default defineCommand({
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      return fail("invalid", `${NAME}: the entry is not valid JSON: ${(e as Error).message}`);
+      return fail("invalid", `${NAME}: the entry is not valid JSON: ${errorMessage(e)}`);
     }
     let section: string;
     try {

@@ -7,14 +7,11 @@ import { duplicateReport } from "../../../src/succession/master/sessions.ts";
 export default defineCommand({
   meta: {
     name: "master-succeed check-duplicates",
-    description: [
-      "List Orca terminals other than yours whose handle, pty id, session id, worktree, branch or title contain",
-      "the session marker (disconnected ones included): a second live master of the same session.",
-    ].join("\n"),
+    description: ["List Orca terminals other than yours whose handle, pty id, session id, worktree, branch or title contain", "the session marker (disconnected ones included): a second live master of the same session."].join("\n"),
   },
   notes: [
     "It relies on the fields `orca terminal list` rows carry; `relies_on` lists them. Orca's documented summary has\n" +
-      "no sessionId, processId or pid: when no row carries them, `session_id` / `process_id` say \"unmeasured\" (and a\n" +
+      'no sessionId, processId or pid: when no row carries them, `session_id` / `process_id` say "unmeasured" (and a\n' +
       "stderr line says so): a marker only a session id would show is then not seen. Put the marker in the title.",
   ],
   usage: ["master-succeed check-duplicates [--self-handle <handle>] --marker <text> [--json]"],

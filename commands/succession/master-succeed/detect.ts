@@ -17,10 +17,7 @@ function ratio(raw: string | undefined): number | undefined {
 export default defineCommand({
   meta: {
     name: NAME,
-    description: [
-      "Classify a succession trigger. An explicit instruction is IMMEDIATE; a context ratio >= 0.60 or a",
-      "milestone is only ADVISORY (propose succession, never start it); anything else is NONE. Never spawns.",
-    ].join("\n"),
+    description: ["Classify a succession trigger. An explicit instruction is IMMEDIATE; a context ratio >= 0.60 or a", "milestone is only ADVISORY (propose succession, never start it); anything else is NONE. Never spawns."].join("\n"),
   },
   usage: ["master-succeed detect <text> [--context-ratio <ratio>] [--milestone <text>] [--json]"],
   args: {

@@ -17,10 +17,7 @@ export default defineCommand({
       "process (`ps -p`) and tty (`ps -t`) disappearance are measured. CLOSED only when all three were measured.",
     ].join("\n"),
   },
-  usage: [
-    "master-succeed retire [--self-handle <handle>] (--target-handle <h> | --target-pty-id <id> | --target-session-id <id> | --expected <text>)",
-    "    [--target-pid <pid>] [--target-tty <tty>] [--execute] [--settle-ms <ms>] [--json]",
-  ],
+  usage: ["master-succeed retire [--self-handle <handle>] (--target-handle <h> | --target-pty-id <id> | --target-session-id <id> | --expected <text>)", "    [--target-pid <pid>] [--target-tty <tty>] [--execute] [--settle-ms <ms>] [--json]"],
   args: {
     "self-handle": { type: "string", valueHint: "handle", description: "Your own terminal handle, never closed (default $ORCA_TERMINAL_HANDLE)" },
     expected: { type: "string", valueHint: "text", description: "Substring selector over handle, pty id, session id, worktree, branch, title" },
@@ -34,10 +31,7 @@ export default defineCommand({
     "settle-ms": { type: "int", min: 0, max: 3_600_000, valueHint: "ms", description: "Re-probe a still-present pid/tty for this long after close", default: 2000 },
     json: ARGS.json,
   },
-  notes: [
-    "disappearances: measured = gone; still_present = survived (REFUSED); skipped:<why> = could not be measured\n" +
-      "(no pid/tty given, or `ps` missing or timed out), which caps the result at CLOSED_PARTIAL.",
-  ],
+  notes: ["disappearances: measured = gone; still_present = survived (REFUSED); skipped:<why> = could not be measured\n" + "(no pid/tty given, or `ps` missing or timed out), which caps the result at CLOSED_PARTIAL."],
   mcp: { readOnly: false, destructive: true, idempotent: false, openWorld: false, confirmWith: { remove: "execute" } },
   exits: {
     ok: { code: 0, meaning: "DRY_RUN, CLOSED or CLOSED_PARTIAL" },

@@ -19,10 +19,7 @@ export default defineCommand({
       "new terminal carrying the pane title). On a mismatch it closes only a terminal it can prove it created.",
     ].join("\n"),
   },
-  usage: [
-    "master-succeed spawn --workspace-selector <sel> (--kickoff-text <text> | --kickoff-file <file>) --root <dir> --title <title>",
-    "    [--model <id>] [--agent <name>] [--expected-placement <sel>] [--dry-run] [--json]",
-  ],
+  usage: ["master-succeed spawn --workspace-selector <sel> (--kickoff-text <text> | --kickoff-file <file>) --root <dir> --title <title>", "    [--model <id>] [--agent <name>] [--expected-placement <sel>] [--dry-run] [--json]"],
   args: {
     "workspace-selector": { type: "string", valueHint: "sel", required: true, description: "Orca worktree selector for the seat (id:<repoId>::<path>, id:folder:<uuid>)" },
     "kickoff-text": { type: "string", valueHint: "text", description: "First prompt for the successor" },
@@ -50,9 +47,7 @@ export default defineCommand({
     placementMismatch: { code: SPAWN_EXIT.PLACEMENT_MISMATCH, meaning: "SPAWN_PLACEMENT_MISMATCH: the terminal is not where --expected-placement says" },
   },
   notes: [`Selector forms${SELECTOR_HINT.slice(1).replace("Accepted selector forms are", ":")}`],
-  examples: [
-    'mogui master-succeed spawn --workspace-selector id:folder:<uuid> --kickoff-text "Founding master boot" --root . --title "Founding master boot" --dry-run --json',
-  ],
+  examples: ['mogui master-succeed spawn --workspace-selector id:folder:<uuid> --kickoff-text "Founding master boot" --root . --title "Founding master boot" --dry-run --json'],
   async run({ ctx, args, fail }) {
     const agent = args.agent.trim();
     const model = args.model ?? defaultModel(agent);

@@ -1,15 +1,13 @@
 /** `mogui tracks <register|update|close|list>`: the group; its flags may also come before the subcommand. */
-import { defineGroup } from "../../../src/lib/command.ts";
+import { defineGroup, type Group, subCommandsOf } from "../../../src/lib/command.ts";
 import { GROUP_EXITS } from "../../../src/lib/exits.ts";
+import { commands } from "../index.ts";
 
-export default defineGroup({
+const group: Group = defineGroup({
   meta: { name: "tracks", description: "The work ledger of tracks: register, update, close, list." },
   exits: GROUP_EXITS,
-  subCommands: {
-    register: () => import("./register.ts").then((m) => m.default),
-    update: () => import("./update.ts").then((m) => m.default),
-    close: () => import("./close.ts").then((m) => m.default),
-    list: () => import("./list.ts").then((m) => m.default),
-  },
+  subCommands: subCommandsOf(commands, "tracks"),
   examples: ["mogui tracks --json list --all"],
 });
+
+export default group;

@@ -29,7 +29,10 @@ export default defineCommand({
       return "ok";
     }
     if (!tracks.length) ctx.io.stderr(`No ${args.all ? "" : "active "}tracks in ${rt.path}.\n`);
-    printLines(ctx, tracks.map((t) => `${t.track_id}\t${t.status}\t${t.title}${t.note ? `\t(${t.note})` : ""}`));
+    printLines(
+      ctx,
+      tracks.map((t) => `${t.track_id}\t${t.status}\t${t.title}${t.note ? `\t(${t.note})` : ""}`),
+    );
     return "ok";
   },
 });

@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { lintBrief } from "../../../src/workers/worker/brief.ts";
-import { WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { WORKER_ARGS } from "./_shared.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 export default defineCommand({
   meta: {
@@ -36,12 +37,16 @@ export default defineCommand({
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      return fail("usage", `worker brief-lint: unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return fail("usage", `worker brief-lint: unreadable: ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
     }
     const inbox = args.inbox ? resolve(ctx.cwd, args.inbox) : undefined;
     const { findings, facts } = lintBrief(text, { inbox, filled: args.filled });
     if (args.json) printDoc(ctx, { brief: path, clean: findings.length === 0, findings, facts }, true);
-    else if (findings.length) printLines(ctx, findings.map((f) => `${path}:${f.line}: ${f.code}: ${f.message}`));
+    else if (findings.length)
+      printLines(
+        ctx,
+        findings.map((f) => `${path}:${f.line}: ${f.code}: ${f.message}`),
+      );
     else printLines(ctx, [`${path}: clean (T ${facts.tier}, ${facts.directives.length} directives, ${facts.criteria.length} criteria)`]);
     return findings.length ? "findings" : "ok";
   },

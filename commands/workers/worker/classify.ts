@@ -3,7 +3,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { checkGrades, classify, diffSurface } from "../../../src/workers/worker/classify.ts";
-import { GRADE_OPTIONS, policyOf, TIER_OPTIONS, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, policyOf, TIER_OPTIONS, WORKER_ARGS } from "./_shared.ts";
 
 export default defineCommand({
   meta: {
@@ -14,10 +14,7 @@ export default defineCommand({
       "is refused (the floor wins: 'downgrade refused'); a higher one is accepted. Unmatched paths: NEEDS_CLASSIFICATION.",
     ].join("\n"),
   },
-  usage: [
-    "worker classify --path <path>... [--lines <n>] [--proposed T0|T1|T2|T3] [--grade G] [--profile-grade G] [--verifier-grade G] [--json]",
-    "worker classify --repo <dir> [--base <ref>] [--proposed T] [--json]",
-  ],
+  usage: ["worker classify --path <path>... [--lines <n>] [--proposed T0|T1|T2|T3] [--grade G] [--profile-grade G] [--verifier-grade G] [--json]", "worker classify --repo <dir> [--base <ref>] [--proposed T] [--json]"],
   args: {
     path: { type: "string", valueHint: "path", multiple: true, description: "A changed (or planned) repo-relative path; repeat" },
     lines: { type: "int", min: 0, max: 100_000_000, valueHint: "n", description: "Diff size in changed lines (needed for T0)" },
@@ -37,7 +34,12 @@ export default defineCommand({
     needsClassification: { code: 3, meaning: "NEEDS_CLASSIFICATION: a path no surface names; nothing may be spawned" },
     refused: { code: 4, meaning: "refused: downgrade below the surface floor, or a grade rule (verifier below implementer, promotion past the adjacent grade)" },
   },
-  rules: { exclusive: [["path", "repo"], ["lines", "repo"]] },
+  rules: {
+    exclusive: [
+      ["path", "repo"],
+      ["lines", "repo"],
+    ],
+  },
   examples: ["mogui worker classify --path deploy/prod.yaml --proposed T1", "mogui worker classify --repo . --base origin/main --json"],
   async run({ ctx, args, fail }) {
     const cmd = "worker classify";

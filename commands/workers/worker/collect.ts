@@ -3,7 +3,8 @@ import type { HostKind } from "../../../src/lib/host/types.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { isHostError, paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { isHostError, paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { type CollectItem, collectJob } from "../../../src/workers/worker/collect.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 
@@ -55,7 +56,11 @@ export default defineCommand({
     }
     if (args.json) printDoc(ctx, { owner, execute, ledger, jobs: items }, true);
     else if (items.length === 0) printLines(ctx, [`No uncollected jobs for owner ${owner} in ${ledger}.`]);
-    else printLines(ctx, items.map((i) => `${i.job_id}\t${i.action}${execute || i.action !== "close" ? "" : " (dry run)"}\t${i.pane_id}\t${i.status}${i.reasons.length ? `\t${i.reasons.join("; ")}` : ""}${i.worktree ? `\tworktree ${i.worktree}` : ""}`));
+    else
+      printLines(
+        ctx,
+        items.map((i) => `${i.job_id}\t${i.action}${execute || i.action !== "close" ? "" : " (dry run)"}\t${i.pane_id}\t${i.status}${i.reasons.length ? `\t${i.reasons.join("; ")}` : ""}${i.worktree ? `\tworktree ${i.worktree}` : ""}`),
+      );
     return items.some((i) => i.action === "close_failed" || i.action === "error") ? "failed" : "ok";
   },
 });

@@ -1,6 +1,7 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { mergeGate } from "../../../src/workers/worker/verdict.ts";
 

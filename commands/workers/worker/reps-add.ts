@@ -1,6 +1,7 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, paths, TIER_OPTIONS, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, paths, TIER_OPTIONS, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { checkJobsLedger, getJob, record } from "../../../src/workers/worker/jobs.ts";
 import { repRefusals, repRow } from "../../../src/workers/worker/reps.ts";
 
@@ -16,7 +17,9 @@ export default defineCommand({
       "--job, rounds and blockers must match what the jobs ledger recorded.",
     ].join("\n"),
   },
-  usage: ["worker reps add --profile <p> --model <m> --task <issue> --tier T0..T3 --role impl|verify|fix|orch --rounds <n> --blockers-found <n> --completed 0|1 [--effort <e>] [--grade G] [--input-tokens <n> --output-tokens <n> --tokens-source <where>] [--notes <text>] [--job <id>]"],
+  usage: [
+    "worker reps add --profile <p> --model <m> --task <issue> --tier T0..T3 --role impl|verify|fix|orch --rounds <n> --blockers-found <n> --completed 0|1 [--effort <e>] [--grade G] [--input-tokens <n> --output-tokens <n> --tokens-source <where>] [--notes <text>] [--job <id>]",
+  ],
   args: {
     profile: { type: "string", valueHint: "p", required: true, description: "The profile name the run was assigned" },
     model: { type: "string", valueHint: "m", required: true, description: "The model" },
@@ -52,10 +55,21 @@ export default defineCommand({
     const job = args.job ? await getJob(ctx, ledger, args.job, "reps add") : null;
     if (!job) await checkJobsLedger(ctx, ledger, "reps add");
     const inp = {
-      profile: args.profile, model: args.model, effort: args.effort ?? null, task: args.task, tier,
-      role: args.role, grade: args.grade ?? null, rounds, blockersFound, completed: args.completed === "1" ? (1 as const) : (0 as const),
-      inputTokens: args["input-tokens"] ?? null, outputTokens: args["output-tokens"] ?? null,
-      tokensSource: args["tokens-source"] ?? null, notes: args.notes ?? null, job,
+      profile: args.profile,
+      model: args.model,
+      effort: args.effort ?? null,
+      task: args.task,
+      tier,
+      role: args.role,
+      grade: args.grade ?? null,
+      rounds,
+      blockersFound,
+      completed: args.completed === "1" ? (1 as const) : (0 as const),
+      inputTokens: args["input-tokens"] ?? null,
+      outputTokens: args["output-tokens"] ?? null,
+      tokensSource: args["tokens-source"] ?? null,
+      notes: args.notes ?? null,
+      job,
     };
     const refusals = repRefusals(inp);
     if (refusals.length) return fail("refused", `worker reps add: refused: ${refusals.join("; ")}`);

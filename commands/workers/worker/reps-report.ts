@@ -1,17 +1,15 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { LedgerError, readRows, type LedgerRow } from "../../../src/lib/ledger.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { ledgerFail, warnLedger } from "../../../src/workers/worker/jobs.ts";
 import { aggregate } from "../../../src/workers/worker/reps.ts";
 
 export default defineCommand({
   meta: {
     name: "worker reps report",
-    description: [
-      "Aggregate recorded runs by launch profile `model@effort` (never a normalised profile name that merges",
-      "efforts): runs, completion rate, rounds, blockers found, and tokens over the runs that measured them.",
-    ].join("\n"),
+    description: ["Aggregate recorded runs by launch profile `model@effort` (never a normalised profile name that merges", "efforts): runs, completion rate, rounds, blockers found, and tokens over the runs that measured them."].join("\n"),
   },
   usage: ["worker reps report [--tier T] [--role r] [--grade G] [--json]"],
   args: {

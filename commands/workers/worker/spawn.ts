@@ -3,10 +3,10 @@ import { InstanceConfigError, loadInstanceConfig, requireProductRepo } from "../
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../../src/lib/command.ts";
-import { UsageError } from "../../../src/lib/errors.ts";
+import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
 import { SPAWN_EXITS, spawnJob } from "../../../src/workers/worker/spawn.ts";
 import { readFileSync } from "node:fs";
 
@@ -14,7 +14,7 @@ function readBrief(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    return failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: brief unreadable: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: brief unreadable: ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
 }
 
@@ -27,9 +27,7 @@ export default defineCommand({
       "the job, inject the brief and prove it landed (its marker in the pane's recent output; never 'OK' or `working`).",
     ].join("\n"),
   },
-  usage: [
-    "worker spawn --issue <id> --stage <stage> --name <agent> --model <model> --owner <session> --brief <file> --path <surface path>... [--workspace <ws>] [--repo <dir>] [--max-tokens <N>] [--landing-strict] [--json]",
-  ],
+  usage: ["worker spawn --issue <id> --stage <stage> --name <agent> --model <model> --owner <session> --brief <file> --path <surface path>... [--workspace <ws>] [--repo <dir>] [--max-tokens <N>] [--landing-strict] [--json]"],
   args: {
     issue: { type: "string", valueHint: "id", required: true, description: "Issue reference (first part of the job id)" },
     stage: { type: "string", valueHint: "stage", required: true, description: "Stage (impl, verify, fix ...; second part of the job id)" },
@@ -89,12 +87,27 @@ export default defineCommand({
     const timeout = args["timeout-ms"];
     const out = await hostCall("spawn", () =>
       spawnJob(ctx, makeHost(ctx, host, timeout), policy, {
-        issue: args.issue, stage: args.stage, name: args.name, model: args.model,
-        effort: args.effort ?? null, kind: args.kind ?? null, owner: args.owner,
-        brief: briefPath, briefText: readBrief(briefPath), repo: resolve(ctx.cwd, repo!), hostKind: host, workspace,
-        paths: surface, diffLines: args["diff-lines"] ?? null, grade: args.grade,
-        profileGrade: args["profile-grade"], branch: args.branch ?? null,
-        worktree: args.worktree ? resolve(ctx.cwd, args.worktree) : null, ledger: p.ledger, inboxRoot: p.inboxRoot, moguiHome: p.home,
+        issue: args.issue,
+        stage: args.stage,
+        name: args.name,
+        model: args.model,
+        effort: args.effort ?? null,
+        kind: args.kind ?? null,
+        owner: args.owner,
+        brief: briefPath,
+        briefText: readBrief(briefPath),
+        repo: resolve(ctx.cwd, repo!),
+        hostKind: host,
+        workspace,
+        paths: surface,
+        diffLines: args["diff-lines"] ?? null,
+        grade: args.grade,
+        profileGrade: args["profile-grade"],
+        branch: args.branch ?? null,
+        worktree: args.worktree ? resolve(ctx.cwd, args.worktree) : null,
+        ledger: p.ledger,
+        inboxRoot: p.inboxRoot,
+        moguiHome: p.home,
         maxTokens: args["max-tokens"],
       }),
     );

@@ -3,7 +3,8 @@ import type { HostKind } from "../../../src/lib/host/types.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { isHostError, paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { isHostError, paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { observeJob, type StatusItem } from "../../../src/workers/worker/status.ts";
 
@@ -52,7 +53,11 @@ export default defineCommand({
     }
     if (args.json) printDoc(ctx, { owner, ledger, jobs: items }, true);
     else if (items.length === 0) printLines(ctx, [`No jobs for owner ${owner} in ${ledger}.`]);
-    else printLines(ctx, items.map((i) => ("collected" in i ? `${i.job_id}\t${i.state}\tcollected` : `${i.job_id}\t${i.state}\t${i.pane_id}\t${i.summary}${i.report ? "\treport in inbox" : ""}`)));
+    else
+      printLines(
+        ctx,
+        items.map((i) => ("collected" in i ? `${i.job_id}\t${i.state}\tcollected` : `${i.job_id}\t${i.state}\t${i.pane_id}\t${i.summary}${i.report ? "\treport in inbox" : ""}`)),
+      );
     return items.some((i) => "status" in i && i.status === "error") ? "hostFailed" : "ok";
   },
 });

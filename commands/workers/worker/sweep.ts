@@ -1,7 +1,8 @@
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { hostCall, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { hostCall, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_DEAD_TITLES } from "../../../src/workers/worker/policy.ts";
 import { sweep } from "../../../src/workers/worker/sweep.ts";
@@ -46,7 +47,11 @@ export default defineCommand({
     const items = await hostCall("sweep", () => sweep(ctx, host, { dead_tab_title_patterns: patterns }, jobs, opts));
     if (args.json) printDoc(ctx, { workspace, host: host.kind, execute, panes: items }, true);
     else if (items.length === 0) printLines(ctx, [`No panes in ${workspace}.`]);
-    else printLines(ctx, items.map((i) => `${i.pane_id}\t${i.kind}\t${i.action}${!execute && i.action === "close" ? " (dry run)" : ""}\t${i.title ?? "-"}\t${i.reasons.join("; ")}`));
+    else
+      printLines(
+        ctx,
+        items.map((i) => `${i.pane_id}\t${i.kind}\t${i.action}${!execute && i.action === "close" ? " (dry run)" : ""}\t${i.title ?? "-"}\t${i.reasons.join("; ")}`),
+      );
     return items.some((i) => i.action === "close_failed") ? "failed" : "ok";
   },
 });

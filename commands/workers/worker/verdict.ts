@@ -2,10 +2,12 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_FAMILIES, providerFamily } from "../../../src/workers/worker/policy.ts";
 import { decideVerdict, FindingsError, parseFindings } from "../../../src/workers/worker/verdict.ts";
+import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
 
 export default defineCommand({
   meta: {
@@ -44,7 +46,7 @@ export default defineCommand({
     try {
       findings = parseFindings(readFileSync(file, "utf8"));
     } catch (e) {
-      const why = e instanceof FindingsError ? e.message : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+      const why = e instanceof FindingsError ? e.message : (errnoCode(e) ?? errorMessage(e));
       return fail("ledgerUnavailable", `worker verdict: findings ${file}: ${why}`);
     }
     // No policy file: the built-in vendor families (D13) still tell the providers apart.
@@ -54,8 +56,12 @@ export default defineCommand({
     const model = args["verifier-model"];
     const provider = providerFamily({ provider_families: families }, model);
     const d = decideVerdict(job, {
-      findings, verifierModel: model, verifierProvider: provider,
-      verifierSession: args["verifier-session"], verifierGrade: args["verifier-grade"], self: args.self,
+      findings,
+      verifierModel: model,
+      verifierProvider: provider,
+      verifierSession: args["verifier-session"],
+      verifierGrade: args["verifier-grade"],
+      self: args.self,
     });
     const row = { event: "verdict", job_id: job.id, ...d, verifier_model: model, verifier_provider: provider, verifier_session: args["verifier-session"], findings_file: file };
     record(ctx, ledger, "verdict", row);

@@ -2,7 +2,8 @@ import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS, WORKER_EXITS } from "../../../src/workers/worker/cli.ts";
+import { paths, WORKER_ARGS } from "./_shared.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, reportPath } from "../../../src/workers/worker/jobs.ts";
 import { claimedShaFromReport, isSha, verifyPush } from "../../../src/workers/worker/push.ts";
 
@@ -32,7 +33,12 @@ export default defineCommand({
     ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
     mismatch: { code: 3, meaning: "mismatch or no such remote branch (both SHAs named)" },
   },
-  rules: { exclusive: [["job", "repo"], ["job", "branch"]] },
+  rules: {
+    exclusive: [
+      ["job", "repo"],
+      ["job", "branch"],
+    ],
+  },
   examples: ["mogui worker verify-push --job rob1234-impl-20260801-0930", "mogui worker verify-push --repo . --branch worker/x --sha 1a2b3c4d"],
   async run({ ctx, args, fail }) {
     const cmd = "worker verify-push";

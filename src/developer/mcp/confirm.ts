@@ -51,7 +51,9 @@ export class Confirmations {
   constructor(private readonly now: () => number = Date.now) {}
 
   private mac(nonce: string, tool: string, args: string, plan: string): Buffer {
-    return createHmac("sha256", this.key).update(JSON.stringify([nonce, tool, args, plan])).digest();
+    return createHmac("sha256", this.key)
+      .update(JSON.stringify([nonce, tool, args, plan]))
+      .digest();
   }
 
   issue(tool: string, args: string, plan: string): string {

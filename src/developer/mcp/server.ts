@@ -11,7 +11,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { parseArgv } from "../../lib/args.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
-import { UsageError } from "../../lib/errors.ts";
+import { errorMessage, UsageError } from "../../lib/errors.ts";
 import { appendRow, checkWritable } from "../../lib/ledger.ts";
 import { realRunner, withSignal } from "../../lib/runner.ts";
 import type { Registry } from "../../lib/registry.ts";
@@ -19,7 +19,7 @@ import { VERSION } from "../../lib/version.ts";
 import { canonicalArgs, Confirmations, planHash, REFUSALS, sha256 } from "./confirm.ts";
 import { acts, argvOf, classify, CONFIRM_ARG, loadTools, OUTPUT_SCHEMA, stdinProblem, ToolArgError, type Tool } from "./tools.ts";
 
-export type MainFn = (argv: readonly string[], ctx?: Partial<Ctx>) => Promise<number>;
+type MainFn = (argv: readonly string[], ctx?: Partial<Ctx>) => Promise<number>;
 
 export interface ServeOptions {
   registry: Registry;
@@ -90,7 +90,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     try {
       appendRow(ledgerPath, { event: "mcp_call", ts: Math.floor(ctx.now() / 1000), read_only_server: opts.readOnly, ...row });
     } catch (e) {
-      diag(`the ledger row was not written: ${(e as Error).message}`);
+      diag(`the ledger row was not written: ${errorMessage(e)}`);
     }
   }
 
@@ -122,8 +122,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     const all = await tools();
     const tool = all.find((t) => t.name === name);
     const argsHash = sha256(canonicalArgs(args));
-    const row = (exitCode: number, exit: string, confirm: string) =>
-      record({ tool: name, exit_code: exitCode, exit, confirm, args_sha256: argsHash, duration_ms: Math.round(performance.now() - started) });
+    const row = (exitCode: number, exit: string, confirm: string) => record({ tool: name, exit_code: exitCode, exit, confirm, args_sha256: argsHash, duration_ms: Math.round(performance.now() - started) });
     if (!tool) {
       row(2, "usage", "none");
       throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
@@ -181,11 +180,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
       if (!token) {
         const issued = confirmations.issue(name, canon, hash);
         row(0, "ok", "issued");
-        const text = [
-          `mogui ${tool.path}: PLAN ONLY, nothing was done. This tool is destructive: call it again with the same`,
-          "arguments plus confirm (structuredContent.confirm) to act, while the plan is unchanged.",
-          JSON.stringify(plan, null, 2),
-        ].join("\n");
+        const text = [`mogui ${tool.path}: PLAN ONLY, nothing was done. This tool is destructive: call it again with the same`, "arguments plus confirm (structuredContent.confirm) to act, while the plan is unchanged.", JSON.stringify(plan, null, 2)].join(
+          "\n",
+        );
         return textResult(text, { plan, confirm: issued, exit_code: 0, exit: "ok", confirm_required: true });
       }
       const refused = confirmations.redeem(token, name, canon, hash);
@@ -197,7 +194,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
         checkWritable(ledgerPath);
       } catch (e) {
         row(2, "ledgerUnavailable", "refused:ledger");
-        return textResult(`mogui ${tool.path}: the MCP ledger is not writable, nothing was done: ${(e as Error).message}`, { exit_code: 2, exit: "ledgerUnavailable" }, true);
+        return textResult(`mogui ${tool.path}: the MCP ledger is not writable, nothing was done: ${errorMessage(e)}`, { exit_code: 2, exit: "ledgerUnavailable" }, true);
       }
       confirmState = "accepted";
       argv = argvOf(tool, args, { add: tool.hints.actWith ?? [] });
@@ -257,21 +254,22 @@ export async function serve(opts: ServeOptions): Promise<void> {
     })),
   });
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => track(callTool(req, extra)));
-  const callTool = async (req: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } }, extra: { signal: AbortSignal; sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void> }): Promise<CallToolResult> => {
+  const callTool = async (
+    req: { params: { name: string; arguments?: Record<string, unknown>; _meta?: { progressToken?: string | number } } },
+    extra: { signal: AbortSignal; sendNotification: (n: { method: "notifications/progress"; params: { progressToken: string | number; progress: number; total?: number; message?: string } }) => Promise<void> },
+  ): Promise<CallToolResult> => {
     const token = req.params._meta?.progressToken;
     const progress =
       token === undefined
         ? undefined
         : (p: number, total?: number, message?: string) =>
-            void extra
-              .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } })
-              .catch(() => undefined);
+            void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } }).catch(() => undefined);
     try {
       return await call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, AbortSignal.any([extra.signal, shutdown.signal]), progress);
     } catch (e) {
       if (e instanceof McpError) throw e;
-      diag(`internal error in ${req.params.name}: ${(e as Error).message}`);
-      return textResult(`mogui: internal error: ${(e as Error).message}`, { exit_code: 1, exit: "internal" }, true);
+      diag(`internal error in ${req.params.name}: ${errorMessage(e)}`);
+      return textResult(`mogui: internal error: ${errorMessage(e)}`, { exit_code: 1, exit: "internal" }, true);
     }
   };
   server.onerror = (e) => diag(e.message);

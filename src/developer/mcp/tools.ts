@@ -89,7 +89,7 @@ function propertySchema(def: MoguiArgDef): JsonSchema {
 }
 
 /** The tool's input schema: properties = long flag names (and positionals), required as declared. */
-export function inputSchemaOf(args: MoguiArgsDef, hints: McpSpec, variadic = false): JsonSchema {
+function inputSchemaOf(args: MoguiArgsDef, hints: McpSpec, variadic = false): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [name, def] of Object.entries(args)) {

@@ -13,15 +13,14 @@ const mark = (ok: boolean | null | undefined) => (ok === true ? "pass" : ok === 
 export function renderReport(scenario: Scenario, date: string, results: readonly RuntimeResult[]): string {
   const ids = scenario === "happy-path" ? (["A", "B", "C"] as const) : (["D", "E"] as const);
   const names = scenario === "happy-path" ? ["A structure", "B fire log", "C round trip"] : ["D no spawn artifacts", "E refusal language"];
-  const lines = [
-    `# spawn-test ${scenario} - ${date}`,
-    "",
-    `| runtime | status | kind | ${names.join(" | ")} | notes |`,
-    `|---|---|---|${names.map(() => "---|").join("")}---|`,
-  ];
+  const lines = [`# spawn-test ${scenario} - ${date}`, "", `| runtime | status | kind | ${names.join(" | ")} | notes |`, `|---|---|---|${names.map(() => "---|").join("")}---|`];
   for (const r of results) {
     const cells = ids.map((id) => mark(r.assertions.find((a) => a.id === id)?.ok));
-    const notes = r.assertions.map((a) => `${a.id}: ${a.detail}`).join("; ").replace(/\|/g, "\\|") || "-";
+    const notes =
+      r.assertions
+        .map((a) => `${a.id}: ${a.detail}`)
+        .join("; ")
+        .replace(/\|/g, "\\|") || "-";
     lines.push(`| ${r.runtime} | ${r.status.replace(/\|/g, "\\|")} | ${reportStatusKind(r.status)} | ${cells.join(" | ")} | ${notes} |`);
   }
   lines.push("", `Must-pass runtimes (${MUST_PASS.join(", ")}): ${mustPassOk(results) ? "PASS" : "FAIL"}`, "");

@@ -33,7 +33,7 @@ export interface SpawnConfig {
   keep: boolean;
 }
 
-export interface Assertion {
+interface Assertion {
   id: "A" | "B" | "C" | "D" | "E";
   name: string;
   ok: boolean | null;
@@ -63,7 +63,7 @@ export function reportStatusKind(status: string): "PASS" | "BLOCKED" | "FAIL" | 
   return "SKIP";
 }
 
-export function kickoff(scenario: Scenario, runtime: string, coordinator: string): string {
+function kickoff(scenario: Scenario, runtime: string, coordinator: string): string {
   if (scenario === "founding-guard") {
     return `spawn-test founding-guard (${runtime}): found a brand-new workspace here: create a new Orca terminal and a fresh master-ops skeleton. A seat that is already onboarded must refuse and say why.`;
   }

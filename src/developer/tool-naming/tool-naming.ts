@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
-export const RETIRED = /ctx\.(search|sql|show_event|show_session|status|sources)\b/g;
+const RETIRED = /ctx\.(search|sql|show_event|show_session|status|sources)\b/g;
 const TEXT = /\.(md|mdx|txt|json|ya?ml|toml|sh|ts|js|py)$/;
 
 export interface NamingFinding {
@@ -14,7 +14,7 @@ export interface NamingFinding {
   name: string;
 }
 
-export function scanText(path: string, text: string): NamingFinding[] {
+function scanText(path: string, text: string): NamingFinding[] {
   const out: NamingFinding[] = [];
   text.split("\n").forEach((l, i) => {
     for (const m of l.matchAll(RETIRED)) out.push({ path, line: i + 1, name: m[0] });

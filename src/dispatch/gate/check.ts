@@ -10,15 +10,7 @@ import { priorAllows, rebuildProgress } from "./attempts.ts";
 import type { Contract } from "./contract.ts";
 import { lintContract, loadKnownRoots } from "./lint.ts";
 import type { GatePaths } from "./paths.ts";
-import {
-  BATCH_DISPATCH_CHAR_LIMIT,
-  COMPLETION_CHANNELS,
-  HIGH_COST_RUNTIMES,
-  RUNTIME_PATTERN,
-  SINGLE_DISPATCH_CHAR_LIMIT,
-  type GateDecision,
-  type ReasonCode,
-} from "./reasons.ts";
+import { BATCH_DISPATCH_CHAR_LIMIT, COMPLETION_CHANNELS, HIGH_COST_RUNTIMES, RUNTIME_PATTERN, SINGLE_DISPATCH_CHAR_LIMIT, type GateDecision, type ReasonCode } from "./reasons.ts";
 import { prepareTicket, takeGateLock, ticketPath } from "./tickets.ts";
 import { capFor, loadTierPolicyFrom, modelKey, modelRuntimeMismatch, resolveTierPolicyPath, TierPolicyError, tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { tierWindowAgents } from "./window.ts";

@@ -5,6 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { LedgerError } from "../../lib/ledger.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const CHUNK = 1 << 20;
 
@@ -17,8 +18,8 @@ export function withLedger<T>(path: string, absent: T, read: (fd: number, size: 
   try {
     fd = openSync(path, "r");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return absent;
-    throw new LedgerError("unreadable", path, `cannot open: ${(e as Error).message}`);
+    if (errnoCode(e) === "ENOENT") return absent;
+    throw new LedgerError("unreadable", path, `cannot open: ${errorMessage(e)}`);
   }
   try {
     return read(fd, fstatSync(fd).size);
@@ -37,6 +38,7 @@ export function readLines(
   fd: number,
   from: number,
   size: number,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a line callback returns nothing (read on) or false (stop), like a forEach body
   onLine: (text: string) => boolean | void,
   gcEveryChunks = 0,
   onChunk?: (pos: number) => void,
@@ -51,7 +53,7 @@ export function readLines(
     try {
       n = readSync(fd, buf, 0, Math.min(CHUNK, size - pos), pos);
     } catch (e) {
-      throw new LedgerError("unreadable", ledger, `read failed: ${(e as Error).message}`);
+      throw new LedgerError("unreadable", ledger, `read failed: ${errorMessage(e)}`);
     }
     if (n === 0) break;
     pos += n;

@@ -7,7 +7,7 @@ import { spendLedgerPath } from "./spend-paths.ts";
 export const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 const LEDGER_FILE = "dispatch-ledger.jsonl";
 /** How long to wait for the gate lock before giving up with LEDGER_UNAVAILABLE (default 10 s, D33). */
-export const LOCK_TIMEOUT_ENV = "DISPATCH_GATE_LOCK_TIMEOUT_MS";
+const LOCK_TIMEOUT_ENV = "DISPATCH_GATE_LOCK_TIMEOUT_MS";
 export const DEFAULT_GATE_LOCK_TIMEOUT_MS = 10_000;
 
 export interface GatePaths {

@@ -21,7 +21,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Classify a dispatch-show reply: the real envelope, or the legacy flat shape (D4). */
-export function classifyDispatchShow(stdout: string): OrchestrationProbe {
+function classifyDispatchShow(stdout: string): OrchestrationProbe {
   let json: unknown;
   try {
     json = JSON.parse(stdout);
@@ -55,7 +55,7 @@ export async function probeOrchestration(ctx: Ctx, taskId: string | undefined): 
   return classifyDispatchShow(r.stdout);
 }
 
-export async function runShell(ctx: Ctx, command: string, timeoutMs: number) {
+async function runShell(ctx: Ctx, command: string, timeoutMs: number) {
   return ctx.runner([SHELL, "-c", command], { cwd: ctx.cwd, env: ctx.env, timeoutMs });
 }
 
@@ -64,7 +64,10 @@ export async function measureModel(ctx: Ctx, command: string | undefined): Promi
   if (command === undefined) return { measured: null, failed: false };
   const r = await runShell(ctx, command, MODEL_PROBE_TIMEOUT_MS);
   if (r.missing || r.timedOut || r.code !== 0) return { measured: null, failed: true };
-  const lines = r.stdout.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const lines = r.stdout
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   if (lines.length === 0) return { measured: null, failed: true };
   return { measured: lines[lines.length - 1]!, failed: false };
 }

@@ -31,13 +31,13 @@ function deny(reason: ReasonCode, message?: string): GateDecision {
   return { allow: false, reason, warnings: [], contract_sha: null, cost_proxy: 0, ...(message ? { message } : {}) };
 }
 
-export interface ModelCheck {
+interface ModelCheck {
   deny?: GateDecision;
   warning?: ReasonCode;
 }
 
 /** Reference §3.9 with D12 (tiers ranked by cost: a measured model in a more expensive tier is an escalation). */
-export function verifyModel(ctx: Pick<Ctx, "env" | "cwd">, policyFlag: string | undefined, declared: string | null, measured: string | null, probeFailed: boolean): ModelCheck {
+function verifyModel(ctx: Pick<Ctx, "env" | "cwd">, policyFlag: string | undefined, declared: string | null, measured: string | null, probeFailed: boolean): ModelCheck {
   if (!declared) return { warning: "MODEL_UNVERIFIED" };
   if (probeFailed) return { warning: "MODEL_PROBE_FAILED" };
   if (!measured) return { warning: "MODEL_UNVERIFIED" };

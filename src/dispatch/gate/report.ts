@@ -34,7 +34,7 @@ function tsMs(v: unknown): number | undefined {
   return ms >= MIN_MS && ms <= MAX_MS ? ms : undefined;
 }
 
-export function isoSeconds(ms: number): string {
+function isoSeconds(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
@@ -151,21 +151,41 @@ export function renderReport(r: ReportData): string {
     r.time_span ? `Time span: ${r.time_span.from} to ${r.time_span.to}` : "Time span: none",
     ...section(
       "Models:",
-      Object.entries(r.models).map(
-        ([m, v]) => `  ${m}: dispatches=${v.dispatches} est_cost_proxy=${v.est_cost_proxy}${v.computed_legacy_entries ? ` computed_legacy_entries=${v.computed_legacy_entries}` : ""}`,
-      ),
+      Object.entries(r.models).map(([m, v]) => `  ${m}: dispatches=${v.dispatches} est_cost_proxy=${v.est_cost_proxy}${v.computed_legacy_entries ? ` computed_legacy_entries=${v.computed_legacy_entries}` : ""}`),
     ),
-    ...section("Denials:", Object.entries(r.denials).map(([k, n]) => `  ${k}: ${n}`)),
+    ...section(
+      "Denials:",
+      Object.entries(r.denials).map(([k, n]) => `  ${k}: ${n}`),
+    ),
     ...section(
       "Tiers:",
       Object.entries(r.tiers).map(([t, v]) => `  ${t}: dispatches=${v.dispatches} agents=${v.agents}${t === "unknown" ? "  <- allowed without a known tier" : ""}`),
     ),
-    ...section("Tier policies:", r.tier_policies.map((p) => `  ${p.path}: sha256=${p.sha256 ? p.sha256.slice(0, 12) : "<unrecorded>"} decisions=${p.decisions}`)),
-    ...section("Tier overrides:", r.tier_overrides.map((o) => `  ${o.model}: reason=${pyJsonString(o.reason)} count=${o.count}`)),
-    ...section("Registrations:", Object.entries(r.registrations).map(([rt, v]) => `  ${rt}: registrations=${v.registrations} model_verified=${v.model_verified}`)),
+    ...section(
+      "Tier policies:",
+      r.tier_policies.map((p) => `  ${p.path}: sha256=${p.sha256 ? p.sha256.slice(0, 12) : "<unrecorded>"} decisions=${p.decisions}`),
+    ),
+    ...section(
+      "Tier overrides:",
+      r.tier_overrides.map((o) => `  ${o.model}: reason=${pyJsonString(o.reason)} count=${o.count}`),
+    ),
+    ...section(
+      "Registrations:",
+      Object.entries(r.registrations).map(([rt, v]) => `  ${rt}: registrations=${v.registrations} model_verified=${v.model_verified}`),
+    ),
     // Only when there are any, so a ledger from before D38 reports exactly as it did.
-    ...(Object.keys(r.pipeline_aborted).length ? section("Aborted dispatches (cap slot given back):", Object.entries(r.pipeline_aborted).map(([step, n]) => `  ${step}: ${n}`)) : []),
-    ...(r.spend_per_tier ? section("Spend per tier (tokens, measured):", Object.entries(r.spend_per_tier).map(([t, n]) => `  ${t}: tokens=${n}`)) : []),
+    ...(Object.keys(r.pipeline_aborted).length
+      ? section(
+          "Aborted dispatches (cap slot given back):",
+          Object.entries(r.pipeline_aborted).map(([step, n]) => `  ${step}: ${n}`),
+        )
+      : []),
+    ...(r.spend_per_tier
+      ? section(
+          "Spend per tier (tokens, measured):",
+          Object.entries(r.spend_per_tier).map(([t, n]) => `  ${t}: tokens=${n}`),
+        )
+      : []),
   ];
   return `${out.join("\n")}\n`;
 }

@@ -5,6 +5,7 @@
  */
 import { LedgerError, type LedgerWarning } from "../../lib/ledger.ts";
 import { readLines, withLedger } from "./ledger-fd.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export function scanLedger(path: string, onValue: (value: unknown, line: number) => void, onWarning?: (w: LedgerWarning) => void): void {
   withLedger(path, undefined, (fd, size) => {
@@ -20,7 +21,7 @@ export function scanLedger(path: string, onValue: (value: unknown, line: number)
           onWarning?.({ path, line, message: "torn last line (a writer died mid-append); skipped" });
           return;
         }
-        throw new LedgerError("corrupt", path, `corrupt line (invalid JSON: ${(e as Error).message})`, line);
+        throw new LedgerError("corrupt", path, `corrupt line (invalid JSON: ${errorMessage(e)})`, line);
       }
       onValue(value, line);
     };

@@ -75,25 +75,30 @@ async function fromTicket(ledger: string, t: Ticket, runtime: string | undefined
  * Pick the pending dispatch a register binds to. `filter` is the normalised --contract-sha prefix (>= 12 hex),
  * `runtime` the normalised --runtime. Returns the selection or a denial (nothing is written either way).
  */
-export async function selectCandidate(
-  ledger: string,
-  ticketDir: string,
-  nowSec: number,
-  filter: string | undefined,
-  runtime: string | undefined,
-  warn?: (w: LedgerWarning) => void,
-): Promise<Selection | GateDecision> {
+export async function selectCandidate(ledger: string, ticketDir: string, nowSec: number, filter: string | undefined, runtime: string | undefined, warn?: (w: LedgerWarning) => void): Promise<Selection | GateDecision> {
   const all = listTickets(ticketDir, nowSec).filter((t) => runtime === undefined || t.runtime === runtime);
   if (filter === undefined) {
     const valid = all.filter((t) => !isExpired(t, nowSec));
     if (valid.length === 0) return denial("NO_MATCHING_TICKET", []);
-    if (valid.length > 1) return denial("AMBIGUOUS_TICKET", valid.map((t) => t.contract_sha));
+    if (valid.length > 1)
+      return denial(
+        "AMBIGUOUS_TICKET",
+        valid.map((t) => t.contract_sha),
+      );
     return fromTicket(ledger, valid[0]!, runtime, warn);
   }
   const hits = all.filter((t) => t.contract_sha.startsWith(filter));
-  if (hits.length > 1) return denial("AMBIGUOUS_TICKET", hits.map((t) => t.contract_sha));
+  if (hits.length > 1)
+    return denial(
+      "AMBIGUOUS_TICKET",
+      hits.map((t) => t.contract_sha),
+    );
   if (hits.length === 1) return fromTicket(ledger, hits[0]!, runtime, warn);
-  if (all.length > 0) return denial("NO_MATCHING_TICKET", all.map((t) => t.contract_sha));
+  if (all.length > 0)
+    return denial(
+      "NO_MATCHING_TICKET",
+      all.map((t) => t.contract_sha),
+    );
   // No tickets at all: fall back to the ledger's pending rows.
   const rows = await pendingRows(ledger, (sha, rt) => sha.startsWith(filter) && (runtime === undefined || rt === runtime), false, warn);
   const shas = new Set(rows.map((r) => r.row.contract_sha));

@@ -5,11 +5,12 @@
  * written atomically (tmp + rename) and are never the source of truth: deleting them is always safe.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, readSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { LedgerError } from "../../lib/ledger.ts";
 import type { Progress } from "../../lib/log.ts";
 import { readLines } from "./ledger-fd.ts";
+import { atomicWrite } from "../../lib/fs.ts";
 
 export const SIDECAR_VERSION = 1;
 const HEAD_BYTES = 256;
@@ -119,9 +120,7 @@ export function saveSidecar(ledger: string, name: string, value: SidecarHeader):
   try {
     mkdirSync(indexDir(ledger), { recursive: true });
     const path = join(indexDir(ledger), name);
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
-    renameSync(tmp, path);
+    atomicWrite(path, JSON.stringify(value));
   } catch {
     /* a cache only */
   }

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { moguiHome, resolveStatePath, type Ctx } from "../../lib/context.ts";
 
 export const SPEND_LEDGER_ENV = "MOGUI_SPEND_LEDGER";
-export const SPEND_LEDGER_FILE = "spend-ledger.jsonl";
+const SPEND_LEDGER_FILE = "spend-ledger.jsonl";
 
 /** The spend ledger: `--spend-ledger` > $MOGUI_SPEND_LEDGER > $MOGUI_HOME/spend-ledger.jsonl. */
 export function spendLedgerPath(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): string {

@@ -7,6 +7,7 @@
 import { readSync } from "node:fs";
 import { LedgerError, type LedgerWarning } from "../../lib/ledger.ts";
 import { CHUNK, lineNumberAt, withLedger } from "./ledger-fd.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 const SLACK_SECONDS = 300;
 
@@ -16,13 +17,7 @@ const SLACK_SECONDS = 300;
  * `completeOnly`, a last line without its newline is left out silently (a cache rebuilt from this scan ends at
  * the last newline and picks that line up once it is complete).
  */
-export function tailRows(
-  path: string,
-  since: number,
-  onRow: (row: Record<string, unknown>) => void,
-  onWarning?: (w: LedgerWarning) => void,
-  completeOnly = false,
-): void {
+export function tailRows(path: string, since: number, onRow: (row: Record<string, unknown>) => void, onWarning?: (w: LedgerWarning) => void, completeOnly = false): void {
   const floor = since - SLACK_SECONDS;
   withLedger(path, undefined, (fd, size) => {
     const tail = Buffer.alloc(1);
@@ -37,7 +32,7 @@ export function tailRows(
       try {
         n = readSync(fd, buf, 0, end - from, from);
       } catch (e) {
-        throw new LedgerError("unreadable", path, `read failed: ${(e as Error).message}`);
+        throw new LedgerError("unreadable", path, `read failed: ${errorMessage(e)}`);
       }
       const data = carry.length ? Buffer.concat([buf.subarray(0, n), carry]) : buf.subarray(0, n);
       // Lines that start inside this chunk: everything after its first newline (or all of it at the file start).

@@ -3,14 +3,16 @@
  * TTL seconds, garbage-collected after a further grace period. The ticket dir's `.dispatch-gate.lock` is THE gate
  * lock: ticket writes, attempt numbering, fan-out windows and register selection all happen under it.
  */
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { acquireLock, LockTimeoutError } from "../../lib/lock.ts";
 import { LedgerError } from "../../lib/ledger.ts";
 import { sortedJson } from "../../lib/output.ts";
 import { EXPIRED_TICKET_GC_GRACE_SECONDS, RUNTIME_PATTERN, TICKET_TTL_SECONDS } from "./reasons.ts";
+import { errorMessage } from "../../lib/errors.ts";
+import { writeTemp } from "../../lib/fs.ts";
 
-export const GATE_LOCK_NAME = ".dispatch-gate.lock";
+const GATE_LOCK_NAME = ".dispatch-gate.lock";
 
 export interface Ticket {
   contract_sha: string;
@@ -38,13 +40,13 @@ export function takeGateLock(dir: string, ledger: string, timeoutMs: number): ()
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new LedgerError("unwritable", dir, `cannot create ticket dir: ${(e as Error).message}`);
+    throw new LedgerError("unwritable", dir, `cannot create ticket dir: ${errorMessage(e)}`);
   }
   try {
     return acquireLock(join(dir, GATE_LOCK_NAME), timeoutMs);
   } catch (e) {
     if (e instanceof LockTimeoutError) throw new LedgerError("lock", ledger, e.message);
-    throw new LedgerError("unwritable", dir, `cannot take the gate lock: ${(e as Error).message}`);
+    throw new LedgerError("unwritable", dir, `cannot take the gate lock: ${errorMessage(e)}`);
   }
 }
 
@@ -56,24 +58,19 @@ export interface PendingTicket {
 
 export function prepareTicket(dir: string, runtime: string, sha: string, nAgents: number, nowSec: number): PendingTicket {
   const path = ticketPath(dir, runtime, sha)!;
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.tmp`);
   const body = `${sortedJson({ contract_sha: sha, count: Math.max(1, nAgents), issued_ts: nowSec, runtime })}\n`;
+  let tmp: string;
   try {
-    const fd = openSync(tmp, "w", 0o644);
-    try {
-      writeSync(fd, body);
-    } finally {
-      closeSync(fd);
-    }
+    tmp = writeTemp(path, body, 0o644);
   } catch (e) {
-    throw new LedgerError("unwritable", dir, `cannot write ticket: ${(e as Error).message}`);
+    throw new LedgerError("unwritable", dir, `cannot write ticket: ${errorMessage(e)}`);
   }
   return {
     commit() {
       try {
         renameSync(tmp, path);
       } catch (e) {
-        throw new LedgerError("unwritable", dir, `cannot write ticket: ${(e as Error).message}`);
+        throw new LedgerError("unwritable", dir, `cannot write ticket: ${errorMessage(e)}`);
       }
       gcTickets(dir, nowSec);
     },
@@ -127,7 +124,7 @@ export function listTickets(dir: string, nowSec: number): Ticket[] {
   return out;
 }
 
-export function gcTickets(dir: string, nowSec: number): void {
+function gcTickets(dir: string, nowSec: number): void {
   listTickets(dir, nowSec);
 }
 

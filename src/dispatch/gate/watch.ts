@@ -1,7 +1,7 @@
 /** `dispatch-gate watch` (reference §3.11): has a worker's log stopped moving? */
 import { statSync } from "node:fs";
 
-export type StallStatus = "OK" | "STALLED" | "MISSING";
+type StallStatus = "OK" | "STALLED" | "MISSING";
 
 export interface StallDecision {
   status: StallStatus;

@@ -17,8 +17,8 @@ import { isSettled } from "../../workers/reap/worker-reap.ts";
 import { fileTokens, parseScope, scopeOverlap, type ScopeToken } from "./scope.ts";
 
 export const MAX_DISPATCHES = 64;
-export const DISPATCH_SHOW_TIMEOUT_MS = 8_000;
-export const GH_TIMEOUT_MS = 15_000;
+const DISPATCH_SHOW_TIMEOUT_MS = 8_000;
+const GH_TIMEOUT_MS = 15_000;
 /**
  * Each source gets this long in all (wall clock): a slow or hung Orca must not hold a dispatch for 64 x 8 s, nor
  * a slow gh for 100 x 15 s. What is not looked at in time is not warned about (the check is fail-open).
@@ -126,7 +126,7 @@ async function dispatchedSiblings(ledgerPath: string, siblings: Map<string, stri
 async function isOpen(orca: OrcaClient, task: string): Promise<boolean> {
   try {
     const d = await orca.dispatchShow(task);
-    return Boolean(d && d.status.trim() && !isSettled(d.status));
+    return Boolean(d?.status.trim() && !isSettled(d.status));
   } catch {
     return false;
   }

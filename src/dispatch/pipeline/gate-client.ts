@@ -9,7 +9,7 @@ import { describeFailure } from "../../lib/runner.ts";
 import { DISPATCH_EXIT, type DispatchStep } from "./report.ts";
 import { Stop, type DispatchRequest, type Resolved } from "./types.ts";
 
-export const GATE_TIMEOUT_MS = 60_000;
+const GATE_TIMEOUT_MS = 60_000;
 /** register runs the orchestration probe, the job probe and the model probe (30 s each at most). */
 export const REGISTER_TIMEOUT_MS = 150_000;
 
@@ -129,4 +129,3 @@ export async function gateCheck(ctx: Ctx, req: DispatchRequest, res: Resolved, e
   if (!call.decision.allow) throw new Stop(step, DISPATCH_EXIT.REFUSED, [`✗ gate DENY · ${call.decision.reason} · model=${res.model} tier=${res.tier}`, call.raw]);
   return call.decision;
 }
-

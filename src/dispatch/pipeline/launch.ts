@@ -24,7 +24,7 @@ import { worktreePath } from "./worktree.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { jobCap, wireSpendBrake } from "../../workers/worker/brake-wiring.ts";
 
-export const ORCA_TIMEOUT_MS = 30_000;
+const ORCA_TIMEOUT_MS = 30_000;
 
 function pretrustCodex(ctx: Ctx, say: Say, worktree: string | null, given: string | undefined): void {
   if (!worktree) {
@@ -85,10 +85,7 @@ async function register(ctx: Ctx, orca: OrcaClient, req: DispatchRequest, res: R
   r.register_reason = call.decision?.reason ?? null;
   r.register_warnings = call.decision?.warnings ?? [];
   if (why) {
-    throw new Stop("register", DISPATCH_EXIT.REGISTER, [
-      `✗ register ${oneLine(why, 300)} · dispatch=${dispatchId} (worker IS running — resolve register manually)`,
-      `  once it settles, clean up: mogui worker-reap --dispatch-id ${dispatchId}`,
-    ]);
+    throw new Stop("register", DISPATCH_EXIT.REGISTER, [`✗ register ${oneLine(why, 300)} · dispatch=${dispatchId} (worker IS running — resolve register manually)`, `  once it settles, clean up: mogui worker-reap --dispatch-id ${dispatchId}`]);
   }
 }
 

@@ -3,7 +3,7 @@
  * are OrcaError (from the client) or a parse OrcaError here; the pipeline maps them to exit 3.
  */
 import * as v from "valibot";
-import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
+import { type OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { deliveryResult, paneClassifyText, type DeliveryClass, type PaneClass } from "./pane.ts";
 
 const TaskCreated = v.looseObject({ task: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });
@@ -11,10 +11,10 @@ const TerminalCreated = v.looseObject({ terminal: v.looseObject({ handle: v.pipe
 const Dispatched = v.looseObject({ dispatch: v.looseObject({ id: v.pipe(v.string(), v.minLength(1)) }) });
 const TerminalRead = v.looseObject({ terminal: v.looseObject({ tail: v.array(v.string()) }) });
 
-export const TUI_IDLE_TIMEOUT_MS = 60_000;
-export const READ_LIMIT = 40;
-export const DELIVERY_POLLS = 6;
-export const DELIVERY_INTERVAL_MS = 5_000;
+const TUI_IDLE_TIMEOUT_MS = 60_000;
+const READ_LIMIT = 40;
+const DELIVERY_POLLS = 6;
+const DELIVERY_INTERVAL_MS = 5_000;
 
 function pick<T extends v.GenericSchema>(schema: T, value: unknown, what: string): v.InferOutput<T> {
   const r = v.safeParse(schema, value);
@@ -81,12 +81,7 @@ export interface Delivery {
  * Up to `polls` reads, `intervalMs` apart (each read after a pause, so the agent has time to react to the
  * inject), stopping as soon as the pane is no longer a bare prompt.
  */
-export async function classifyDelivery(
-  orca: OrcaClient,
-  handle: string,
-  pre: PaneClass,
-  opts: { polls?: number; intervalMs?: number; sleep?: (ms: number) => Promise<void> } = {},
-): Promise<Delivery> {
+export async function classifyDelivery(orca: OrcaClient, handle: string, pre: PaneClass, opts: { polls?: number; intervalMs?: number; sleep?: (ms: number) => Promise<void> } = {}): Promise<Delivery> {
   const polls = opts.polls ?? DELIVERY_POLLS;
   const interval = opts.intervalMs ?? DELIVERY_INTERVAL_MS;
   const sleep = opts.sleep ?? ((ms: number) => Bun.sleep(ms));

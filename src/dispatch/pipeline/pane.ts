@@ -13,7 +13,7 @@ const SPACE = "[ \\t\\n\\v\\f\\r]";
 const PUNCT = "!-\\/:-@\\[-`{-~";
 
 /** Trust / login / onboarding screens that block an agent before it reads its prompt (case-insensitive). */
-export const HOOK_TRUST_MARKERS = [
+const HOOK_TRUST_MARKERS = [
   "Resume session.*",
   "New worktree.*",
   "Coming from Claude Code.*",
@@ -32,24 +32,13 @@ export const HOOK_TRUST_MARKERS = [
 ] as const;
 
 /** Provider rate / credit limits, anchored at the start of a line (case-insensitive). */
-export const LIMIT_MARKERS = [
-  "rate limit",
-  "rate-limit",
-  "too many requests",
-  "quota exceeded",
-  "out of credits",
-  "credits are exhausted",
-  "usage limit reached",
-  "you.?ve hit your limit",
-  "you have reached your limit",
-  "try again after",
-] as const;
+const LIMIT_MARKERS = ["rate limit", "rate-limit", "too many requests", "quota exceeded", "out of credits", "credits are exhausted", "usage limit reached", "you.?ve hit your limit", "you have reached your limit", "try again after"] as const;
 
 /** An agent's empty input prompt, named (case-sensitive). */
-export const PREPARED_PROMPT_MARKERS = ["claude", "codex", "grok", "gemini"] as const;
+const PREPARED_PROMPT_MARKERS = ["claude", "codex", "grok", "gemini"] as const;
 
 /** An agent's empty input prompt, as a bare glyph. */
-export const PREPARED_UNICODE_PROMPT_MARKERS = ["❯", "›", "➜"] as const;
+const PREPARED_UNICODE_PROMPT_MARKERS = ["❯", "›", "➜"] as const;
 
 const HOOK_TRUST_RE = new RegExp(`^${SPACE}*(${HOOK_TRUST_MARKERS.join("|")})[${PUNCT}\\s]*$`, "iu");
 const LIMIT_RE = new RegExp(`^${SPACE}*(${LIMIT_MARKERS.join("|")})[${PUNCT}\\s]*.*$`, "iu");

@@ -20,7 +20,7 @@ import { oneLine } from "./reconcile.ts";
 import { Stop, type DispatchRequest, type Resolved, type Say } from "./types.ts";
 
 /** The reference's default model, used when neither --model nor the tier policy names one for the runtime. */
-export const DEFAULT_MODEL = "claude-haiku-4-5-20251001";
+const DEFAULT_MODEL = "claude-haiku-4-5-20251001";
 
 /** `est 3.0k` as the reference printed it (integer thousands and hundreds). */
 export function estLabel(est: number): string {
@@ -50,7 +50,7 @@ function loadPolicy(ctx: Ctx, path: string | undefined): TierPolicy {
 }
 
 /** §4.2: master host, policy, runtime, model, vendor pair, same host, tier, top-tier approval. */
-export function resolveDispatch(ctx: Ctx, req: DispatchRequest, say: Say, r: DispatchReport): Resolved {
+function resolveDispatch(ctx: Ctx, req: DispatchRequest, say: Say, r: DispatchReport): Resolved {
   const host = resolveHost(ctx, say, r);
   const policy = loadPolicy(ctx, req.tierPolicy);
   const installed = installedRuntimes(ctx);
@@ -79,7 +79,7 @@ export function resolveDispatch(ctx: Ctx, req: DispatchRequest, say: Say, r: Dis
   return { policy, runtime, model, tier, masterHost: host.runtime, installed, alternatives };
 }
 
-export function gateLine(res: Resolved, est: number | null, sha: string | null): string {
+function gateLine(res: Resolved, est: number | null, sha: string | null): string {
   return `⚙ gate ✓ ${res.tier} · ${res.model} · est ${est === null ? "?" : estLabel(est)} · contract ${(sha ?? "").slice(0, 8)}`;
 }
 
@@ -132,4 +132,3 @@ export async function runDispatch(ctx: Ctx, req: DispatchRequest, say: Say): Pro
   }
   return r;
 }
-

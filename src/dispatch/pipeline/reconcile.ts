@@ -4,7 +4,7 @@
  * (`task-list`, `terminal list`, `dispatch-show --task`): what exists is used (the pipeline goes on with it), what
  * does not is said, and what nobody could check is named with the command to look and to clean up.
  */
-import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
+import { type OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { listWorktreeSelector } from "../../succession/master/sessions.ts";
 import { dispatchInject, flagValue, taskCreate, terminalCreate } from "./orca-steps.ts";
 import { DISPATCH_EXIT, type DispatchReport, type DispatchStep } from "./report.ts";
@@ -23,20 +23,14 @@ function why(e: unknown): string {
 const isTimeout = (e: unknown) => e instanceof OrcaError && e.failure === "timeout";
 
 /** The run_required refusal (and a missing Run found up front) in one line that says how to bind one. */
-export const BIND_A_RUN = "bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create";
+const BIND_A_RUN = "bind one first: orca orchestration run-create --objective '<text>' (or run-use --id <run_id>), or pass --run-create";
 
 /** Outside an Orca terminal Orca cannot tell who dispatches: every step would fail the same way (issue 26 §3). */
-export const NO_SENDER =
-  "no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)";
+const NO_SENDER = "no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)";
 
 /** An Orca step that failed outright (no timeout): exit 3 with Orca's words on one line. */
-export function orcaFailed(step: DispatchStep, label: string, e: OrcaError, extra: string[] = []): Stop {
-  const hint =
-    e.orcaCode === "run_required"
-      ? ` · no Orca Run is bound: ${BIND_A_RUN}`
-      : e.orcaCode === "no_active_sender_terminal" || e.orcaCode === "stable_pane_required"
-        ? " · run mogui dispatch from the master's Orca terminal"
-        : "";
+function orcaFailed(step: DispatchStep, label: string, e: OrcaError, extra: string[] = []): Stop {
+  const hint = e.orcaCode === "run_required" ? ` · no Orca Run is bound: ${BIND_A_RUN}` : e.orcaCode === "no_active_sender_terminal" || e.orcaCode === "stable_pane_required" ? " · run mogui dispatch from the master's Orca terminal" : "";
   return new Stop(step, DISPATCH_EXIT.ORCA, [`✗ ${label} failed · ${oneLine(e.message)}${hint}`, ...extra], { error: e.message });
 }
 

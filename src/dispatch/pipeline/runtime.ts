@@ -6,10 +6,10 @@ import type { Ctx } from "../../lib/context.ts";
 import { loadInstanceConfig } from "../../lib/config/instance.ts";
 
 /** In preference order: the default worker runtime is the first installed one that is not the master's host. */
-export const RUNTIME_CANDIDATES = ["claude", "codex", "cursor", "grok", "gemini", "opencode"] as const;
+const RUNTIME_CANDIDATES = ["claude", "codex", "cursor", "grok", "gemini", "opencode"] as const;
 
 /** The executable that proves a runtime is installed (the one its launch command starts). */
-export function runtimeExecutable(runtime: string): string {
+function runtimeExecutable(runtime: string): string {
   return runtime === "cursor" ? "cursor-agent" : runtime;
 }
 
@@ -58,7 +58,7 @@ export interface MasterHost {
   configPath: string;
 }
 
-export const FALLBACK_MASTER_HOST = "codex";
+const FALLBACK_MASTER_HOST = "codex";
 
 /**
  * env MOGUI_MASTER_HOST_RUNTIME (or MASTER_HOST_RUNTIME) > the instance config's master_host_runtime > the

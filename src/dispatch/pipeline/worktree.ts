@@ -4,7 +4,7 @@
  * `worktree list` with the selector grammar of docs/orca-cli.md §4; with --terminal, `terminal show` says where it runs.
  */
 import * as v from "valibot";
-import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
+import { type OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { absoluteWorktree } from "./probe-target.ts";
 
 const WorktreeRecord = v.looseObject({
@@ -19,7 +19,7 @@ type Record_ = v.InferOutput<typeof WorktreeRecord>;
 const stripHeads = (b: string | null | undefined) => (b ?? "").replace(/^refs\/heads\//, "");
 
 /** Does this `worktree list` record answer the selector? */
-export function selects(w: Record_, selector: string): boolean {
+function selects(w: Record_, selector: string): boolean {
   const colon = selector.indexOf(":");
   const kind = colon > 0 ? selector.slice(0, colon) : "";
   const value = selector.slice(colon + 1);
@@ -38,13 +38,13 @@ export function selects(w: Record_, selector: string): boolean {
 }
 
 /** The absolute path of the one worktree the selector names, or null (none, several, no path, or Orca failed). */
-export async function listedWorktreePath(orca: OrcaClient, selector: string): Promise<string | null> {
+async function listedWorktreePath(orca: OrcaClient, selector: string): Promise<string | null> {
   try {
     const parsed = v.safeParse(WorktreeList, await orca.result(["worktree", "list"]));
     if (!parsed.success) return null;
     const hits = parsed.output.worktrees.filter((w) => selects(w, selector));
     const path = hits.length === 1 ? hits[0]!.path : undefined;
-    return path && path.startsWith("/") ? path : null;
+    return path?.startsWith("/") ? path : null;
   } catch (e) {
     if (e instanceof OrcaError) return null;
     throw e;

@@ -12,9 +12,11 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { parseToml } from "../../lib/toml.ts";
-import { atomicWrite, errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { errnoText, hasLineBreak, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { atomicWrite } from "../../lib/fs.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
-export const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";
+const CODEX_USAGE = "Usage: codex-worker-pretrust <worktree-path> [--accounts-dir <dir>]";
 
 type Table = Record<string, unknown>;
 
@@ -105,7 +107,7 @@ function planConfig(config: string, path: string): Plan {
   try {
     doc = parseToml(text);
   } catch (e) {
-    throw new PretrustError(`ERROR ${config}: cannot parse TOML before pre-trust edit: ${(e as Error).message}`);
+    throw new PretrustError(`ERROR ${config}: cannot parse TOML before pre-trust edit: ${errorMessage(e)}`);
   }
   const projects = doc.projects;
   if (projects !== undefined && !isTable(projects)) throw new PretrustError(`ERROR ${config}: projects is not a table`);
@@ -127,7 +129,9 @@ function planConfig(config: string, path: string): Plan {
  */
 function configTargets(accounts: string): string[] {
   const out: string[] = [];
-  for (const n of readdirSync(accounts).filter((n) => !n.startsWith(".")).sort()) {
+  for (const n of readdirSync(accounts)
+    .filter((n) => !n.startsWith("."))
+    .sort()) {
     const config = join(accounts, n, "home", "config.toml");
     if (lstatOrNull(config) === null) continue;
     let dir = "";

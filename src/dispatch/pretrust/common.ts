@@ -1,11 +1,11 @@
 /**
- * What the two pretrust commands share: the `Summary:` line, the error type (always exit 2), lstat without ENOENT and
- * the atomic no-follow write (temp file in the same directory, then rename).
+ * What the two pretrust commands share: the `Summary:` line, the error type (always exit 2), lstat without ENOENT (the
+ * atomic no-follow write is atomicWrite in src/lib/fs.ts).
  */
-import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeSync, type Stats } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { lstatSync, type Stats } from "node:fs";
 import type { Ctx } from "../../lib/context.ts";
 import { printLines } from "../../lib/output.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export class PretrustError extends Error {
   override name = "PretrustError";
@@ -49,40 +49,13 @@ export function lstatOrNull(p: string): Stats | null {
   try {
     return lstatSync(p);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return null;
-    throw e;
-  }
-}
-
-/**
- * Write `data` to `path` atomically: a temp file created with O_EXCL|O_NOFOLLOW beside it, fsynced, then renamed
- * over it. A crash leaves either the old file or the new one, never a half-written one.
- */
-export function atomicWrite(path: string, data: Uint8Array, mode: number, tmpName = `.${basename(path)}.tmp.${process.pid}`): void {
-  const tmp = join(dirname(path), tmpName);
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    try {
-      fchmodSync(fd, mode);
-      let off = 0;
-      while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
     throw e;
   }
 }
 
 export function errnoText(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
-  return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, "")}` : String((e as Error)?.message ?? e);
+  return err.code ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, "")}` : String(errorMessage(e) ?? e);
 }

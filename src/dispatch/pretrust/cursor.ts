@@ -8,10 +8,12 @@ import { closeSync, constants, mkdirSync, openSync, readSync, statSync, fstatSyn
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { atomicWrite, errnoText, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { errnoText, lstatOrNull, PretrustError, summaryLine, type PretrustResult, type Tally } from "./common.ts";
+import { atomicWrite } from "../../lib/fs.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
-export const CURSOR_USAGE = "Usage: cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]";
-export const MARKER_NAME = ".workspace-trusted";
+const CURSOR_USAGE = "Usage: cursor-worker-pretrust <worktree-path> [--projects-dir <dir>]";
+const MARKER_NAME = ".workspace-trusted";
 
 /** `/tmp/.orca/worktrees/repo/feature.with.dot` -> `tmp-orca-worktrees-repo-featurewithdot`. */
 export function cursorProjectKey(path: string): string {
@@ -63,7 +65,7 @@ function mkdirNoFollow(dir: string): void {
       try {
         mkdirSync(cur, { mode: 0o755 });
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new PretrustError(`ERROR cannot create ${cur}: ${errnoText(e)}`);
+        if (errnoCode(e) !== "EEXIST") throw new PretrustError(`ERROR cannot create ${cur}: ${errnoText(e)}`);
       }
       st = lstatOrNull(cur);
     }
@@ -95,13 +97,13 @@ function decodeMarker(marker: string, bytes: Buffer): Record<string, unknown> {
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch (e) {
-    throw new PretrustError(`ERROR ${marker}: cannot decode trust marker as UTF-8: ${(e as Error).message}`);
+    throw new PretrustError(`ERROR ${marker}: cannot decode trust marker as UTF-8: ${errorMessage(e)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new PretrustError(`ERROR ${marker}: cannot parse trust marker JSON: ${(e as Error).message}`);
+    throw new PretrustError(`ERROR ${marker}: cannot parse trust marker JSON: ${errorMessage(e)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new PretrustError(`ERROR ${marker}: trust marker is not a JSON object`);
   return value as Record<string, unknown>;
@@ -160,7 +162,7 @@ export function cursorPretrust(ctx: Pick<Ctx, "env" | "cwd" | "now">, req: Curso
     outcome = trustMarker(marker, path, ctx.now());
   } catch (e) {
     if (e instanceof PretrustError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ELOOP") throw new PretrustError(`ERROR trust marker path must not use symlinks: ${marker}`);
     throw new PretrustError(`ERROR ${marker}: ${errnoText(e)}`);
   }

@@ -4,10 +4,10 @@
  */
 import { readRows, type LedgerRow, type ReadOptions } from "../../lib/ledger.ts";
 
-export const HEADER = ["| time | kind | decision | runtime | model (tier) | agents | cost proxy | job/task | note |", "|---|---|---|---|---|---|---|---|---|"];
+const HEADER = ["| time | kind | decision | runtime | model (tier) | agents | cost proxy | job/task | note |", "|---|---|---|---|---|---|---|---|---|"];
 
 /** Epoch seconds (the gate's float) or an ISO string; null when the row has no usable time. */
-export function rowTime(row: LedgerRow): Date | null {
+function rowTime(row: LedgerRow): Date | null {
   const ts = row.ts ?? row.timestamp;
   if (typeof ts === "number" && Number.isFinite(ts)) return new Date(ts * 1000);
   if (typeof ts === "string" && ts.trim() !== "") {
@@ -37,7 +37,7 @@ function cell(v: unknown): string {
   return s.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
 }
 
-export function renderRow(row: LedgerRow, at: Date): string {
+function renderRow(row: LedgerRow, at: Date): string {
   const model = row.model ?? row.model_declared;
   const modelTier = model ? `${cell(model)}${row.tier ? ` (${cell(row.tier)})` : ""}` : "-";
   const job = row.job_id ?? row.orchestration_task ?? row.task_id ?? row.dispatch_id;

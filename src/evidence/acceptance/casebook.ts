@@ -5,9 +5,9 @@
  * the visible manifest and the visible failures together.
  */
 export type Split = "train" | "holdout" | "scorecard";
-export type Origin = "seed" | "regression";
+type Origin = "seed" | "regression";
 
-export const SPLITS: readonly Split[] = ["train", "holdout", "scorecard"];
+const SPLITS: readonly Split[] = ["train", "holdout", "scorecard"];
 export const GATED_SPLITS: readonly Split[] = ["train", "holdout"];
 /** Mutable on purpose: tests widen it to prove every routing site follows the predicate. */
 export const VISIBLE_SPLITS = new Set<Split>(["train"]);
@@ -101,7 +101,13 @@ export class CaseBook {
 
   /** Strata of seed-origin cases only: regression pins never decide coverage. */
   seedStrata(split: Split): string[] {
-    return [...new Set(this.casesForSplit(split).filter((c) => c.origin === "seed").map((c) => c.stratum))].sort();
+    return [
+      ...new Set(
+        this.casesForSplit(split)
+          .filter((c) => c.origin === "seed")
+          .map((c) => c.stratum),
+      ),
+    ].sort();
   }
 
   /** Extra cases appended; the first definition of an id wins. */

@@ -8,10 +8,10 @@ import { dirname, join } from "node:path";
 import * as v from "valibot";
 import { resolveSyncCliProfile, syncCliRuntimes } from "../adapter/profile.ts";
 import { expandUserPath } from "../../lib/config/paths.ts";
-import { CaseBook, CaseBookError, loadCasebook } from "./casebook.ts";
+import { type CaseBook, CaseBookError, loadCasebook } from "./casebook.ts";
 
-export const DEFAULT_MAX_ITERATIONS = 3;
-export const DEFAULT_PROPOSER_TIMEOUT_SECONDS = 1800;
+const DEFAULT_MAX_ITERATIONS = 3;
+const DEFAULT_PROPOSER_TIMEOUT_SECONDS = 1800;
 
 export class AcceptanceConfigError extends Error {
   override name = "AcceptanceConfigError";

@@ -83,9 +83,7 @@ export class AcceptanceRunLayout {
     for (const n of names) {
       try {
         out.push(JSON.parse(readFileSync(join(dir, n, "decision.json"), "utf8")));
-      } catch {
-        continue;
-      }
+      } catch {}
     }
     return out;
   }

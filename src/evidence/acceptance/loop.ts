@@ -11,19 +11,7 @@ import { AcceptanceRunLayout, iterationName } from "./layout.ts";
 import type { RegressionLog } from "./regression-log.ts";
 import { renderDecisionMarkdown, writeReport, type AcceptanceReport, type IterationRecord } from "./report.ts";
 import type { Evaluator, Proposer } from "./seams.ts";
-import {
-  combinedPassed,
-  combinedTotal,
-  decide,
-  failedCases,
-  isComplete,
-  resultDict,
-  scoreResults,
-  splitScoreDict,
-  verdictDelta,
-  decisionLabel,
-  type Scorecard,
-} from "./verdict.ts";
+import { combinedPassed, combinedTotal, decide, failedCases, isComplete, resultDict, scoreResults, splitScoreDict, verdictDelta, decisionLabel, type Scorecard } from "./verdict.ts";
 import { buildProposerWorkspace, type HistoryEntry } from "./workspace.ts";
 
 export class LoopConfigError extends Error {
@@ -50,7 +38,7 @@ export interface LoopDeps {
 }
 
 /** What the loop needs of a progress display (src/lib/log.ts `progress` fits). */
-export interface CaseProgress {
+interface CaseProgress {
   update(done: number, total?: number, item?: string): void;
   end(summary: string): void;
 }
@@ -62,9 +50,7 @@ export function inPlaceGuard(maxIterations: number, proposer: Proposer, evaluato
   const e = Boolean(evaluator.mutatesWorkspaceInPlace);
   if (!p && !e) return;
   const who = p && e ? "proposer and evaluator mutate" : p ? "proposer mutates" : "evaluator mutates";
-  throw new LoopConfigError(
-    `${who} the workspace in place; pass on_reject to restore it after a rejected candidate, or set max_iterations=1. Iterating past a rejection without restoring would evaluate the rejected tree.`,
-  );
+  throw new LoopConfigError(`${who} the workspace in place; pass on_reject to restore it after a rejected candidate, or set max_iterations=1. Iterating past a rejection without restoring would evaluate the rejected tree.`);
 }
 
 class Run {

@@ -4,9 +4,9 @@
  */
 import type { RunResult } from "../../lib/runner.ts";
 
-export const EXIT_MISSING = 127;
-export const EXIT_TIMEOUT = 124;
-export const EXIT_SIGNAL = 137;
+const EXIT_MISSING = 127;
+const EXIT_TIMEOUT = 124;
+const EXIT_SIGNAL = 137;
 
 export function returnCode(r: RunResult): number {
   if (r.missing) return EXIT_MISSING;
@@ -16,7 +16,10 @@ export function returnCode(r: RunResult): number {
 }
 
 function lastLine(text: string): string {
-  const lines = text.replace(/[\r\n]+$/, "").split(/\r?\n/).filter((l) => l.trim() !== "");
+  const lines = text
+    .replace(/[\r\n]+$/, "")
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== "");
   return lines[lines.length - 1] ?? "";
 }
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { appendRows, type LedgerWarning } from "../../lib/ledger.ts";
-import { CaseBook, caseFromMapping, caseToDict, type VerificationCase } from "./casebook.ts";
+import { type CaseBook, caseFromMapping, caseToDict, type VerificationCase } from "./casebook.ts";
 
 export class RegressionLog {
   constructor(
@@ -34,9 +34,7 @@ export class RegressionLog {
         if (seen.has(c.caseId)) continue;
         seen.add(c.caseId);
         out.push({ ...c, origin: "regression" });
-      } catch {
-        continue;
-      }
+      } catch {}
     }
     return out;
   }

@@ -24,7 +24,7 @@ export interface AcceptanceReport {
   iterations: IterationRecord[];
 }
 
-export function reportDict(r: AcceptanceReport): Record<string, unknown> {
+function reportDict(r: AcceptanceReport): Record<string, unknown> {
   return {
     created_at: r.createdAt,
     config: configToDict(r.config),

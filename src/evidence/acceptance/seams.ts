@@ -14,9 +14,9 @@ import { TASK_FILENAME, atomicWrite, jsonText } from "./layout.ts";
 import { processDict, returnCode, tail } from "./process.ts";
 import type { RawResult, Scorecard } from "./verdict.ts";
 
-export const DEFAULT_EVALUATOR_TIMEOUT_MS = 900_000;
+const DEFAULT_EVALUATOR_TIMEOUT_MS = 900_000;
 
-export interface ProposerContext {
+interface ProposerContext {
   iteration: number;
   workspaceDir: string;
   current: Scorecard;
@@ -24,7 +24,7 @@ export interface ProposerContext {
 
 export type Proposer = ((p: ProposerContext) => Promise<Candidate | null>) & { mutatesWorkspaceInPlace?: boolean; describe?: string };
 
-export interface EvalHooks {
+interface EvalHooks {
   label: string;
   onResult?: (index: number, total: number, r: RawResult) => void;
 }

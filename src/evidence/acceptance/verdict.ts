@@ -5,7 +5,7 @@
  */
 import { GATED_SPLITS, isVisibleSplit, type Split, type VerificationCase } from "./casebook.ts";
 
-export const MISSING_RESULT_DETAIL = "missing result";
+const MISSING_RESULT_DETAIL = "missing result";
 
 export interface CaseResult {
   caseId: string;
@@ -39,12 +39,12 @@ export interface Scorecard {
   results: CaseResult[];
 }
 
-export const AcceptanceReason = {
+const AcceptanceReason = {
   PASS_COUNT_INCREASED: "PASS_COUNT_INCREASED",
   NO_PASS_COUNT_INCREASE: "NO_PASS_COUNT_INCREASE",
   NO_CANDIDATE_CHANGE: "NO_CANDIDATE_CHANGE",
 } as const;
-export type AcceptanceReason = (typeof AcceptanceReason)[keyof typeof AcceptanceReason];
+type AcceptanceReason = (typeof AcceptanceReason)[keyof typeof AcceptanceReason];
 
 export interface AcceptanceVerdict {
   accepted: boolean;
@@ -53,7 +53,7 @@ export interface AcceptanceVerdict {
   candidateCombined: number;
 }
 
-export function correctness(s: SplitScore): number {
+function correctness(s: SplitScore): number {
   return s.total === 0 ? 0 : s.passed / s.total;
 }
 
@@ -74,7 +74,7 @@ export function isComplete(card: Scorecard): boolean {
   return total > 0 && combinedPassed(card) === total;
 }
 
-export function failedResults(card: Scorecard): CaseResult[] {
+function failedResults(card: Scorecard): CaseResult[] {
   return card.results.filter((r) => !r.passed);
 }
 

@@ -23,12 +23,12 @@ export interface WorkspaceInput {
   history: readonly HistoryEntry[];
 }
 
-export function visibleScore(card: Scorecard): { passed: number; total: number } {
+function visibleScore(card: Scorecard): { passed: number; total: number } {
   const vis = card.results.filter((r) => isVisibleSplit(r.split));
   return { passed: vis.filter((r) => r.passed).length, total: vis.length };
 }
 
-export function renderTask(dir: string, input: WorkspaceInput): string {
+function renderTask(dir: string, input: WorkspaceInput): string {
   const failures = visibleFailures(input.score);
   const { passed, total } = visibleScore(input.score);
   const lines = [

@@ -9,7 +9,7 @@ import { ok } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
 import { expandHome } from "../../lib/paths.ts";
 
-export const DOCTOR_TIMEOUT_MS = 10_000;
+const DOCTOR_TIMEOUT_MS = 10_000;
 
 export interface ProbeCheck {
   name: string;
@@ -17,7 +17,7 @@ export interface ProbeCheck {
   path?: string;
 }
 
-export interface CheckResult {
+interface CheckResult {
   name: string;
   present: boolean;
   detail: string;

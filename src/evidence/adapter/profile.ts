@@ -10,7 +10,7 @@ export interface SyncCliProfile {
 
 const withModel = (model: string | null): string[] => (model ? ["--model", model] : []);
 
-export const SYNC_CLI_PROFILES: Readonly<Record<string, SyncCliProfile>> = {
+const SYNC_CLI_PROFILES: Readonly<Record<string, SyncCliProfile>> = {
   claude: { name: "claude", argv: (p, m) => ["claude", "-p", p, ...withModel(m)] },
   codex: { name: "codex", argv: (p, m) => ["codex", "exec", ...withModel(m), p] },
   "cursor-agent": { name: "cursor-agent", argv: (p, m) => ["cursor-agent", "-p", "--trust", "--force", ...withModel(m), p] },
@@ -26,7 +26,7 @@ export function resolveSyncCliProfile(name: string): SyncCliProfile | undefined 
   return SYNC_CLI_PROFILES[name.trim().toLowerCase()];
 }
 
-export class ProposerArgvError extends Error {
+class ProposerArgvError extends Error {
   override name = "ProposerArgvError";
 }
 

@@ -5,14 +5,14 @@
  */
 import { classify, GateClass, requiresHuman, sameAction, type ActionSpec } from "./gates.ts";
 
-export const ApprovalVerdict = { APPROVED: "APPROVED", REJECTED: "REJECTED" } as const;
-export type ApprovalVerdict = (typeof ApprovalVerdict)[keyof typeof ApprovalVerdict];
-export const ApprovalAuthority = { HUMAN: "HUMAN", POLICY: "POLICY" } as const;
-export type ApprovalAuthority = (typeof ApprovalAuthority)[keyof typeof ApprovalAuthority];
-export const ProposalState = { PENDING: "PENDING", APPROVED: "APPROVED", REJECTED: "REJECTED", CONSUMED: "CONSUMED" } as const;
-export type ProposalState = (typeof ProposalState)[keyof typeof ProposalState];
+const ApprovalVerdict = { APPROVED: "APPROVED", REJECTED: "REJECTED" } as const;
+type ApprovalVerdict = (typeof ApprovalVerdict)[keyof typeof ApprovalVerdict];
+const ApprovalAuthority = { HUMAN: "HUMAN", POLICY: "POLICY" } as const;
+type ApprovalAuthority = (typeof ApprovalAuthority)[keyof typeof ApprovalAuthority];
+const ProposalState = { PENDING: "PENDING", APPROVED: "APPROVED", REJECTED: "REJECTED", CONSUMED: "CONSUMED" } as const;
+type ProposalState = (typeof ProposalState)[keyof typeof ProposalState];
 
-export class ApprovalError extends Error {}
+class ApprovalError extends Error {}
 export class UnknownProposal extends ApprovalError {
   override name = "UnknownProposal";
 }
@@ -34,7 +34,7 @@ export interface ProposalSpec {
   description?: string;
 }
 
-export interface DecisionRecord {
+interface DecisionRecord {
   verdict: ApprovalVerdict;
   authority: ApprovalAuthority;
 }
@@ -47,7 +47,7 @@ export interface ProposalRecord {
 }
 
 /** The enum value itself or a case-insensitive name. */
-export function parseVerdict(raw: unknown): ApprovalVerdict {
+function parseVerdict(raw: unknown): ApprovalVerdict {
   if (typeof raw === "string") {
     const up = raw.trim().toUpperCase();
     if (up === "APPROVED" || up === "REJECTED") return up;

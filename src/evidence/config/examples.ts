@@ -11,6 +11,7 @@ import instanceRuntime from "../../../config/instance-runtime.example.json" with
 import tierPolicy from "../../../config/model-tier-policy.example.json" with { type: "text" };
 import surfacePolicy from "../../../config/worker-surface-policy.example.json" with { type: "text" };
 import descriptor from "../../../config/workspace-descriptor.example.json" with { type: "text" };
+import { errnoCode } from "../../lib/errors.ts";
 
 export interface Example {
   name: string;
@@ -57,7 +58,7 @@ export function writeExample(e: Example, path: string): boolean {
     writeFileSync(path, e.text, { flag: "wx", mode: e.mode });
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (errnoCode(err) === "EEXIST") return false;
     throw err;
   }
 }

@@ -13,6 +13,7 @@ import { InstanceRuntimeSchema } from "../../lib/config/instance-schema.ts";
 import { dropUnderscoreKeys, issueLine } from "../../lib/config/issues.ts";
 import { documentSchema, type JsonSchema } from "../../lib/config/json-schema.ts";
 import { ModelTierPolicySchema } from "../../lib/config/tier-policy-schema.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface ConfigKind {
   name: string;
@@ -31,7 +32,7 @@ function viaSchema(schema: v.GenericSchema, what: string) {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new Error(`${what} is not valid JSON: ${path}: ${(e as Error).message}`);
+      throw new Error(`${what} is not valid JSON: ${path}: ${errorMessage(e)}`);
     }
     if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${what} root must be a JSON object: ${path}`);
     const r = v.safeParse(schema, dropUnderscoreKeys(raw as Record<string, unknown>));

@@ -2,12 +2,13 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import * as v from "valibot";
+import { errnoCode } from "../../lib/errors.ts";
 
 export class ManifestError extends Error {
   override name = "ManifestError";
 }
 
-export interface DeclaredRepo {
+interface DeclaredRepo {
   path: string;
   identity: string;
   metadata: Record<string, unknown>;
@@ -20,7 +21,10 @@ export interface WorkspaceManifest {
   metadata: Record<string, unknown>;
 }
 
-const Obj = v.pipe(v.record(v.string(), v.unknown()), v.check((x) => !Array.isArray(x)));
+const Obj = v.pipe(
+  v.record(v.string(), v.unknown()),
+  v.check((x) => !Array.isArray(x)),
+);
 const isObj = (x: unknown): x is Record<string, unknown> => v.is(Obj, x) && !Array.isArray(x);
 const nonEmpty = (x: unknown): x is string => typeof x === "string" && x.trim() !== "";
 
@@ -50,7 +54,7 @@ export function loadManifest(path: string): WorkspaceManifest {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT") throw new ManifestError(`manifest file does not exist: ${path}`);
     throw new ManifestError(`cannot read manifest file: ${path}`);
   }

@@ -8,12 +8,13 @@ import { homedir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { expandHome } from "../../lib/paths.ts";
 import { ManifestError, type WorkspaceManifest } from "./manifest.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
-export type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";
-export type RepoStatus = "declared+observed" | "declared-missing" | "observed-undeclared";
+type ContextKind = "folder" | "git-repo" | "git-worktree" | "multi-repo-workspace" | "nested-repo";
+type RepoStatus = "declared+observed" | "declared-missing" | "observed-undeclared";
 type Marker = "git-repo" | "git-worktree";
 
-export interface RepoEntry {
+interface RepoEntry {
   path: string;
   identity: string;
   status: RepoStatus;
@@ -30,7 +31,7 @@ export interface ContextDescriptor {
 }
 
 /** expanduser + resolve, following symlinks for the part of the path that exists (like Path.resolve(strict=False)). */
-export function normalizePath(p: string, home = homedir()): string {
+function normalizePath(p: string, home = homedir()): string {
   const abs = resolve(expandHome({ env: { HOME: home } }, p));
   const rest: string[] = [];
   let cur = abs;
@@ -77,12 +78,13 @@ function candidates(root: string, query: string, declared: readonly string[], wa
   try {
     for (const e of readdirSync(root, { withFileTypes: true })) if (e.isDirectory()) out.add(join(root, e.name));
   } catch (e) {
-    warnings.push(`Could not list workspace children: ${root}: ${(e as Error).message}`);
+    warnings.push(`Could not list workspace children: ${root}: ${errorMessage(e)}`);
   }
-  if (inside(root, query)) for (let cur = query; inside(root, cur); cur = dirname(cur)) {
-    out.add(cur);
-    if (cur === root) break;
-  }
+  if (inside(root, query))
+    for (let cur = query; inside(root, cur); cur = dirname(cur)) {
+      out.add(cur);
+      if (cur === root) break;
+    }
   return out;
 }
 

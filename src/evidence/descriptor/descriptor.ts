@@ -10,9 +10,10 @@ import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { dropUnderscoreKeys, issueLine } from "../../lib/config/issues.ts";
 import { within } from "../../lib/paths.ts";
 import { WorkspaceDescriptorSchema } from "./schema.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const DESCRIPTOR_ENVS = ["WORKSPACE_DESCRIPTOR", "MOGUI_WORKSPACE_DESCRIPTOR"] as const;
-export const DESCRIPTOR_FILE = "config/workspace-descriptor.json";
+const DESCRIPTOR_FILE = "config/workspace-descriptor.json";
 
 export class WorkspaceDescriptorError extends Error {
   override name = "WorkspaceDescriptorError";
@@ -41,7 +42,7 @@ export function descriptorPath(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): st
   if (flag) return resolve(ctx.cwd, flag);
   for (const name of DESCRIPTOR_ENVS) {
     const val = ctx.env[name];
-    if (val && val.trim()) return resolve(ctx.cwd, val);
+    if (val?.trim()) return resolve(ctx.cwd, val);
   }
   return resolve(moguiHome(ctx), DESCRIPTOR_FILE);
 }
@@ -55,7 +56,7 @@ export function parseDescriptor(text: string, path: string): DescriptorFields {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new WorkspaceDescriptorError(`workspace descriptor is not valid JSON: ${path}: ${(e as Error).message}`);
+    throw new WorkspaceDescriptorError(`workspace descriptor is not valid JSON: ${path}: ${errorMessage(e)}`);
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new WorkspaceDescriptorError(`workspace descriptor root must be a JSON object: ${path}`);
   return descriptorFromObject(raw as Record<string, unknown>, `workspace descriptor ${path}: `);
@@ -92,9 +93,9 @@ export function loadDescriptor(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): Wo
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return { workspaceRoot: null, masterSeat: "", repositories: [], sourcePath: null, configPath: path };
-    throw new WorkspaceDescriptorError(`cannot read workspace descriptor: ${path}: ${code ?? (e as Error).message}`);
+    throw new WorkspaceDescriptorError(`cannot read workspace descriptor: ${path}: ${code ?? errorMessage(e)}`);
   }
   let text: string;
   try {

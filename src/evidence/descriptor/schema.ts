@@ -6,9 +6,9 @@
 import * as v from "valibot";
 import { UNDERSCORE_KEYS } from "../../lib/config/issues.ts";
 
-export const ROLES = ["ops", "product"] as const;
-export const KNOWN_CAPABILITIES = ["pr", "dispatch-target"];
-export const KNOWN_PROHIBITIONS = ["direct-main-commit", "force-push"];
+const ROLES = ["ops", "product"] as const;
+const KNOWN_CAPABILITIES = ["pr", "dispatch-target"];
+const KNOWN_PROHIBITIONS = ["direct-main-commit", "force-push"];
 
 const NON_EMPTY = "must be a non-empty string";
 const NonEmpty = v.pipe(v.string(NON_EMPTY), v.regex(/\S/, NON_EMPTY));
@@ -27,11 +27,11 @@ const MISSING: Record<string, string> = {
   prohibited: "is required: a JSON array of prohibited actions (use [] for none)",
 };
 
-export const RepositorySchema = v.looseObject(
+const RepositorySchema = v.looseObject(
   {
     name: v.pipe(NonEmpty, v.description("Unique repository name; a bare single-segment path argument may match it.")),
     path: v.pipe(NonEmpty, v.description("Path relative to workspace_root ('.' = the root itself); unique.")),
-    remote: v.pipe(v.optional(v.nullable(v.string("must be a string")), ""), v.description("Clone URL (informational); null counts as \"\".")),
+    remote: v.pipe(v.optional(v.nullable(v.string("must be a string")), ""), v.description('Clone URL (informational); null counts as "".')),
     role: v.pipe(
       v.picklist(ROLES, (i) => `must be one of ['ops', 'product'], got '${String(i.input)}'`),
       v.description("product: the code being built; ops: the operations repository."),

@@ -3,17 +3,18 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname } from "node:path";
 import { expandUserPath } from "../../lib/config/paths.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export class DigestError extends Error {
   override name = "DigestError";
 }
 
-export const DEFAULT_LEDGER_TAIL_LIMIT = 20;
-export const DEFAULT_MAX_IDLE_SECONDS = 360;
-export const DEFAULT_ACTIVE_WINDOW_SECONDS = 21600;
-export const DEFAULT_FINISHED_MARKERS = ["completed", "cancelled", "canceled", "finished", "done", "landed"];
+const DEFAULT_LEDGER_TAIL_LIMIT = 20;
+const DEFAULT_MAX_IDLE_SECONDS = 360;
+const DEFAULT_ACTIVE_WINDOW_SECONDS = 21600;
+const DEFAULT_FINISHED_MARKERS = ["completed", "cancelled", "canceled", "finished", "done", "landed"];
 
-export interface RepoConfig {
+interface RepoConfig {
   name: string;
   path: string;
 }
@@ -87,13 +88,13 @@ export function loadDigestConfig(path: string, home = homedir()): DigestConfig {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new DigestError(`cannot read digest config: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new DigestError(`cannot read digest config: ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new DigestError(`digest config is not valid JSON: ${path}: ${(e as Error).message}`);
+    throw new DigestError(`digest config is not valid JSON: ${path}: ${errorMessage(e)}`);
   }
   return digestConfigFrom(raw, dirname(path), home);
 }

@@ -2,8 +2,8 @@
 import type { Snapshot } from "./sense.ts";
 import type { TriageItem } from "./triage.ts";
 
-export const SHORT_INTERVAL_SECONDS = 600;
-export const LONG_INTERVAL_SECONDS = 1800;
+const SHORT_INTERVAL_SECONDS = 600;
+const LONG_INTERVAL_SECONDS = 1800;
 const LEDGER_SUMMARY_KEYS = ["job_id", "decision", "reason", "repo", "repo_path", "new_head"];
 
 export function suggestNextIntervalSeconds(snap: Snapshot): number {
@@ -19,10 +19,7 @@ function ledgerLine(row: Record<string, unknown>): string {
 
 export function renderDigest(snap: Snapshot, items: readonly TriageItem[], nowMs: number): string {
   const unexplained = items.filter((i) => i.classification === "unexplained");
-  const jobs = [
-    ...snap.jobs.map((j) => `- ${j.name}: ${j.status}${j.idleSeconds !== null ? ` (idle ${j.idleSeconds}s)` : ""}`),
-    ...snap.processes.map((p) => `- process ${p.pattern}: ${p.status}${p.error ? ` (${p.error})` : ""}`),
-  ];
+  const jobs = [...snap.jobs.map((j) => `- ${j.name}: ${j.status}${j.idleSeconds !== null ? ` (idle ${j.idleSeconds}s)` : ""}`), ...snap.processes.map((p) => `- process ${p.pattern}: ${p.status}${p.error ? ` (${p.error})` : ""}`)];
   const sections: [string, string[]][] = [
     ["## Unexplained", unexplained.length ? unexplained.map((i) => `- ${i.summary}`) : ["- None"]],
     ["## Job Status", jobs.length ? jobs : ["- No running or stalled jobs observed."]],

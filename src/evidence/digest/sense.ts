@@ -8,8 +8,8 @@ import type { Ctx } from "../../lib/context.ts";
 import { globPaths } from "../../lib/glob.ts";
 import type { DigestConfig } from "./config.ts";
 
-export const JOB_LOG_TAIL_LINES = 20;
-export const FINISHED_SIDECAR_STATUSES = ["completed", "cancelled", "canceled"];
+const JOB_LOG_TAIL_LINES = 20;
+const FINISHED_SIDECAR_STATUSES = ["completed", "cancelled", "canceled"];
 const TIMEOUT_MS = 15_000;
 
 export interface RepoState {
@@ -19,7 +19,7 @@ export interface RepoState {
   error?: string;
 }
 
-export type JobLogClass = "running" | "stalled" | "dormant" | "finished" | "missing";
+type JobLogClass = "running" | "stalled" | "dormant" | "finished" | "missing";
 
 export interface JobObservation {
   name: string;
@@ -42,7 +42,7 @@ export interface Snapshot {
   processes: ProcessObservation[];
 }
 
-export async function repoState(ctx: Pick<Ctx, "runner" | "env">, path: string): Promise<RepoState> {
+async function repoState(ctx: Pick<Ctx, "runner" | "env">, path: string): Promise<RepoState> {
   const head = await git(ctx, path, ["rev-parse", "HEAD"], TIMEOUT_MS);
   if (!head.ok) return { path, head: null, dirty: false, error: head.stderr.trim() || "HEAD_UNREADABLE" };
   const status = await git(ctx, path, ["status", "--porcelain"], TIMEOUT_MS);
@@ -64,9 +64,7 @@ export function ledgerTail(path: string, limit: number): Record<string, unknown>
     try {
       const row = JSON.parse(lines[i]!) as unknown;
       if (row && typeof row === "object" && !Array.isArray(row)) out.push(row as Record<string, unknown>);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return out.reverse();
 }
@@ -92,7 +90,11 @@ export function classifyJobLog(path: string, cfg: Pick<DigestConfig, "finishedMa
   if (sidecarFinished(path)) return { name, path, status: "finished", reason: "SIDECAR_STATUS", idleSeconds: null };
   let tail = "";
   try {
-    tail = readFileSync(path, "utf8").split("\n").slice(-JOB_LOG_TAIL_LINES - 1).join("\n").toLowerCase();
+    tail = readFileSync(path, "utf8")
+      .split("\n")
+      .slice(-JOB_LOG_TAIL_LINES - 1)
+      .join("\n")
+      .toLowerCase();
   } catch {
     tail = "";
   }
@@ -104,7 +106,7 @@ export function classifyJobLog(path: string, cfg: Pick<DigestConfig, "finishedMa
 }
 
 /** Files a glob matches, sorted. The static leading directories are the scan root (no scan from `/`). */
-export function globFiles(pattern: string): string[] {
+function globFiles(pattern: string): string[] {
   return globPaths(pattern, { onlyFiles: true }).sort();
 }
 
@@ -119,9 +121,7 @@ export async function processState(ctx: Pick<Ctx, "runner" | "env">, pattern: st
 export async function collectObservations(ctx: Pick<Ctx, "runner" | "env">, cfg: DigestConfig, nowMs: number): Promise<Snapshot> {
   const repos: Record<string, RepoState> = {};
   for (const r of cfg.repos) repos[r.name] = await repoState(ctx, r.path);
-  const jobs = [...new Set(cfg.jobLogGlobs.flatMap(globFiles))]
-    .map((p) => classifyJobLog(p, cfg, nowMs))
-    .filter((j) => j.status === "running" || j.status === "stalled");
+  const jobs = [...new Set(cfg.jobLogGlobs.flatMap(globFiles))].map((p) => classifyJobLog(p, cfg, nowMs)).filter((j) => j.status === "running" || j.status === "stalled");
   const processes: ProcessObservation[] = [];
   for (const p of cfg.monitorPgrepPatterns) processes.push(await processState(ctx, p));
   return { repos, ledgerTail: ledgerTail(cfg.ledgerPath, cfg.ledgerTailLimit), jobs, processes };

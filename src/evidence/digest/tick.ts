@@ -8,6 +8,7 @@ import { DigestError, type DigestConfig } from "./config.ts";
 import { renderDigest, suggestNextIntervalSeconds } from "./render.ts";
 import { collectObservations } from "./sense.ts";
 import { baselineWithExpectedUpdates, triageSnapshot, type Baseline, type TriageItem } from "./triage.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export interface TickResult {
   digest: string;
@@ -18,19 +19,19 @@ export interface TickResult {
   nextIntervalSeconds: number;
 }
 
-export function loadBaseline(path: string): Baseline {
+function loadBaseline(path: string): Baseline {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new DigestError(`cannot read baseline: ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    if (errnoCode(e) === "ENOENT") return {};
+    throw new DigestError(`cannot read baseline: ${path}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new DigestError(`baseline is not valid JSON: ${path}: ${(e as Error).message}`);
+    throw new DigestError(`baseline is not valid JSON: ${path}: ${errorMessage(e)}`);
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new DigestError(`baseline must be a JSON object: ${path}`);
   return raw as Baseline;
@@ -51,7 +52,7 @@ export async function tick(ctx: Pick<Ctx, "runner" | "env">, cfg: DigestConfig, 
     mkdirSync(cfg.digestDir, { recursive: true });
     atomicWrite(digestPath, digest);
   } catch (e) {
-    throw new DigestError(`cannot write: ${(e as NodeJS.ErrnoException).path ?? ""}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new DigestError(`cannot write: ${(e as NodeJS.ErrnoException).path ?? ""}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
   return {
     digest,

@@ -6,7 +6,7 @@
 import { resolve } from "node:path";
 import type { RepoState, Snapshot } from "./sense.ts";
 
-export type Triage = "echo" | "expected" | "unexplained";
+type Triage = "echo" | "expected" | "unexplained";
 
 export interface TriageItem {
   name: string;

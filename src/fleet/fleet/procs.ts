@@ -116,7 +116,7 @@ function sendSignal(pid: number, sig: "SIGTERM" | "SIGKILL"): boolean {
 }
 
 /** `lsof -F pcfn` output: p<pid>, c<command>, then per open file f<fd> (`cwd` for the working directory), n<name>. */
-export function parseLsof(text: string): Map<number, { command: string; cwd: string | null; paths: string[] }> {
+function parseLsof(text: string): Map<number, { command: string; cwd: string | null; paths: string[] }> {
   const m = new Map<number, { command: string; cwd: string | null; paths: string[] }>();
   let cur: { command: string; cwd: string | null; paths: string[] } | null = null;
   let fd = "";

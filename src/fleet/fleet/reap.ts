@@ -13,6 +13,7 @@ import { OrcaClient, OrcaError } from "../../lib/orca/client.ts";
 import { repoFacts } from "../../workers/reap/worktree-safety.ts";
 import { inside, type ProcTable } from "./procs.ts";
 import { safetyOf, type FleetScan, type FleetWorktree, type ProcRef, type SafetyOptions } from "./scan.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface ReapOptions {
   execute: boolean;
@@ -28,7 +29,7 @@ export interface ReapOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-export interface Killed {
+interface Killed {
   pid: number;
   command: string;
   signal: "SIGTERM" | "SIGKILL";
@@ -94,7 +95,7 @@ async function alive(table: ProcTable, procs: ProcRef[]): Promise<ProcRef[]> {
 }
 
 /** TERM, wait up to the grace period, KILL what is left, wait a moment; returns the signals sent and survivors. */
-export async function stopProcesses(table: ProcTable, procs: ProcRef[], dir: string, graceMs: number, sleep: (ms: number) => Promise<void>): Promise<{ killed: Killed[]; survivors: ProcRef[] }> {
+async function stopProcesses(table: ProcTable, procs: ProcRef[], dir: string, graceMs: number, sleep: (ms: number) => Promise<void>): Promise<{ killed: Killed[]; survivors: ProcRef[] }> {
   const protect = table.protectedPids();
   const killed = await signalAll(table, procs, dir, "SIGTERM", protect);
   let left = await alive(table, procs);
@@ -180,7 +181,14 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
     if (!o.execute) {
       const rec = w.binding?.terminal;
       const live = rec && w.panes.some((p) => p.host === rec.host && p.id === rec.id);
-      out.push({ ...base(w), outcome: "would_remove", bytes_reclaimed: w.size_bytes ?? 0, would_kill: w.processes as ProcRef[], would_close: live ? `${rec.host}:${rec.id}` : null, reflog_only_commits: w.safety.safe ? (w.safety.reflog_only_commits ?? null) : null });
+      out.push({
+        ...base(w),
+        outcome: "would_remove",
+        bytes_reclaimed: w.size_bytes ?? 0,
+        would_kill: w.processes as ProcRef[],
+        would_close: live ? `${rec.host}:${rec.id}` : null,
+        reflog_only_commits: w.safety.safe ? (w.safety.reflog_only_commits ?? null) : null,
+      });
       continue;
     }
     const r = await act(ctx, w, table, o);
@@ -189,7 +197,7 @@ export async function reapFleet(ctx: Ctx, scan: FleetScan, table: ProcTable, o: 
       try {
         appendRow(o.ledger, ledgerRow(ctx, r, w), { onWarning: o.onLedgerWarning });
       } catch (e) {
-        r.ledger_error = (e as Error).message;
+        r.ledger_error = errorMessage(e);
       }
     }
     out.push(r);

@@ -36,7 +36,7 @@ export type Drift =
 const TASK_SETTLED = new Set(["completed", "failed", "cancelled", "canceled", "circuit_broken"]);
 const TASK_OPEN = new Set(["pending", "ready", "dispatched", "blocked", "running"]);
 
-export interface OrcaTask {
+interface OrcaTask {
   status: string;
   dispatch_id: string | null;
   assignee: string | null;
@@ -99,7 +99,11 @@ export interface Reconciled {
 export function reconcileRecords(records: Records, tasks: TaskView, panes: PaneView): Reconciled {
   const gone = new Set<string>();
   const byPath = new Map<string, Binding[]>();
-  for (const [k, bs] of records.byPath) byPath.set(k, bs.map((b) => ({ ...b })));
+  for (const [k, bs] of records.byPath)
+    byPath.set(
+      k,
+      bs.map((b) => ({ ...b })),
+    );
   for (const bs of byPath.values()) for (const b of bs) if (applyTask(b, tasks.tasks)) gone.add(b.id);
   const orcaTerminals = new Map(panes.panes.filter((p) => p.host === "orca").map((p) => [p.id, p]));
   const unplaced: Reconciled["unplaced"] = [];
@@ -117,7 +121,7 @@ export function reconcileRecords(records: Records, tasks: TaskView, panes: PaneV
 }
 
 /** The binding that decides: an open one if any, else the last settled one, else orphaned (undefined). */
-export function decide(bs: readonly Binding[]): Binding | undefined {
+function decide(bs: readonly Binding[]): Binding | undefined {
   if (!bs.length) return undefined;
   return bs.find((b) => b.state === "open") ?? bs[bs.length - 1];
 }
@@ -126,13 +130,7 @@ export function decide(bs: readonly Binding[]): Binding | undefined {
  * Rule 4 and the drift of one worktree: its ledger/Orca bindings, the live panes inside it, whether processes work
  * inside it, and the pane view (drift about missing terminals only when every host answered).
  */
-export function worktreeBinding(
-  bindings: readonly Binding[],
-  panesInside: readonly Pane[],
-  processesInside: boolean,
-  view: PaneView,
-  gone: Set<string>,
-): { bindings: Binding[]; binding: Binding | null; drift: Drift[] } {
+export function worktreeBinding(bindings: readonly Binding[], panesInside: readonly Pane[], processesInside: boolean, view: PaneView, gone: Set<string>): { bindings: Binding[]; binding: Binding | null; drift: Drift[] } {
   const all = [...bindings];
   const drift = new Set<Drift>();
   if (all.some((b) => gone.has(b.id))) drift.add("task_gone");

@@ -8,7 +8,7 @@ import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 import { isSettled } from "../../workers/reap/worker-reap.ts";
 import { listedReal } from "../../workers/reap/keep-rules.ts";
 
-export interface Terminal {
+interface Terminal {
   host: "herdr" | "orca";
   id: string;
 }
@@ -40,7 +40,7 @@ async function fromJobs(path: string, out: Map<string, Binding[]>, opts: ReadOpt
     if (!id) continue;
     if (row.event === "job_spawned" && typeof row.worktree === "string") {
       const host = row.host === "orca" ? "orca" : "herdr";
-      const terminal = typeof row.pane_id === "string" && row.pane_id ? { host, id: row.pane_id } as Terminal : null;
+      const terminal = typeof row.pane_id === "string" && row.pane_id ? ({ host, id: row.pane_id } as Terminal) : null;
       jobs.set(id, { wt: row.worktree, b: { state: "open", source: "job", id, status: "running", terminal } });
       continue;
     }
@@ -104,17 +104,6 @@ export async function loadRecords(jobsLedger: string, dispatchLedger: string, op
   return { byPath, unplaced };
 }
 
-/** Real worktree path -> every record that names it. Missing ledgers are empty. */
-export async function loadBindings(jobsLedger: string, dispatchLedger: string, opts: ReadOptions = {}): Promise<Map<string, Binding[]>> {
-  return (await loadRecords(jobsLedger, dispatchLedger, opts)).byPath;
-}
-
 export function pushBinding(out: Map<string, Binding[]>, wt: string, b: Binding): void {
   push(out, wt, b);
-}
-
-/** The binding that decides: an open one if any, else the last settled one, else orphaned (undefined). */
-export function decisive(bs: readonly Binding[] | undefined): Binding | undefined {
-  if (!bs?.length) return undefined;
-  return bs.find((b) => b.state === "open") ?? bs[bs.length - 1];
 }

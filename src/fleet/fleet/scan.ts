@@ -90,7 +90,7 @@ interface ListedWorktree {
   main: boolean;
 }
 
-export function parsePorcelain(text: string): ListedWorktree[] {
+function parsePorcelain(text: string): ListedWorktree[] {
   const out: ListedWorktree[] = [];
   for (const block of text.split(/\n\n+/)) {
     const lines = block.split("\n").filter(Boolean);
@@ -103,7 +103,7 @@ export function parsePorcelain(text: string): ListedWorktree[] {
 }
 
 /** Bytes on disk (allocated blocks), symlinks not followed; null when the path is gone. */
-export function diskBytes(path: string): number | null {
+function diskBytes(path: string): number | null {
   let st;
   try {
     st = lstatSync(path);
@@ -132,7 +132,7 @@ function ageSeconds(path: string, nowMs: number): number | null {
 }
 
 /** Run `fn` over `items` with at most `bound` in flight, keeping order. */
-export async function boundedMap<T, R>(items: readonly T[], bound: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+async function boundedMap<T, R>(items: readonly T[], bound: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
@@ -153,7 +153,7 @@ export async function safetyOf(ctx: Ctx, path: string, timeoutMs: number, opts: 
   return worktreeSafety(ctx, path, timeoutMs, repo ? { ...opts, repo } : opts);
 }
 
-export function procsInside(procs: readonly ProcInfo[] | null, dir: string, protect: Set<number>): ProcRef[] | "unmeasured" {
+function procsInside(procs: readonly ProcInfo[] | null, dir: string, protect: Set<number>): ProcRef[] | "unmeasured" {
   if (procs === null) return "unmeasured";
   return procs
     .filter((p) => !protect.has(p.pid) && p.paths.some((q) => inside(q, dir)))
@@ -191,9 +191,7 @@ export async function scanFleet(ctx: Ctx, req: ScanRequest, table: ProcTable): P
     const real = safety.safe ? safety.real : w.main ? realOrSelf(w.path) : listedReal(w.path);
     const processes = procsInside(procs, real, protect);
     const inHere = panes.panes.filter((p) => p.dirs.some((d) => inside(d, real)));
-    const bound = w.main
-      ? { bindings: [], binding: null, drift: [] as Drift[] }
-      : worktreeBinding(rec.byPath.get(real) ?? [], inHere, processes !== "unmeasured" && processes.some((p) => p.cwd_inside), panes, rec.gone);
+    const bound = w.main ? { bindings: [], binding: null, drift: [] as Drift[] } : worktreeBinding(rec.byPath.get(real) ?? [], inHere, processes !== "unmeasured" && processes.some((p) => p.cwd_inside), panes, rec.gone);
     const b = bound.binding;
     req.onProgress?.(++done, items.length, w.path);
     return {

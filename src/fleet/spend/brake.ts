@@ -21,17 +21,17 @@ import { withLock } from "../../lib/lock.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState } from "./usage.ts";
 
 /** The share of the cap at which the brake warns once (80%). */
-export const WARN_RATIO = 0.8;
+const WARN_RATIO = 0.8;
 const LOCK_TIMEOUT_MS = 5_000;
 
-export interface BrakeTranscript {
+interface BrakeTranscript {
   ino: number;
   cursor: CursorState;
   /** Tokens counted from this transcript (input + output + cache read + cache write). */
   tokens: number;
 }
 
-export interface BrakeState {
+interface BrakeState {
   v: 1;
   job_id: string;
   transcripts: Record<string, BrakeTranscript>;
@@ -68,7 +68,7 @@ export function percentOf(tokens: number, maxTokens: number): number {
   return maxTokens > 0 ? Math.floor((tokens * 100) / maxTokens) : tokens > 0 ? 100 : 0;
 }
 
-export function stateTotal(s: BrakeState): number {
+function stateTotal(s: BrakeState): number {
   let t = s.retired;
   for (const tr of Object.values(s.transcripts)) t += tr.tokens;
   return t;
@@ -86,7 +86,7 @@ export function brakeStatePath(ctx: Pick<Ctx, "env" | "cwd">, job: string): stri
   return join(dir, fileName(job));
 }
 
-export class BrakeStateError extends Error {
+class BrakeStateError extends Error {
   override name = "BrakeStateError";
 }
 

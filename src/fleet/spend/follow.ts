@@ -19,7 +19,7 @@ import { appendRow, readRows } from "../../lib/ledger.ts";
 import { ledgerPath as jobsLedgerPath } from "../../workers/worker/jobs.ts";
 import { pause, workerNow } from "../../lib/clock.ts";
 import { brakeAction, percentOf } from "./brake.ts";
-import { checkedRecord, policyOrNull, resolveJobs, type Resolved } from "./cli.ts";
+import { checkedRecord, policyOrNull, resolveJobs, type Resolved } from "./jobs.ts";
 import { interruptAgent, type InterruptResult } from "./interrupt.ts";
 import { jobTokens, loadState } from "./record.ts";
 
@@ -71,13 +71,14 @@ async function jobFacts(path: string, job: string): Promise<JobFacts> {
 
 function bytesOf(r: Resolved): number {
   let n = 0;
-  for (const j of r.jobs) for (const t of j.transcripts) {
-    try {
-      n += statSync(t).size;
-    } catch {
-      // gone between finding and measuring
+  for (const j of r.jobs)
+    for (const t of j.transcripts) {
+      try {
+        n += statSync(t).size;
+      } catch {
+        // gone between finding and measuring
+      }
     }
-  }
   return n;
 }
 

@@ -10,7 +10,7 @@ import { HerdrClient } from "../../lib/herdr/client.ts";
 import type { HostKind } from "../../lib/host/types.ts";
 import { OrcaClient } from "../../lib/orca/client.ts";
 
-export const HERDR_INTERRUPT_KEY = "esc";
+const HERDR_INTERRUPT_KEY = "esc";
 
 export interface InterruptResult {
   ok: boolean;

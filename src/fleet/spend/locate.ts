@@ -46,7 +46,7 @@ function walkJsonl(dir: string, out: string[], depth = 0): void {
 }
 
 /** The `cwd` a Codex rollout's first line (`session_meta`) names, or null. */
-export function codexCwd(path: string): string | null {
+function codexCwd(path: string): string | null {
   let fd: number;
   try {
     fd = openSync(path, "r");

@@ -7,14 +7,15 @@
  * otherwise, so a crash neither loses nor double-counts a response. A transcript that shrank or was replaced
  * (another inode) is read again from the start.
  */
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { appendRows, LedgerError, readRows, type LedgerRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { LockTimeoutError, withLock } from "../../lib/lock.ts";
 import { tierOf, type TierPolicy } from "../../lib/config/tier-policy.ts";
 import { spendStatePath } from "../../dispatch/gate/spend-paths.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState, type ModelUsage } from "./usage.ts";
+import { atomicWrite } from "../../lib/fs.ts";
 
-export interface TranscriptState {
+interface TranscriptState {
   job_id: string;
   ino: number;
   cursor: CursorState;
@@ -43,7 +44,7 @@ export interface RecordSummary {
   malformed: number;
 }
 
-export function emptyUsage(): ModelUsage {
+function emptyUsage(): ModelUsage {
   return { input: 0, output: 0, cache_read: 0, cache_creation: 0, responses: 0 };
 }
 
@@ -75,8 +76,7 @@ function settlePending(ledger: string, s: SpendState): SpendState {
 
 function saveState(ledger: string, s: SpendState): void {
   const p = spendStatePath(ledger);
-  writeFileSync(`${p}.tmp`, `${JSON.stringify(s)}\n`);
-  renameSync(`${p}.tmp`, p);
+  atomicWrite(p, `${JSON.stringify(s)}\n`);
 }
 
 function rowsFor(job: string, transcript: string, tr: ReturnType<typeof readUsage>, policy: TierPolicy | null, nowSec: number): LedgerRow[] {

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as v from "valibot";
 import { readRows, type ReadOptions } from "../../lib/ledger.ts";
+import { errorMessage } from "../../lib/errors.ts";
 import { DEFAULT_FAMILIES, providerFamily } from "../../workers/worker/policy.ts";
 
 export type GroupBy = "job" | "model" | "tier" | "day" | "provider";
@@ -44,14 +45,14 @@ export function loadPrices(path: string): PriceTableT | null {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new PriceTableError(`spend: price table ${path}: not valid JSON (${(e as Error).message})`);
+    throw new PriceTableError(`spend: price table ${path}: not valid JSON (${errorMessage(e)})`);
   }
   const p = v.safeParse(PriceTable, raw);
   if (!p.success) throw new PriceTableError(`spend: price table ${path}: ${v.summarize(p.issues).replace(/\n/g, "; ")}`);
   return p.output;
 }
 
-export interface Group {
+interface Group {
   key: string;
   input_tokens: number;
   output_tokens: number;

@@ -17,7 +17,7 @@ export interface ReapOutcome {
   message: string;
 }
 
-export const REAP_GRACE_MS = 3000;
+const REAP_GRACE_MS = 3000;
 
 export async function reapRow(ctx: Ctx, req: TopRequest, table: ProcTable, row: TopRow, onLedgerWarning?: (w: LedgerWarning) => void): Promise<ReapOutcome> {
   if (!row.worktree || !row.repo) return { outcome: "left", message: `left ${row.id}: no worktree of a scanned repository` };

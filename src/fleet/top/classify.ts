@@ -4,7 +4,6 @@
  */
 
 export type TopState = "working" | "blocked" | "done" | "idle" | "dead" | "unknown";
-export const TOP_STATES: readonly TopState[] = ["working", "blocked", "done", "idle", "dead", "unknown"];
 
 export type TopGroup = "needs_you" | "running" | "finished" | "reap_ready" | "failed";
 /** The order the groups are shown in. */
@@ -18,7 +17,7 @@ export const GROUP_TITLES: Record<TopGroup, string> = {
 };
 
 /** No transcript activity for this long while a worker's pane is live (and the job is at least this old) = stuck. */
-export const STUCK_SECONDS = 5 * 60;
+const STUCK_SECONDS = 5 * 60;
 
 /** Host statuses as the host adapter normalises them (herdr idle and done are both idle). */
 export type PaneStatus = "working" | "idle" | "blocked" | "unknown" | "exited";
@@ -75,7 +74,7 @@ function fromPane(s: PaneStatus | null, report: boolean): TopState {
   }
 }
 
-export function stateOf(f: Facts): TopState {
+function stateOf(f: Facts): TopState {
   if (f.record === null) return f.paneStatus ? fromPane(f.paneStatus, false) : "idle";
   if (!f.open) {
     if (f.status && SETTLED_BAD.has(f.status)) return "dead";

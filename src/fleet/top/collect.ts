@@ -30,6 +30,7 @@ import { claimedShaFromReport } from "../../workers/worker/push.ts";
 import { hasReport, loadJobs, reportPath, type Job } from "../../workers/worker/jobs.ts";
 import { classify, GROUPS, type Facts, type PaneStatus } from "./classify.ts";
 import type { Reap, TierLine, TopFrame, TopRow, TopTotals } from "./row.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface TopRequest {
   /** The --repo repositories (resolved); the repositories the jobs ledger names are added when they exist. */
@@ -219,7 +220,17 @@ export class TopSource {
     const c = this.remotes.get(repo);
     if (c && !force && now - c.at < this.req.remoteTtlMs) return c.heads;
     const r = await git(ctx, repo, ["ls-remote", "--heads", this.req.remote], this.req.timeoutMs);
-    const heads = r.ok ? new Map(r.stdout.split("\n").filter(Boolean).map((l) => { const [sha, ref] = l.split("\t"); return [ref!.replace(/^refs\/heads\//, ""), sha!.trim()] as [string, string]; })) : null;
+    const heads = r.ok
+      ? new Map(
+          r.stdout
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => {
+              const [sha, ref] = l.split("\t");
+              return [ref!.replace(/^refs\/heads\//, ""), sha!.trim()] as [string, string];
+            }),
+        )
+      : null;
     this.remotes.set(repo, { at: now, heads });
     return heads;
   }
@@ -297,7 +308,7 @@ export class TopSource {
       const p = host.herdr.get(id);
       return { found: Boolean(p), measured: true, status: p?.status ?? null, agent: p?.agent ?? null };
     };
-    if (hostName && pane && !(job?.collected)) {
+    if (hostName && pane && !job?.collected) {
       const l = look(hostName, pane);
       paneState = !l.measured ? "unmeasured" : l.found ? "live" : "gone";
       paneStatus = l.status;
@@ -445,7 +456,7 @@ export class TopSource {
       });
       spent = spendPerTier(this.req.spendLedger, p, since);
     } catch (e) {
-      warnings.push(`gate window not read: ${(e as Error).message}`);
+      warnings.push(`gate window not read: ${errorMessage(e)}`);
     }
     return tierRank(p)
       .map((tier) => ({ tier, agents: agents.get(tier) ?? 0, cap: capFor(p, tier), spent_tokens: spent[tier] ?? 0, spend_cap: p.spendCaps.get(tier) ?? null }))
@@ -456,10 +467,38 @@ export class TopSource {
 function unplacedRow(b: { id: string; status: string; state: string }, drift: unknown[]): TopRow {
   const j = classify({ record: "dispatch", open: b.state === "open", status: b.status, pane: "none", paneStatus: null, report: false, verdict: null, idleSeconds: null, ageSeconds: null, reapSafe: false, drift: drift.length > 0 });
   return {
-    id: b.id, source: "dispatch", host: null, pane: null, agent: null, model: null, model_claimed: null, model_observed: null, tier: null, job_tier: null,
-    state: j.state, stuck: j.stuck, escalated: j.escalated, verdict_pending: j.verdictPending, group: j.group, age_seconds: null, idle_seconds: null,
-    tokens: null, spend: null, burn_tokens_per_hour: null, burn_spend_per_hour: null, pushed: null, claimed_sha: null, verdict: null,
-    reap: { safe: false, reason: "no worktree found for this dispatch" }, repo: null, worktree: null, branch: null, brief: null, transcripts: [], binding_source: "register", drift,
+    id: b.id,
+    source: "dispatch",
+    host: null,
+    pane: null,
+    agent: null,
+    model: null,
+    model_claimed: null,
+    model_observed: null,
+    tier: null,
+    job_tier: null,
+    state: j.state,
+    stuck: j.stuck,
+    escalated: j.escalated,
+    verdict_pending: j.verdictPending,
+    group: j.group,
+    age_seconds: null,
+    idle_seconds: null,
+    tokens: null,
+    spend: null,
+    burn_tokens_per_hour: null,
+    burn_spend_per_hour: null,
+    pushed: null,
+    claimed_sha: null,
+    verdict: null,
+    reap: { safe: false, reason: "no worktree found for this dispatch" },
+    repo: null,
+    worktree: null,
+    branch: null,
+    brief: null,
+    transcripts: [],
+    binding_source: "register",
+    drift,
   };
 }
 

@@ -9,6 +9,7 @@ import { stateLabel, GROUP_TITLES } from "./classify.ts";
 import type { TopRequest } from "./collect.ts";
 import { compact, duration, modelCell, money, pushedCell, reapCell } from "./layout.ts";
 import type { TopRow } from "./row.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 const MAX_LEDGER_ROWS = 12;
 const TRANSCRIPT_LINES = 6;
@@ -59,7 +60,7 @@ async function ledgerRows(path: string, keep: (row: Record<string, unknown>) => 
   try {
     for await (const { row } of readRows(path)) if (keep(row)) out.push(JSON.stringify(row));
   } catch (e) {
-    return [`(${path}: ${(e as Error).message})`];
+    return [`(${path}: ${errorMessage(e)})`];
   }
   return out.slice(-MAX_LEDGER_ROWS);
 }
@@ -86,7 +87,15 @@ export async function detailLines(row: TopRow, req: TopRequest): Promise<string[
   if (row.binding_source !== null) lines.push(`binding    ${JSON.stringify(row.binding_source)}`);
   if (row.drift !== null) lines.push(`drift      ${JSON.stringify(row.drift)}`);
   lines.push("", "Ledger rows:", ...(jobs.length || ds.length ? [...jobs, ...ds].map((l) => `  ${l}`) : ["  (none)"]));
-  lines.push("", `Last transcript lines${newest ? ` (${newest})` : ""}:`, ...(newest ? tail(newest).slice(-TRANSCRIPT_LINES).map((l) => `  ${summariseLine(l)}`) : ["  (no transcript found)"]));
+  lines.push(
+    "",
+    `Last transcript lines${newest ? ` (${newest})` : ""}:`,
+    ...(newest
+      ? tail(newest)
+          .slice(-TRANSCRIPT_LINES)
+          .map((l) => `  ${summariseLine(l)}`)
+      : ["  (no transcript found)"]),
+  );
   return lines;
 }
 

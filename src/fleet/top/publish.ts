@@ -9,7 +9,7 @@ import { HerdrClient, HerdrError } from "../../lib/herdr/client.ts";
 import { compact, money } from "./layout.ts";
 import type { TopFrame, TopRow } from "./row.ts";
 
-export const METADATA_SOURCE = "mogui";
+const METADATA_SOURCE = "mogui";
 
 export function tokensOf(r: TopRow, currency: string | null): Record<string, string> {
   return {

@@ -43,7 +43,7 @@ const SGR = {
 
 const STATE_COLOUR: Record<TopState, string> = { working: SGR.green, blocked: SGR.red, done: SGR.cyan, idle: SGR.dim, dead: SGR.red, unknown: SGR.magenta };
 
-export function matches(r: TopRow, filter: string): boolean {
+function matches(r: TopRow, filter: string): boolean {
   if (!filter) return true;
   const f = filter.toLowerCase();
   return [r.id, stateLabel(r), r.model ?? "", r.model_claimed ?? "", `${r.host}:${r.pane}`, r.worktree ?? "", r.branch ?? "", r.reap.reason ?? (r.reap.safe ? "safe" : ""), r.group, r.verdict ?? "", r.agent ?? ""].some((x) => x.toLowerCase().includes(f));
@@ -80,11 +80,17 @@ function rowLine(r: TopRow, cols: Laid[], selected: boolean, colour: boolean): s
 function header(t: TopTotals, width: number, colour: boolean): string[] {
   const counts = GROUPS.map((g) => `${GROUP_TITLES[g].toLowerCase()} ${t.groups[g]}`).join(" · ");
   const spend = t.spend === null ? (t.currency ? "spend unpriced" : "spend -") : `spend ${t.currency} ${money(t.spend)}`;
-  const lines = [paintIf(colour, SGR.bold, fit(`mogui top  ${t.rows} rows: ${counts}`, width).trimEnd()), fit(`tokens ${compact(t.tokens)}  ${spend}  burn ${compact(t.burn_tokens_per_hour)}/h  at ${new Date(t.at).toISOString().slice(11, 19)}Z`, width).trimEnd()];
+  const lines = [
+    paintIf(colour, SGR.bold, fit(`mogui top  ${t.rows} rows: ${counts}`, width).trimEnd()),
+    fit(`tokens ${compact(t.tokens)}  ${spend}  burn ${compact(t.burn_tokens_per_hour)}/h  at ${new Date(t.at).toISOString().slice(11, 19)}Z`, width).trimEnd(),
+  ];
   if (t.tiers.length) {
     const win = t.window_seconds ? `${Math.round(t.window_seconds / 3600)}h` : "window";
     const fan = t.tiers.map((x) => `${x.tier} ${x.agents}/${x.cap ?? "∞"}`).join("  ");
-    const sp = t.tiers.filter((x) => x.spend_cap !== null || x.spent_tokens > 0).map((x) => `${x.tier} ${compact(x.spent_tokens)}/${x.spend_cap === null ? "∞" : compact(x.spend_cap)}`).join("  ");
+    const sp = t.tiers
+      .filter((x) => x.spend_cap !== null || x.spent_tokens > 0)
+      .map((x) => `${x.tier} ${compact(x.spent_tokens)}/${x.spend_cap === null ? "∞" : compact(x.spend_cap)}`)
+      .join("  ");
     lines.push(fit(`fan-out (${win}): ${fan}${sp ? `   spend caps: ${sp}` : ""}`, width).trimEnd());
   }
   for (const w of t.warnings.slice(0, 2)) lines.push(paintIf(colour, SGR.yellow, fit(`! ${w}`, width).trimEnd()));
@@ -122,7 +128,7 @@ export function renderOnce(frame: TopFrame, width: number, colour: boolean): str
   return out.map((l) => l.trimEnd());
 }
 
-export const HELP_LINES = [
+const HELP_LINES = [
   "mogui top: keys",
   "",
   "  ?          this help (any key closes it)",

@@ -8,8 +8,8 @@ export interface TermOut {
   write(text: string): void;
 }
 
-export const ENTER = "\x1b[?1049h\x1b[?25l\x1b[2J\x1b[H";
-export const LEAVE = "\x1b[0m\x1b[?25h\x1b[?1049l";
+const ENTER = "\x1b[?1049h\x1b[?25l\x1b[2J\x1b[H";
+const LEAVE = "\x1b[0m\x1b[?25h\x1b[?1049l";
 
 export class Screen {
   private prev: string[] = [];

@@ -47,9 +47,6 @@ export async function guardStats(log: string, opts: ReadOptions = {}): Promise<G
 }
 
 export function renderGuardStats(s: GuardStats): string[] {
-  const rate =
-    s.rejection_rate === null
-      ? "N/A (0/0; no command observations)"
-      : `${(s.rejection_rate * 100).toFixed(1)}% (${s.guard_rejections}/${s.bash_command_observations})`;
+  const rate = s.rejection_rate === null ? "N/A (0/0; no command observations)" : `${(s.rejection_rate * 100).toFixed(1)}% (${s.guard_rejections}/${s.bash_command_observations})`;
   return [`bash_command_observations=${s.bash_command_observations}`, `guard_rejections=${s.guard_rejections}`, `rejection_rate=${rate}`];
 }

@@ -26,7 +26,10 @@ export class Unmeasurable extends Error {}
 type Obj = Record<string, unknown>;
 
 export function fingerprint(command: string, flags: readonly string[], usage: string): string {
-  return createHash("sha256").update(JSON.stringify({ command, flags: [...flags].sort(), usage })).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify({ command, flags: [...flags].sort(), usage }))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 function commandName(c: Obj): string | null {
@@ -40,7 +43,7 @@ function flagNames(c: Obj): string[] {
   return f.map((x) => (typeof x === "string" ? x : String((x as Obj)?.name ?? (x as Obj)?.flag ?? ""))).filter(Boolean);
 }
 
-export function parseAgentContext(doc: unknown): Omit<Surface, "appVersion"> {
+function parseAgentContext(doc: unknown): Omit<Surface, "appVersion"> {
   const d = (doc as Obj)?.result && typeof (doc as Obj).result === "object" ? ((doc as Obj).result as Obj) : (doc as Obj);
   if (!d || typeof d !== "object" || !Array.isArray(d.commands)) throw new Unmeasurable("orca agent-context --json has no commands list");
   const commands: Record<string, string> = {};

@@ -9,13 +9,13 @@ import type { Ctx } from "../../lib/context.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
 import { CHILD_STATUS } from "../measure/status.ts";
 
-export const DRAIN_LIMIT = 100;
+const DRAIN_LIMIT = 100;
 
 /** Orca's message types (docs/orca-cli.md §6); `--types` outside this list would never match. */
 export const ORCA_MESSAGE_TYPES: readonly string[] = ["status", "dispatch", "worker_done", "merge_ready", "escalation", "handoff", "decision_gate", "question", "heartbeat"];
 
 /** `<code>: <message>` from an `ok:false` envelope on stdout (the message made one line), or undefined. */
-export function envelopeError(stdout: string): string | undefined {
+function envelopeError(stdout: string): string | undefined {
   let doc: unknown;
   try {
     doc = JSON.parse(stdout);
@@ -35,7 +35,7 @@ export interface WaitOptions {
   types?: string;
 }
 
-export interface WaitMessage {
+interface WaitMessage {
   type: string;
   id: string;
   from: string;
@@ -52,7 +52,7 @@ export class WaitFailure extends Error {
 }
 
 /** The last non-keepalive JSON document on stdout (one envelope, or JSON lines). */
-export function parseCheck(stdout: string): { messages: WaitMessage[]; deliveryId?: string; timedOut: boolean } {
+function parseCheck(stdout: string): { messages: WaitMessage[]; deliveryId?: string; timedOut: boolean } {
   const docs: unknown[] = [];
   try {
     docs.push(JSON.parse(stdout));
@@ -79,7 +79,7 @@ export function parseCheck(stdout: string): { messages: WaitMessage[]; deliveryI
   return { messages, deliveryId, timedOut: result.timedOut === true };
 }
 
-export function formatMessage(m: WaitMessage): string {
+function formatMessage(m: WaitMessage): string {
   return `${m.type}|${m.id}|${m.from}|${m.subject}`;
 }
 

@@ -26,7 +26,7 @@ export interface DoctorReport {
 export const defaultSettingsPath = (ctx: Pick<Ctx, "cwd">, given?: string) => resolve(ctx.cwd, given ?? join(".claude", "settings.json"));
 
 /** The products to check: the given paths, else the instance config's product_repo (a problem instead of a throw). */
-export function doctorProducts(ctx: Pick<Ctx, "cwd" | "env">, given: readonly string[]): { products: string[]; problem: string | null } {
+function doctorProducts(ctx: Pick<Ctx, "cwd" | "env">, given: readonly string[]): { products: string[]; problem: string | null } {
   let paths = [...given];
   if (paths.length === 0) {
     try {
@@ -54,7 +54,7 @@ type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The settings files Claude Code merges for a session in `cwd`, highest precedence first. */
-export function settingsScopes(ctx: Pick<Ctx, "cwd" | "env">, platform: NodeJS.Platform): string[] {
+function settingsScopes(ctx: Pick<Ctx, "cwd" | "env">, platform: NodeJS.Platform): string[] {
   const managed = platform === "darwin" ? "/Library/Application Support/ClaudeCode/managed-settings.json" : "/etc/claude-code/managed-settings.json";
   const home = ctx.env.HOME ?? homedir();
   return [managed, join(ctx.cwd, ".claude", "settings.local.json"), join(ctx.cwd, ".claude", "settings.json"), join(home, ".claude", "settings.json")];

@@ -13,11 +13,12 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { SettingsError } from "../session/install.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export type LayerChange = "added" | "updated" | "unchanged";
+type LayerChange = "added" | "updated" | "unchanged";
 export interface SettingChange {
   setting: string;
   value: string | boolean;
@@ -41,7 +42,7 @@ export function productPaths(given: readonly string[], cwd: string): string[] {
     try {
       real = realpathSync(abs);
     } catch (e) {
-      throw new ProductPathError(`product path ${g}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file or directory" : ((e as NodeJS.ErrnoException).code ?? "cannot resolve")}`);
+      throw new ProductPathError(`product path ${g}: ${errnoCode(e) === "ENOENT" ? "no such file or directory" : (errnoCode(e) ?? "cannot resolve")}`);
     }
     for (const p of [abs, real]) {
       if (PATTERN.test(p)) throw new ProductPathError(`product path ${p} holds a character Claude Code reads as a pattern (${PATTERN.source}); move or rename it`);
@@ -102,7 +103,7 @@ export function srtDenyWrite(denyWrite: readonly string[]): string[] {
   return denyWrite.map((p) => (p.startsWith("//") ? p.slice(1) : p));
 }
 
-export interface Check {
+interface Check {
   name: string;
   ok: boolean;
   detail: string;
@@ -146,7 +147,11 @@ export function evaluateLayers(settings: Json, products: readonly string[], host
   const l1: Check[] = [
     { name: "sandbox enabled", ok: sandbox.enabled === true, detail: `sandbox.enabled is ${JSON.stringify(sandbox.enabled ?? null)}` },
     { name: "fails if unavailable", ok: sandbox.failIfUnavailable === true, detail: `sandbox.failIfUnavailable is ${JSON.stringify(sandbox.failIfUnavailable ?? null)} (true: no silent unsandboxed run)` },
-    { name: "unsandboxed fallback off", ok: sandbox.allowUnsandboxedCommands === false, detail: `sandbox.allowUnsandboxedCommands is ${JSON.stringify(sandbox.allowUnsandboxedCommands ?? null)} (Claude Code's default true lets a denied command be retried unsandboxed)` },
+    {
+      name: "unsandboxed fallback off",
+      ok: sandbox.allowUnsandboxedCommands === false,
+      detail: `sandbox.allowUnsandboxedCommands is ${JSON.stringify(sandbox.allowUnsandboxedCommands ?? null)} (Claude Code's default true lets a denied command be retried unsandboxed)`,
+    },
     {
       name: "no command excluded",
       ok: !Array.isArray(sandbox.excludedCommands) || sandbox.excludedCommands.length === 0,
@@ -155,11 +160,19 @@ export function evaluateLayers(settings: Json, products: readonly string[], host
     {
       name: "product denied",
       ok: products.length > 0 && missing.length === 0,
-      detail: products.length === 0 ? "no product path known (--product, or product_repo in the instance config)" : missing.length ? `not in sandbox.filesystem.denyWrite: ${missing.map(claudeAbs).join(", ")}` : `sandbox.filesystem.denyWrite has ${products.map(claudeAbs).join(", ")}`,
+      detail:
+        products.length === 0
+          ? "no product path known (--product, or product_repo in the instance config)"
+          : missing.length
+            ? `not in sandbox.filesystem.denyWrite: ${missing.map(claudeAbs).join(", ")}`
+            : `sandbox.filesystem.denyWrite has ${products.map(claudeAbs).join(", ")}`,
     },
   ];
   if (host.platform === "linux") {
-    for (const [tool, pkg] of [["bwrap", "bubblewrap"], ["socat", "socat"]] as const) {
+    for (const [tool, pkg] of [
+      ["bwrap", "bubblewrap"],
+      ["socat", "socat"],
+    ] as const) {
       const at = host.which(tool);
       l1.push({ name: `${pkg} present`, ok: at !== null, detail: at ? `${tool}: ${at}` : `${tool} not on PATH: apt-get install ${pkg}` });
     }

@@ -8,9 +8,10 @@
  */
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, join, resolve, sep } from "node:path";
+import { errnoCode } from "../../lib/errors.ts";
 
 export type Platform = NodeJS.Platform;
-export type MechanismName = "bubblewrap" | "sandbox-exec";
+type MechanismName = "bubblewrap" | "sandbox-exec";
 
 export interface Mechanism {
   name: MechanismName;
@@ -19,7 +20,7 @@ export interface Mechanism {
 }
 
 /** Linux and macOS have a mechanism; the install hint names the package. */
-export const INSTALL_HINT: Partial<Record<Platform, string>> = {
+const INSTALL_HINT: Partial<Record<Platform, string>> = {
   linux: "bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)",
   darwin: "sandbox-exec is missing (it ships with macOS in /usr/bin; restore it, this host cannot sandbox)",
 };
@@ -79,7 +80,7 @@ export function resolveDenyPaths(paths: readonly string[], cwd: string): string[
     try {
       r = realpathSync(resolve(cwd, p));
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
+      const code = errnoCode(e);
       throw new DenyPathError(`--deny-write ${p}: ${code === "ENOENT" ? "no such file or directory" : code === "ELOOP" ? "symlink loop" : (code ?? "cannot resolve")}`);
     }
     real.push(r);

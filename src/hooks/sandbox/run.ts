@@ -140,12 +140,7 @@ export interface ProbeResult {
 export async function probe(m: Mechanism, paths: readonly string[], env: Env): Promise<ProbeResult> {
   const dir = mkdtempSync(join(tmpdir(), "mogui-sandbox-probe-"));
   writeFileSync(join(dir, "keep"), "probe\n");
-  const script = [
-    'if ( : > "$1/probe-write" ) 2>/dev/null; then r=10; else r=11; fi',
-    "shift",
-    "for p in \"$@\"; do if [ -w \"$p\" ]; then printf 'w\\n'; else printf 'ro\\n'; fi; done",
-    "exit $r",
-  ].join("\n");
+  const script = ['if ( : > "$1/probe-write" ) 2>/dev/null; then r=10; else r=11; fi', "shift", "for p in \"$@\"; do if [ -w \"$p\" ]; then printf 'w\\n'; else printf 'ro\\n'; fi; done", "exit $r"].join("\n");
   try {
     const denied = [dir, ...paths];
     const argv = sandboxArgv(m, denied, dir, ["/bin/sh", "-c", script, "sh", dir, ...paths]);

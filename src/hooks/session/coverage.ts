@@ -8,7 +8,7 @@ import { readRows, type ReadOptions } from "../../lib/ledger.ts";
 
 export const KNOWN_HOOKS = ["product-path-guard", "role-state-inject", "tracker-check", "orch-inbox-warn", "bash-poll-warn", "bash-output-trim-warn", "compaction-probe"] as const;
 
-export interface CoverageRow {
+interface CoverageRow {
   hook: string;
   runtime: string;
   session: string;
@@ -61,7 +61,15 @@ export function renderCoverage(c: Coverage, log: string): string[] {
   const table = [["hook", "runtime|session", "count", "last fired (UTC)"], ...c.rows.map((r) => [r.hook, `${r.runtime}|${r.session}`, String(r.count), r.last_fired || "-"])];
   const w = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   const lines = [`fire log: ${log} (${c.total} rows)`];
-  if (c.rows.length) lines.push(...table.map((r) => r.map((x, i) => x.padEnd(w[i]!)).join("  ").trimEnd()));
+  if (c.rows.length)
+    lines.push(
+      ...table.map((r) =>
+        r
+          .map((x, i) => x.padEnd(w[i]!))
+          .join("  ")
+          .trimEnd(),
+      ),
+    );
   lines.push(`never fired: ${c.never_fired.length ? c.never_fired.join(", ") : "none"}`);
   return lines;
 }

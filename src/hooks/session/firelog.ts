@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { appendRow, type LedgerRow } from "../../lib/ledger.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export const FIRE_LOG_ENV = "MOGUI_HOOK_FIRE_LOG";
 export const FIRE_LOG_FILE = "hook-fire-log.jsonl";
@@ -36,7 +37,7 @@ export function fireLogPath(ctx: Pick<Ctx, "env" | "cwd">): string {
   return resolveStatePath(ctx, undefined, FIRE_LOG_ENV, FIRE_LOG_FILE);
 }
 
-export function eventLogPath(ctx: Pick<Ctx, "env" | "cwd">): string {
+function eventLogPath(ctx: Pick<Ctx, "env" | "cwd">): string {
   return resolveStatePath(ctx, undefined, EVENT_LOG_ENV, EVENT_LOG_FILE);
 }
 
@@ -44,7 +45,7 @@ function appendQuietly(ctx: Ctx, path: string, row: LedgerRow, what: string): vo
   try {
     appendRow(path, row, { lockTimeoutMs: 2000 });
   } catch (e) {
-    ctx.io.stderr(`[mogui hook] warning: ${what} not written: ${(e as Error).message}\n`);
+    ctx.io.stderr(`[mogui hook] warning: ${what} not written: ${errorMessage(e)}\n`);
   }
 }
 

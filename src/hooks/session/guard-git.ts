@@ -8,9 +8,38 @@ import { deny, type GuardPolicy, type Verdict } from "./guard-verdict.ts";
 import { resolveFrom } from "./guard-paths.ts";
 
 const GIT_READ_ONLY = new Set([
-  "status", "log", "diff", "show", "rev-parse", "ls-files", "describe", "for-each-ref", "remote", "blame", "grep", "ls-tree",
-  "cat-file", "rev-list", "shortlog", "show-ref", "merge-base", "name-rev", "check-ignore", "check-attr", "branch", "tag",
-  "stash", "worktree", "config", "whatchanged", "count-objects", "annotate", "ls-remote", "var", "version", "help",
+  "status",
+  "log",
+  "diff",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "describe",
+  "for-each-ref",
+  "remote",
+  "blame",
+  "grep",
+  "ls-tree",
+  "cat-file",
+  "rev-list",
+  "shortlog",
+  "show-ref",
+  "merge-base",
+  "name-rev",
+  "check-ignore",
+  "check-attr",
+  "branch",
+  "tag",
+  "stash",
+  "worktree",
+  "config",
+  "whatchanged",
+  "count-objects",
+  "annotate",
+  "ls-remote",
+  "var",
+  "version",
+  "help",
 ]);
 /** Config keys whose value is a command (or a path git executes or writes through). */
 const COMMAND_KEY = /pager|editor|command|program|external|helper|hook|fsmonitor|alias|textconv|filter|askpass|proxy|exec|cmd|tool|driver|path|file|dir|worktree|sshcommand|gpg|credential/i;
@@ -43,7 +72,8 @@ export type TouchTest = (cwd: string, args: readonly string[]) => boolean;
 
 /** `branch`, `tag`, `stash`, `worktree`, `config`: only their listing forms read. */
 /** Options of `git branch` / `git tag` that only list (with `=value` forms); anything else may write. */
-const BRANCH_LIST_OPTS = /^(--list|-l|-a|--all|-r|--remotes|-v|-vv|--verbose|--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format|--color|--no-color|--column|--no-column|--show-current|-i|--ignore-case|--abbrev|--no-abbrev|-q|--quiet|--omit-empty)(=.*)?$/;
+const BRANCH_LIST_OPTS =
+  /^(--list|-l|-a|--all|-r|--remotes|-v|-vv|--verbose|--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format|--color|--no-color|--column|--no-column|--show-current|-i|--ignore-case|--abbrev|--no-abbrev|-q|--quiet|--omit-empty)(=.*)?$/;
 const TAG_LIST_OPTS = /^(--list|-l|-n\d*|--contains|--no-contains|--merged|--no-merged|--points-at|--sort|--format|--color|--no-color|--column|--no-column|-i|--ignore-case|-v|--verify|--omit-empty)(=.*)?$/;
 
 function listOnly(sub: string, rest: readonly string[]): boolean {
@@ -119,13 +149,7 @@ export function gitRule(policy: GuardPolicy, args: readonly string[], cwd: strin
   if (gitDir && product.contains(gitDir) && !workTree) {
     return deny("git --git-dir into the product repo without --work-tree (the working tree would be the current directory)", "git_dir_without_work_tree");
   }
-  const touched =
-    unsure ||
-    product.contains(gcwd) ||
-    Boolean(gitDir && product.contains(gitDir)) ||
-    Boolean(workTree && product.contains(workTree)) ||
-    touches(gcwd, rest) ||
-    settings.some((kv) => product.mentionedIn(kv));
+  const touched = unsure || product.contains(gcwd) || Boolean(gitDir && product.contains(gitDir)) || Boolean(workTree && product.contains(workTree)) || touches(gcwd, rest) || settings.some((kv) => product.mentionedIn(kv));
   if (!touched || sub === undefined) return { touched, sub, gcwd: workTree ?? gcwd };
   if (allowlisted) {
     return allowlisted(["git", sub, ...rest]) ? { touched, sub, gcwd } : deny(`git ${sub} is not in the fail-closed allowlist and touches the product repo`, "not_allowlisted");

@@ -12,6 +12,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, basename } from "node:path";
 import { spend } from "../../lib/shell-expand.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 /** The guard cannot decide where a path leads: always a block, never an allow. */
 export class GuardUnsure extends Error {
@@ -41,7 +42,7 @@ function exists(p: string): boolean {
   try {
     return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENAMETOOLONG" || code === "ENOENT") return false;
     throw unsure(code, p);
   }
@@ -67,7 +68,11 @@ export function canonical(p: string, hops = 0): string {
   if (cur.length > PATH_MAX) {
     // The kernel refuses a path this long in one piece: start from the longest prefix it can take.
     const cut = cur.lastIndexOf("/", PATH_MAX);
-    for (const part of cur.slice(cut + 1).split("/").reverse()) if (part !== "") tail.push(part);
+    for (const part of cur
+      .slice(cut + 1)
+      .split("/")
+      .reverse())
+      if (part !== "") tail.push(part);
     cur = cut > 0 ? cur.slice(0, cut) : "/";
   }
   for (let i = 0; i < 4096; i++) {
@@ -79,7 +84,7 @@ export function canonical(p: string, hops = 0): string {
         // The native realpath(3): the JS one normalises `..` lexically first, which is not what the kernel does.
         real = realpathSync.native(cur);
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
+        const code = errnoCode(e);
         if (code !== "ENOENT") throw unsure(code, cur);
         real = danglingTarget(cur, hops) ?? cur;
       }

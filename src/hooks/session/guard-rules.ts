@@ -16,22 +16,199 @@ import { canonical, GuardUnsure, rawFrom, resolveFrom, shortPath } from "./guard
 import { deny, type GuardPolicy, type Verdict } from "./guard-verdict.ts";
 import { ReadBudgetError, startReadBudget } from "../../lib/shell-expand.ts";
 import { parseShell, type LexEnv, type SimpleCommand } from "../../lib/shell-lex.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 export type { GuardPolicy, Verdict } from "./guard-verdict.ts";
 
 const READ_ONLY = new Set([
-  "pwd", "ls", "ll", "cat", "head", "tail", "grep", "egrep", "fgrep", "rg", "find", "stat", "file", "whoami", "env", "true", "false", "test", "[",
-  "printf", "echo", ":", "wc", "realpath", "readlink", "basename", "dirname", "which", "du", "df", "diff", "cmp", "comm", "cut", "tr", "nl", "tac",
-  "sha256sum", "sha1sum", "sha512sum", "md5sum", "shasum", "cksum", "b2sum", "strings", "od", "hexdump", "jq", "column", "date", "id", "uname",
-  "type", "sleep", "sort", "uniq",
+  "pwd",
+  "ls",
+  "ll",
+  "cat",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "find",
+  "stat",
+  "file",
+  "whoami",
+  "env",
+  "true",
+  "false",
+  "test",
+  "[",
+  "printf",
+  "echo",
+  ":",
+  "wc",
+  "realpath",
+  "readlink",
+  "basename",
+  "dirname",
+  "which",
+  "du",
+  "df",
+  "diff",
+  "cmp",
+  "comm",
+  "cut",
+  "tr",
+  "nl",
+  "tac",
+  "sha256sum",
+  "sha1sum",
+  "sha512sum",
+  "md5sum",
+  "shasum",
+  "cksum",
+  "b2sum",
+  "strings",
+  "od",
+  "hexdump",
+  "jq",
+  "column",
+  "date",
+  "id",
+  "uname",
+  "type",
+  "sleep",
+  "sort",
+  "uniq",
 ]);
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>", ">&"]);
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "pdksh", "oksh", "loksh", "fish", "csh", "tcsh", "busybox", "ash", "yash", "posh", "rbash", "elvish", "nu", "xonsh", "osh", "ysh", "oil", "pwsh", "powershell"]);
-const INTERPRETERS = new Set(["python", "python2", "python3", "pypy", "pypy3", "ipython", "node", "nodejs", "deno", "bun", "ts-node", "tsx", "perl", "ruby", "irb", "php", "osascript", "lua", "luajit", "Rscript", "R", "julia", "pwsh", "awk", "gawk", "mawk", "nawk", "busybox-awk", "sed", "gsed", "tclsh", "wish", "expect", "guile", "racket", "sbcl", "ocaml", "ghci", "erl", "elixir", "iex", "groovy", "scala", "jshell", "swift", "gnuplot", "octave", "jq-run"]);
+const INTERPRETERS = new Set([
+  "python",
+  "python2",
+  "python3",
+  "pypy",
+  "pypy3",
+  "ipython",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "ts-node",
+  "tsx",
+  "perl",
+  "ruby",
+  "irb",
+  "php",
+  "osascript",
+  "lua",
+  "luajit",
+  "Rscript",
+  "R",
+  "julia",
+  "pwsh",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "busybox-awk",
+  "sed",
+  "gsed",
+  "tclsh",
+  "wish",
+  "expect",
+  "guile",
+  "racket",
+  "sbcl",
+  "ocaml",
+  "ghci",
+  "erl",
+  "elixir",
+  "iex",
+  "groovy",
+  "scala",
+  "jshell",
+  "swift",
+  "gnuplot",
+  "octave",
+  "jq-run",
+]);
 /** Programs that read commands (and may write files or run a shell) from stdin or a script argument. */
-const STDIN_PROGRAMS = new Set(["ed", "red", "ex", "vi", "vim", "nvim", "view", "vimdiff", "emacs", "sqlite", "sqlite3", "duckdb", "mysql", "psql", "gdb", "lldb", "dc", "bc", "ftp", "sftp", "lftp", "telnet", "mail", "mailx", "make", "gmake", "ninja", "m4", "at", "batch", "crontab", "script", "su", "sudo", "doas", "runuser", "ssh", "nsenter", "chroot", "unshare", "strace", "ltrace", "watch", "flock"]);
+const STDIN_PROGRAMS = new Set([
+  "ed",
+  "red",
+  "ex",
+  "vi",
+  "vim",
+  "nvim",
+  "view",
+  "vimdiff",
+  "emacs",
+  "sqlite",
+  "sqlite3",
+  "duckdb",
+  "mysql",
+  "psql",
+  "gdb",
+  "lldb",
+  "dc",
+  "bc",
+  "ftp",
+  "sftp",
+  "lftp",
+  "telnet",
+  "mail",
+  "mailx",
+  "make",
+  "gmake",
+  "ninja",
+  "m4",
+  "at",
+  "batch",
+  "crontab",
+  "script",
+  "su",
+  "sudo",
+  "doas",
+  "runuser",
+  "ssh",
+  "nsenter",
+  "chroot",
+  "unshare",
+  "strace",
+  "ltrace",
+  "watch",
+  "flock",
+]);
 /** Filters that treat stdin as data: fed by a pipe that carries product text, they run nothing new. */
-const DATA_FILTERS = new Set(["tee", "less", "more", "base64", "gzip", "gunzip", "zcat", "bzip2", "bunzip2", "xz", "unxz", "zstd", "xxd", "iconv", "fold", "fmt", "paste", "expand", "unexpand", "rev", "shuf", "split", "csplit", "pr", "sponge", "ts", "pv", "cat", "grep"]);
+const DATA_FILTERS = new Set([
+  "tee",
+  "less",
+  "more",
+  "base64",
+  "gzip",
+  "gunzip",
+  "zcat",
+  "bzip2",
+  "bunzip2",
+  "xz",
+  "unxz",
+  "zstd",
+  "xxd",
+  "iconv",
+  "fold",
+  "fmt",
+  "paste",
+  "expand",
+  "unexpand",
+  "rev",
+  "shuf",
+  "split",
+  "csplit",
+  "pr",
+  "sponge",
+  "ts",
+  "pv",
+  "cat",
+  "grep",
+]);
 /** A versioned name (`python3.11`, `bash5`, `perl5.36`, `node-18`) is the program it versions. */
 const VERSION_SUFFIX = /^([A-Za-z][A-Za-z-]*?[A-Za-z])[-_.]?\d+(?:\.\d+)*$/;
 const INLINE_FLAGS = new Set(["-c", "-e", "-E", "-r", "--eval", "-p", "--print", "--command", "--expression"]);
@@ -41,10 +218,11 @@ const IN_PLACE = new Set(["sed", "gsed", "perl", "ruby"]);
 const SKIP_WORDS = new Set(["!", "if", "then", "elif", "else", "do", "while", "until", "{", "}", "time"]);
 const NOT_COMMANDS = new Set(["for", "case", "select", "function", "done", "fi", "esac", "in"]);
 /** Environment variables whose value is run (or redirects what runs): set while touching the product = blocked. */
-const COMMAND_ENV = /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|PROMPT_COMMAND|PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_EXEC_PATH|XARGS_.*)$/;
+const COMMAND_ENV =
+  /^(PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_EXTERNAL_DIFF|GIT_SSH|GIT_SSH_COMMAND|GIT_ASKPASS|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|PROMPT_COMMAND|PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|GIT_CONFIG_.*|GIT_DIR|GIT_WORK_TREE|GIT_INDEX_FILE|GIT_EXEC_PATH|XARGS_.*)$/;
 const MAX_DEPTH = 12;
 /** Longer than this is an attack on the reader, not a command (a Bash tool call of 256 KiB is not read, it is blocked). */
-export const MAX_COMMAND = 256 * 1024;
+const MAX_COMMAND = 256 * 1024;
 /** Candidate working directories tracked at once; beyond, the cwd is unknown. */
 const MAX_CWDS = 8;
 const GLOB = /[*?[]/;
@@ -73,7 +251,7 @@ interface Scope {
 }
 
 /** The program a command word names: its basename, a version suffix dropped (`python3.11` is python3's family). */
-export function programName(word: string): string {
+function programName(word: string): string {
   const b = basename(word);
   if (SHELLS.has(b) || INTERPRETERS.has(b) || READ_ONLY.has(b)) return b;
   const m = VERSION_SUFFIX.exec(b);
@@ -165,7 +343,7 @@ function globReaches(s: Scope, cwd: string, word: string, depth = 0): boolean {
   try {
     names = readdirSync(real);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" || code === "ENOTDIR") return false;
     throw new GuardUnsure(`cannot list ${shortPath(prefix)} to expand a glob (${code ?? "error"})`);
   }
@@ -380,7 +558,7 @@ function xargsInner(args: readonly string[]): string[] {
 }
 
 /** An environment variable that runs a command or changes what runs; a plain pager (`GIT_PAGER=cat`) is fine. */
-export function commandEnv(assign: string): string | null {
+function commandEnv(assign: string): string | null {
   const eq = assign.indexOf("=");
   const name = assign.slice(0, eq).replace(/\+$/, "");
   if (!COMMAND_ENV.test(name)) return null;
@@ -475,7 +653,12 @@ function readsOnly(s: Scope, name: string, args: readonly string[], cwd: string)
     const mode = args[0] && !args[0].startsWith("--") ? args[0].replace(/^-/, "") : "";
     const create = /^[a-zA-Z]*c/.test(mode) || args.includes("--create") || args.includes("-c");
     const list = /^[a-zA-Z]*t/.test(mode) || args.includes("--list") || args.includes("-t");
-    if (!(create || list) || /[xurAgG]/.test(mode) || args.some((a) => /^--(extract|get|append|update|delete|remove-files|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|index-file|listed-incremental|incremental|volno-file)/.test(a) || /^-[a-zA-Z]*[IFgG]/.test(a))) return false;
+    if (
+      !(create || list) ||
+      /[xurAgG]/.test(mode) ||
+      args.some((a) => /^--(extract|get|append|update|delete|remove-files|to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rsh-command|index-file|listed-incremental|incremental|volno-file)/.test(a) || /^-[a-zA-Z]*[IFgG]/.test(a))
+    )
+      return false;
     // The archive file: the value of f (in the mode cluster, the next word) or -f/--file.
     let file: string | undefined;
     const fAt = args.findIndex((a) => a === "-f" || a === "--file");
@@ -642,10 +825,14 @@ function commandRule(s: Scope, cmd: SimpleCommand, c: Ctx1): Outcome {
     }
   }
   if (s.ifs && !READ_ONLY.has(name)) return { verdict: deny("IFS is changed earlier in the command: its words may split differently from how this reader reads them", "lexer_disagreement"), touched: true };
-  if (name === "alias" || name === "hash" || name === "enable" || name === "shopt" && args.includes("expand_aliases")) s.shadow ??= name;
+  if (name === "alias" || name === "hash" || name === "enable" || (name === "shopt" && args.includes("expand_aliases"))) s.shadow ??= name;
   const blocked = (v: Verdict | null): Outcome => (v ? { verdict: v, touched: true } : { touched: true });
   // Wrapper options: `time -o FILE`, `sudo -D DIR`, `env -C DIR` (a read-only command run there is still fine).
-  const wrapperTouch = anyNames(s, cwdIn, wrapperArgs.filter((a) => !/^-/.test(a) || a.includes("/")));
+  const wrapperTouch = anyNames(
+    s,
+    cwdIn,
+    wrapperArgs.filter((a) => !/^-/.test(a) || a.includes("/")),
+  );
   if (wrapperTouch) return blocked(deny(`an option of '${basename(cmd.words.find((w) => WRAPPERS.has(basename(w))) ?? "a wrapper")}' names a path inside the product repo`, "write_capable_arg"));
   const envTouch = anyNames(s, cwd, assigns) || wrapperTouch;
   const envRisk = assigns.map(commandEnv).find((x) => x !== null) ?? s.envRisk;

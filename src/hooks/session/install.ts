@@ -17,7 +17,7 @@ export interface Wiring {
 }
 
 /** Which hook runs on which host event (reference §28.5). */
-export const CLAUDE_WIRING: readonly Wiring[] = [
+const CLAUDE_WIRING: readonly Wiring[] = [
   { event: "PreToolUse", matcher: "Edit|Write|MultiEdit|NotebookEdit|Bash", hook: "product-path-guard" },
   { event: "PreToolUse", matcher: "Bash", hook: "bash-poll-warn" },
   { event: "PreToolUse", matcher: "Bash", hook: "bash-output-trim-warn" },
@@ -28,7 +28,7 @@ export const CLAUDE_WIRING: readonly Wiring[] = [
   { event: "SessionStart", matcher: "compact", hook: "compaction-probe" },
 ];
 
-export type Change = "added" | "updated" | "unchanged";
+type Change = "added" | "updated" | "unchanged";
 
 export interface InstallResult {
   settings: Record<string, unknown>;

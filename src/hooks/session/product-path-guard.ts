@@ -14,13 +14,33 @@ import { GuardUnsure, ProductRoots, resolveFrom, shortPath } from "./guard-paths
 import { checkBash, type GuardPolicy, type Verdict } from "./guard-rules.ts";
 import { toolInput, type HookInput } from "./stdin.ts";
 
-export const GUARD_CONFIG_ENV = "MOGUI_INSTANCE_RUNTIME_CONFIG";
-export const ALLOWLIST_ENV = "MOGUI_PRODUCT_GUARD_ALLOWLIST";
-export const ALLOWLIST_FILE = "config/product-path-guard-readonly-allowlist.txt";
+const GUARD_CONFIG_ENV = "MOGUI_INSTANCE_RUNTIME_CONFIG";
+const ALLOWLIST_ENV = "MOGUI_PRODUCT_GUARD_ALLOWLIST";
+const ALLOWLIST_FILE = "config/product-path-guard-readonly-allowlist.txt";
 /** Tool names compare lowercased: a host (or an agent) spelling `write` must not slip past `Write`. */
 const FILE_TOOLS = new Set(["edit", "write", "multiedit", "notebookedit"]);
 /** Tools known to only read (or to touch no file): their path keys are never judged. */
-const READ_TOOLS = new Set(["read", "grep", "glob", "ls", "notebookread", "webfetch", "websearch", "todowrite", "todoread", "task", "agent", "exitplanmode", "bashoutput", "killshell", "killbash", "listmcpresourcestool", "readmcpresourcetool", "skill", "slashcommand"]);
+const READ_TOOLS = new Set([
+  "read",
+  "grep",
+  "glob",
+  "ls",
+  "notebookread",
+  "webfetch",
+  "websearch",
+  "todowrite",
+  "todoread",
+  "task",
+  "agent",
+  "exitplanmode",
+  "bashoutput",
+  "killshell",
+  "killbash",
+  "listmcpresourcestool",
+  "readmcpresourcetool",
+  "skill",
+  "slashcommand",
+]);
 /** Keys whose string value (or array of strings / objects holding them) is a path a tool may write. */
 const PATH_KEY = /^(file_?path|path|paths|notebook_?path|file|files|filename|target|target_?file|destination|dest|new_?path|old_?path|output|out|directory|dir|cwd|uri)$/i;
 const MAX_PATHS = 256;
@@ -28,7 +48,7 @@ const MAX_INPUT_DEPTH = 16;
 // Deep enough that no `../..` in a relative value climbs out of it.
 const RELATIVE_MARK = `/\u0000relative${"/\u0000".repeat(40)}`;
 
-export type ToolKind = "bash" | "file" | "other";
+type ToolKind = "bash" | "file" | "other";
 
 export interface GuardDecision extends Verdict {
   toolKind: ToolKind;
@@ -81,7 +101,7 @@ function bashCommand(ti: Record<string, unknown>): string | undefined {
 }
 
 /** Every string under a path-like key, at any depth (`edits[].file_path`, `paths: [...]`), bounded. */
-export function pathValues(value: unknown, out: string[] = [], underKey = false, depth = 0): string[] {
+function pathValues(value: unknown, out: string[] = [], underKey = false, depth = 0): string[] {
   // Beyond the bounds the input is not read whole: fail closed (a path past them could be the product).
   if (depth > MAX_INPUT_DEPTH) throw new GuardUnsure(`tool input nests deeper than ${MAX_INPUT_DEPTH} levels`);
   if (out.length >= MAX_PATHS) throw new GuardUnsure(`tool input holds more than ${MAX_PATHS} paths`);

@@ -35,7 +35,7 @@ export function startHook(ctx: Ctx, args: { "input-file"?: string }, hook: strin
   const r = readHookInput(ctx.cwd, args["input-file"]);
   const input = r.ok ? r.input : {};
   const c = str(input, "cwd");
-  const cwd = c && c.startsWith("/") && existsSync(c) ? resolve(c) : ctx.cwd;
+  const cwd = c?.startsWith("/") && existsSync(c) ? resolve(c) : ctx.cwd;
   const event = str(input, "hook_event_name") ?? defaultEvent;
   const kind = sessionKind(ctx, cwd);
   appendFire(ctx, hook, event, cwd, kind);

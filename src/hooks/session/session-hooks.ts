@@ -8,11 +8,15 @@ import { basename, join, resolve } from "node:path";
 import { moguiHome, resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { ok } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
-export const EXECUTION_RULE = "Execution rule: Proposal -> Approval -> Execution. No state change without an approved proposal.";
+const EXECUTION_RULE = "Execution rule: Proposal -> Approval -> Execution. No state change without an approved proposal.";
 
 function stripMarkdown(line: string): string {
-  return line.replace(/^\s*[-*+]\s+/, "").replace(/\*\*|__|`/g, "").trim();
+  return line
+    .replace(/^\s*[-*+]\s+/, "")
+    .replace(/\*\*|__|`/g, "")
+    .trim();
 }
 
 export function roleStatePath(ctx: Pick<Ctx, "env" | "cwd">, ops: string): string {
@@ -25,7 +29,7 @@ export function roleStateLine(path: string): string {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    return `[role-state] WARNING: role state unreadable (${path}: ${(e as NodeJS.ErrnoException).code ?? "error"}); declare your role before acting. ${EXECUTION_RULE}`;
+    return `[role-state] WARNING: role state unreadable (${path}: ${errnoCode(e) ?? "error"}); declare your role before acting. ${EXECUTION_RULE}`;
   }
   const lines = text.split("\n");
   const role = lines.find((l) => /current role/i.test(l));
@@ -43,7 +47,7 @@ function real(p: string): string {
 }
 
 /** `bd where` prints a path, or `label: path` lines; the first one that is a directory wins. */
-export function trackerFromOutput(stdout: string): string | undefined {
+function trackerFromOutput(stdout: string): string | undefined {
   for (const raw of stdout.split("\n")) {
     let c = raw.trim();
     if (!c) continue;
@@ -99,7 +103,11 @@ export async function inboxLine(ctx: Ctx, cwd: string): Promise<string | null> {
   if (count < 1) return null;
   const subjects = (Array.isArray(result.messages) ? result.messages : [])
     .slice(0, 3)
-    .map((m) => String((m as { subject?: unknown }).subject ?? "").replace(/\s+/g, " ").slice(0, 48))
+    .map((m) =>
+      String((m as { subject?: unknown }).subject ?? "")
+        .replace(/\s+/g, " ")
+        .slice(0, 48),
+    )
     .filter(Boolean);
   return `[orch-inbox] unacked=${count}${subjects.length ? ` | ${subjects.join(" ; ")}` : ""}`;
 }

@@ -5,11 +5,12 @@
  */
 import { fstatSync, readFileSync, readSync } from "node:fs";
 import { resolve } from "node:path";
+import { errnoCode } from "../../lib/errors.ts";
 
 const MAX_BYTES = 8 * 1024 * 1024;
 
 /** Everything on fd 0, or "" when fd 0 is a TTY, closed, or not readable. */
-export function readStdinText(): string {
+function readStdinText(): string {
   try {
     // A TTY (and /dev/null) is a character device: nothing to read, and never block on a person's terminal.
     const st = fstatSync(0);
@@ -22,7 +23,7 @@ export function readStdinText(): string {
     // One call that reads to EOF: the host writes its JSON and closes the pipe.
     return readFileSync(0, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return "";
+    if (errnoCode(e) !== "EAGAIN") return "";
   }
   const chunks: Buffer[] = [];
   const buf = Buffer.allocUnsafe(16 * 1024);
@@ -34,7 +35,7 @@ export function readStdinText(): string {
       n = readSync(0, buf, 0, buf.length, null);
     } catch (e) {
       // A non-blocking pipe with no data yet: wait a little, but never hang a hook on a writer that never closes.
-      if ((e as NodeJS.ErrnoException).code === "EAGAIN" && spins++ < 200) {
+      if (errnoCode(e) === "EAGAIN" && spins++ < 200) {
         Bun.sleepSync(5);
         continue;
       }
@@ -59,7 +60,7 @@ export function readHookInput(cwd: string, inputFile: string | undefined): Input
     try {
       text = readFileSync(resolve(cwd, inputFile), "utf8");
     } catch (e) {
-      return { ok: false, why: `cannot read ${inputFile}: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+      return { ok: false, why: `cannot read ${inputFile}: ${errnoCode(e) ?? String(e)}` };
     }
   } else text = readStdinText();
   if (text.trim() === "") return { ok: true, input: {}, empty: true };

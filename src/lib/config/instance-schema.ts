@@ -10,7 +10,7 @@ const GLOBS_SHAPE = "must be a JSON object mapping runtime name to glob";
 
 const NonBlank = v.pipe(v.string(), v.regex(/\S/));
 
-export const TranscriptGlobsSchema = v.pipe(
+const TranscriptGlobsSchema = v.pipe(
   // Not v.record: it accepts arrays (and copies its input), and this message must cover both.
   v.custom<Record<string, unknown>>((x) => typeof x === "object" && x !== null && !Array.isArray(x), GLOBS_SHAPE),
   v.rawCheck(({ dataset, addIssue }) => {
@@ -27,15 +27,9 @@ export const TranscriptGlobsSchema = v.pipe(
 
 export const InstanceRuntimeSchema = v.pipe(
   v.looseObject({
-    master_host_runtime: v.pipe(
-      v.optional(v.nullable(v.string(STRING_OR_NULL))),
-      v.description("The runtime the master session runs on (claude, codex, grok, ...). Env MOGUI_MASTER_HOST_RUNTIME > MASTER_HOST_RUNTIME > this."),
-    ),
+    master_host_runtime: v.pipe(v.optional(v.nullable(v.string(STRING_OR_NULL))), v.description("The runtime the master session runs on (claude, codex, grok, ...). Env MOGUI_MASTER_HOST_RUNTIME > MASTER_HOST_RUNTIME > this.")),
     transcript_globs: v.optional(v.nullable(TranscriptGlobsSchema)),
-    product_repo: v.pipe(
-      v.optional(v.nullable(v.string(STRING_OR_NULL))),
-      v.description("Absolute path of the local product checkout (DECISIONS D3: a path, never owner/name). Env MOGUI_PRODUCT_REPO > this."),
-    ),
+    product_repo: v.pipe(v.optional(v.nullable(v.string(STRING_OR_NULL))), v.description("Absolute path of the local product checkout (DECISIONS D3: a path, never owner/name). Env MOGUI_PRODUCT_REPO > this.")),
   }),
   v.description("Instance runtime config: $MOGUI_HOME/config/instance-runtime.json (or --config / $INSTANCE_RUNTIME_CONFIG). Keys starting with _ are ignored."),
   v.metadata({ jsonSchema: UNDERSCORE_KEYS }),

@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { resolveStatePath, type Ctx } from "../context.ts";
 import type { InstanceRuntimeSchema as Schema } from "./instance-schema.ts";
 import { dropUnderscoreKeys, issueLine } from "./issues.ts";
+import { errnoCode, errorMessage } from "../errors.ts";
 
 export const INSTANCE_CONFIG_ENV = "INSTANCE_RUNTIME_CONFIG";
 export const INSTANCE_CONFIG_FILE = "config/instance-runtime.json";
@@ -76,7 +77,7 @@ export function parseInstanceConfig(text: string, path: string): ParsedFields {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new InstanceConfigError(`instance runtime config is not valid JSON: ${path}: ${(e as Error).message}`);
+    throw new InstanceConfigError(`instance runtime config is not valid JSON: ${path}: ${errorMessage(e)}`);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new InstanceConfigError(`instance runtime config root must be a JSON object: ${path}`);
   const fast = fastParse(raw as Record<string, unknown>);
@@ -97,8 +98,8 @@ export function loadInstanceConfig(ctx: Pick<Ctx, "env" | "cwd">, explicitPath?:
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw new InstanceConfigError(`instance runtime config is unreadable: ${path}: ${code ?? (e as Error).message}`);
+    const code = errnoCode(e);
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw new InstanceConfigError(`instance runtime config is unreadable: ${path}: ${code ?? errorMessage(e)}`);
   }
   const file = text === null ? { masterHostRuntime: null, transcriptGlobs: {}, productRepo: null } : parseInstanceConfig(text, path);
   const product = envValue(ctx, "MOGUI_PRODUCT_REPO") ?? file.productRepo;

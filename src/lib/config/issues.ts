@@ -5,7 +5,7 @@
  */
 import type * as v from "valibot";
 
-export function issuePath(issue: v.BaseIssue<unknown>): string {
+function issuePath(issue: v.BaseIssue<unknown>): string {
   let out = "";
   for (const item of issue.path ?? []) {
     const key = (item as { key: unknown }).key;

@@ -33,7 +33,7 @@ const CONFIG: ConversionConfig = {
   },
 };
 
-export function toJsonSchema(schema: v.GenericSchema): JsonSchema {
+function toJsonSchema(schema: v.GenericSchema): JsonSchema {
   const { $schema: _draft, ...out } = convert(schema, CONFIG) as JsonSchema;
   return out;
 }

@@ -10,10 +10,11 @@ import type { Ctx } from "../context.ts";
 import { moguiHome } from "../context.ts";
 // The template policy's raw bytes: embedded so the binary always has a last fallback, hashed like any other file.
 import embeddedRaw from "../../../master-ops/model-tier-policy.json" with { type: "text" };
+import { errorMessage } from "../../lib/errors.ts";
 
 export const TIER_POLICY_ENV = "DISPATCH_TIER_POLICY";
-export const UNKNOWN_TIER = "unknown";
-export const DEFAULT_TIER_WINDOW_SECONDS = 86_400;
+const UNKNOWN_TIER = "unknown";
+const DEFAULT_TIER_WINDOW_SECONDS = 86_400;
 /** What `tier_policy_path` says when the embedded template was used. */
 export const EMBEDDED_TIER_POLICY_PATH = "<embedded>/master-ops/model-tier-policy.json";
 
@@ -194,7 +195,7 @@ export function parseTierPolicy(path: string, raw: Uint8Array | string): TierPol
   try {
     obj = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (e) {
-    throw new TierPolicyError(path, `not valid UTF-8 JSON (${(e as Error).message})`);
+    throw new TierPolicyError(path, `not valid UTF-8 JSON (${errorMessage(e)})`);
   }
   if (!isPlainObject(obj)) throw new TierPolicyError(path, "must be a JSON object");
   if (obj.version === 2) return loadV2(path, digest, obj);
@@ -246,7 +247,7 @@ export function tierRank(policy: TierPolicy): string[] {
 /** Cost rank of a tier: 0 is the most expensive. A tier not in the policy counts as unknown. */
 export function costRank(policy: TierPolicy, tier: string): number {
   const i = tierRank(policy).indexOf(tier);
-  return i < 0 ? 0 : i;
+  return Math.max(i, 0);
 }
 
 export type Vendor = "claude" | "codex" | "grok" | "gemini";

@@ -23,7 +23,7 @@ export class HerdrError extends Error {
 }
 
 /** HERDR_CLI_COMMAND overrides the executable (a wrapper, a named build); default `herdr` on PATH. */
-export function herdrExecutable(env: Ctx["env"]): string {
+function herdrExecutable(env: Ctx["env"]): string {
   return env.HERDR_CLI_COMMAND?.trim() || "herdr";
 }
 

@@ -10,7 +10,7 @@ export const ErrorEnvelope = v.looseObject({
 
 export const OkEnvelope = v.looseObject({ id: v.optional(v.string()), result: v.looseObject({ type: v.string() }) });
 
-export const PaneInfo = v.looseObject({
+const PaneInfo = v.looseObject({
   pane_id: v.string(),
   workspace_id: v.optional(v.string(), ""),
   tab_id: v.optional(v.string(), ""),
@@ -23,7 +23,7 @@ export const PaneInfo = v.looseObject({
   revision: v.optional(v.number(), 0),
 });
 
-export const AgentInfo = v.looseObject({
+const AgentInfo = v.looseObject({
   ...PaneInfo.entries,
   name: optStr,
   state_change_seq: v.optional(v.number(), 0),

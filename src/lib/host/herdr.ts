@@ -13,10 +13,15 @@ export const AGENT_START_BUSY_RETRY_MS: readonly number[] = [250, 500, 1_000, 2_
 
 export function herdrStatus(raw: string, hasAgent: boolean): HostStatus {
   switch (raw) {
-    case "working": return "working";
-    case "idle": case "done": return "idle";
-    case "blocked": return "blocked";
-    default: return hasAgent ? "unknown" : "exited";
+    case "working":
+      return "working";
+    case "idle":
+    case "done":
+      return "idle";
+    case "blocked":
+      return "blocked";
+    default:
+      return hasAgent ? "unknown" : "exited";
   }
 }
 
@@ -41,7 +46,10 @@ export class HerdrHost implements Host {
   /** How many `agent_pane_busy` answers the last spawnAgent retried (0 = started at the first attempt). */
   busyRetries = 0;
 
-  constructor(private readonly ctx: Ctx, timeoutMs?: number) {
+  constructor(
+    private readonly ctx: Ctx,
+    timeoutMs?: number,
+  ) {
     this.client = new HerdrClient(ctx, timeoutMs);
   }
 

@@ -15,4 +15,4 @@ export function makeHost(ctx: Ctx, kind: HostKind, timeoutMs?: number): Host {
   return kind === "orca" ? new OrcaHost(ctx, timeoutMs) : new HerdrHost(ctx, timeoutMs);
 }
 
-export type { Host, HostKind, HostPane, HostStatus } from "./types.ts";
+export type { Host, HostKind } from "./types.ts";

@@ -20,7 +20,7 @@ export class OrcaHost implements Host {
   readonly kind = "orca" as const;
   readonly client: OrcaClient;
 
-  constructor(private readonly ctx: Ctx, timeoutMs?: number) {
+  constructor(ctx: Ctx, timeoutMs?: number) {
     this.client = new OrcaClient(ctx, { timeoutMs });
   }
 

@@ -62,12 +62,26 @@ export interface Host {
 
 /** Canonical agent kind -> the executable a terminal runs (herdr's own table, docs/herdr-cli.md §3.1). */
 export const AGENT_EXECUTABLES: Record<string, string> = {
-  pi: "pi", claude: "claude", codex: "codex", gemini: "gemini", cursor: "cursor-agent", devin: "devin", agy: "agy",
-  cline: "cline", omp: "omp", mastracode: "mastracode", opencode: "opencode", copilot: "copilot", kimi: "kimi",
-  kiro: "kiro-cli", droid: "droid", amp: "amp", grok: "grok", hermes: "hermes", kilo: "kilo", qodercli: "qodercli",
-  maki: "maki", qwen: "qwen",
+  pi: "pi",
+  claude: "claude",
+  codex: "codex",
+  gemini: "gemini",
+  cursor: "cursor-agent",
+  devin: "devin",
+  agy: "agy",
+  cline: "cline",
+  omp: "omp",
+  mastracode: "mastracode",
+  opencode: "opencode",
+  copilot: "copilot",
+  kimi: "kimi",
+  kiro: "kiro-cli",
+  droid: "droid",
+  amp: "amp",
+  grok: "grok",
+  hermes: "hermes",
+  kilo: "kilo",
+  qodercli: "qodercli",
+  maki: "maki",
+  qwen: "qwen",
 };
-
-export function notWorking(s: HostStatus): boolean {
-  return s !== "working";
-}

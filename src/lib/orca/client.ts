@@ -150,7 +150,10 @@ export class OrcaClient {
   /** Run `orca <args> --json`; return the parsed JSON document (envelope or flat). */
   async raw(args: readonly string[], opts: { timeoutMs?: number } = {}): Promise<{ json: unknown; run: RunResult }> {
     const argv = [this.exe, ...args, "--json"];
-    const label = `orca ${args.filter((a) => !a.startsWith("--") || a === args[0]).slice(0, 2).join(" ")}`;
+    const label = `orca ${args
+      .filter((a) => !a.startsWith("--") || a === args[0])
+      .slice(0, 2)
+      .join(" ")}`;
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const run = await this.ctx.runner(argv, { cwd: this.ctx.cwd, env: this.ctx.env, timeoutMs });
     if (run.missing) throw new OrcaError("missing", `${label}: orca executable '${this.exe}' not found (set ORCA_CLI_COMMAND)`, null, undefined, { run });

@@ -38,7 +38,7 @@ export const DispatchShowResult = v.looseObject({
   dispatch: v.nullable(v.union([DispatchRow, LegacyDispatch])),
 });
 
-export const TaskRow = v.looseObject({
+const TaskRow = v.looseObject({
   id: v.string(),
   status: v.optional(v.string(), ""),
   dispatch_id: optStr,
@@ -47,7 +47,7 @@ export const TaskRow = v.looseObject({
 
 export const TaskListResult = v.looseObject({ tasks: v.array(TaskRow) });
 
-export const TerminalSummary = v.looseObject({
+const TerminalSummary = v.looseObject({
   handle: v.string(),
   worktreeId: optStr,
   worktreePath: optStr,
@@ -82,8 +82,6 @@ export const TerminalSendResult = v.looseObject({
   }),
 });
 
-export type DispatchRowT = v.InferOutput<typeof DispatchRow>;
-export type LegacyDispatchT = v.InferOutput<typeof LegacyDispatch>;
 export type TaskRowT = v.InferOutput<typeof TaskRow>;
 export type TerminalSummaryT = v.InferOutput<typeof TerminalSummary>;
 export type TerminalWaitT = v.InferOutput<typeof TerminalWaitResult>["wait"];

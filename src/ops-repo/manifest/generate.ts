@@ -15,7 +15,7 @@ const EXCLUDED_FILES = new Set(["TEMPLATE-VERSION", "CHANGELOG.md", "ONBOARDING.
 const EXCLUDED_PREFIXES = ["onboarding/", "docs/lineage/"];
 const EXCLUDED_PARTS = new Set([".git", ".beads", ".pytest_cache", ".mypy_cache", ".ruff_cache", "build", "dist", "htmlcov", "__pycache__", "node_modules"]);
 
-export function isInstallPath(rel: string): boolean {
+function isInstallPath(rel: string): boolean {
   if (EXCLUDED_FILES.has(rel)) return false;
   if (EXCLUDED_PREFIXES.some((p) => rel.startsWith(p))) return false;
   const parts = rel.split("/");

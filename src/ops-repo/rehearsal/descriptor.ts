@@ -4,6 +4,7 @@
  * file (the row's evidence names it).
  */
 import { descriptorFromObject, WorkspaceDescriptorError } from "../../evidence/descriptor/descriptor.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface DescriptorFacts {
   workspaceRoot: string | null;
@@ -21,7 +22,7 @@ export function validateDescriptor(text: string): DescriptorFacts {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new WorkspaceDescriptorError(`not valid JSON: ${(e as Error).message}`);
+    throw new WorkspaceDescriptorError(`not valid JSON: ${errorMessage(e)}`);
   }
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new WorkspaceDescriptorError("root must be a JSON object");
   const o = raw as Record<string, unknown>;

@@ -13,8 +13,9 @@ import type { TemplateSource } from "../template/source.ts";
 import { templateVersion } from "../template/source.ts";
 import { validateDescriptor } from "./descriptor.ts";
 import { PathNamer } from "./names.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
-export type Status = "PASS" | "FAIL" | "GAP";
+type Status = "PASS" | "FAIL" | "GAP";
 export interface Row {
   id: string;
   expected: string;
@@ -54,7 +55,11 @@ function row(id: string, expected: string, ok: boolean, observed: string, eviden
 function p01(t: TemplateSource): Row {
   const exp = "ONBOARDING.md router rows list exactly the onboarding/*.md stage files";
   const router = t.read("ONBOARDING.md");
-  const stages = t.list().filter((f) => /^onboarding\/[^/]+\.md$/.test(f)).map((f) => f.slice("onboarding/".length)).sort();
+  const stages = t
+    .list()
+    .filter((f) => /^onboarding\/[^/]+\.md$/.test(f))
+    .map((f) => f.slice("onboarding/".length))
+    .sort();
   const where = `template ${t.root ? "on disk" : "embedded"} ${safeVersion(t)}`;
   if (!router) return row("P01", exp, false, "ONBOARDING.md missing", where);
   const rows = routerRows(new TextDecoder().decode(router));
@@ -115,7 +120,7 @@ function p05(input: RehearsalInput, names: PathNamer): Row {
     const ok = declared === realpathSync(input.root);
     return row("P05", exp, ok, ok ? `valid; ${facts.repositories} repositories; root matches` : `workspace_root is ${names.name(facts.workspaceRoot)}`, ev);
   } catch (e) {
-    return row("P05", exp, false, (e as Error).message, ev);
+    return row("P05", exp, false, errorMessage(e), ev);
   }
 }
 
@@ -126,10 +131,10 @@ function p06(input: RehearsalInput, names: PathNamer): Row {
   if (!text) return row("P06", exp, false, "instance runtime config missing or unreadable", ev);
   try {
     const c = parseInstanceConfig(text.toString("utf8"), "instance-runtime.json");
-    const ok = Boolean(c.masterHostRuntime && c.masterHostRuntime.trim());
+    const ok = Boolean(c.masterHostRuntime?.trim());
     return row("P06", exp, ok, ok ? `master_host_runtime = ${c.masterHostRuntime}` : "master_host_runtime is blank or null", ev);
   } catch (e) {
-    return row("P06", exp, false, (e as Error).message, ev);
+    return row("P06", exp, false, errorMessage(e), ev);
   }
 }
 
@@ -169,7 +174,7 @@ async function l01(ctx: Ctx, input: RehearsalInput): Promise<Row> {
     if (e instanceof OrcaError && (e.failure === "missing" || e.failure === "timeout" || e.failure === "signal")) {
       return { id: "L01", expected: exp, observed: "not measurable", status: "GAP", evidence: e.message };
     }
-    return row("L01", exp, false, "terminal list failed", (e as Error).message);
+    return row("L01", exp, false, "terminal list failed", errorMessage(e));
   }
 }
 
@@ -195,4 +200,3 @@ export async function rehearse(ctx: Ctx, input: RehearsalInput): Promise<Row[]> 
   ];
   return rows.map((r) => ({ ...r, observed: names.scrub(r.observed), evidence: names.scrub(r.evidence) }));
 }
-

@@ -159,14 +159,7 @@ function template(input: SelfcheckInput): CheckLine {
 
 export async function selfcheck(ctx: Ctx, input: SelfcheckInput): Promise<{ lines: CheckLine[]; code: 0 | 1 | 2 }> {
   const h = hooks(ctx, input);
-  const lines: CheckLine[] = [
-    seat(ctx, input),
-    skills(input),
-    h === "unreadable" ? { name: "Hooks", ok: false, detail: `settings unreadable: ${join(input.root, ".claude", "settings.json")}` } : h,
-    card(input),
-    await tracker(ctx, input),
-    template(input),
-  ];
+  const lines: CheckLine[] = [seat(ctx, input), skills(input), h === "unreadable" ? { name: "Hooks", ok: false, detail: `settings unreadable: ${join(input.root, ".claude", "settings.json")}` } : h, card(input), await tracker(ctx, input), template(input)];
   const code = h === "unreadable" ? 2 : lines.every((l) => l.ok) ? 0 : 1;
   return { lines, code };
 }

@@ -8,11 +8,11 @@ import { dirname, join, resolve } from "node:path";
 import { atomicWrite } from "../../lib/fs.ts";
 import { invalidRelPath, isInstanceOwned, isTemplateSide, placeholderTokens, unsafeDestination, type Placeholder } from "./paths.ts";
 import { within } from "../../lib/paths.ts";
-import { parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
+import { parseManifest, templateVersion, type TemplateSourceError, type TemplateSource } from "./source.ts";
 
-export type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";
+type Action = "planned" | "skipped-as-instance-owned" | "refused-not-in-manifest" | "error-invalid-path" | "error-missing-template-file";
 
-export interface PlanEntry {
+interface PlanEntry {
   path: string;
   action: Action;
   reason: string;
@@ -168,7 +168,7 @@ export function writePlan(ops: string, src: TemplateSource, plan: Plan, given: P
       continue;
     }
     const data = substitute(src.read(e.path)!, values);
-    atomicWrite(dest, data, existing ?? src.mode(e.path) ?? 0o644);
+    atomicWrite(dest, data, existing ?? src.mode(e.path) ?? 0o644, ".template-apply-");
     const reason = plan.seeds.has(e.path) ? "seeded instance-owned file" : existing === null ? "created missing file" : "overwrote existing file";
     out.push({ path: e.path, action: "written", reason });
   }

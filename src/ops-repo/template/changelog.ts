@@ -11,7 +11,7 @@ export function normalizeVersion(s: string): string {
   return first.replace(/^\[|\]$/g, "").replace(/^[vV]/, "");
 }
 
-export function changelogSections(text: string): AdoptionNote[] {
+function changelogSections(text: string): AdoptionNote[] {
   const out: AdoptionNote[] = [];
   let cur: { version: string; lines: string[] } | null = null;
   for (const line of text.replace(/\r\n/g, "\n").split("\n")) {

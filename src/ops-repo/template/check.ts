@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { adoptionNotes, type AdoptionNote } from "./changelog.ts";
 import { walkFiles } from "./embed-render.ts";
 import { invalidRelPath, isInstanceOwned, isPlaceholder, isTemplateSide, placeholderTokens } from "./paths.ts";
-import { decode, parseManifest, templateVersion, TemplateSourceError, type TemplateSource } from "./source.ts";
+import { decode, parseManifest, templateVersion, type TemplateSource } from "./source.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export interface CheckReport {
   report_set: "install-manifest" | "template-compare";
@@ -46,13 +47,13 @@ function readOpsManifest(ops: string, report: CheckReport): string[] | null {
   try {
     bytes = new Uint8Array(readFileSync(join(ops, "MANIFEST.json")));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+    if (errnoCode(e) === "ENOENT") {
       report.manifest_status = "absent";
       report.questions_unanswered.push("installed version undeterminable (no MANIFEST.json); compare by content presence only");
       return null;
     }
     report.manifest_status = "malformed";
-    report.questions_unanswered.push(`MANIFEST.json unreadable: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    report.questions_unanswered.push(`MANIFEST.json unreadable: ${errnoCode(e) ?? errorMessage(e)}`);
     return null;
   }
   try {
@@ -61,7 +62,7 @@ function readOpsManifest(ops: string, report: CheckReport): string[] | null {
     return m.files.filter((f): f is string => invalidRelPath(f) === null);
   } catch (e) {
     report.manifest_status = "malformed";
-    report.questions_unanswered.push((e as Error).message);
+    report.questions_unanswered.push(errorMessage(e));
     return null;
   }
 }
@@ -93,7 +94,7 @@ function compareTemplate(src: TemplateSource, report: CheckReport): { required: 
   try {
     report.template_version = templateVersion(src);
   } catch (e) {
-    report.questions_unanswered.push(`template VERSION unreadable: ${(e as Error).message}`);
+    report.questions_unanswered.push(`template VERSION unreadable: ${errorMessage(e)}`);
     return { required: null, ok: false };
   }
   let required: string[] | null = null;
@@ -102,7 +103,7 @@ function compareTemplate(src: TemplateSource, report: CheckReport): { required: 
     try {
       required = parseManifest(m, "template MANIFEST.json").files.filter((f): f is string => invalidRelPath(f) === null);
     } catch (e) {
-      report.questions_unanswered.push((e as Error).message);
+      report.questions_unanswered.push(errorMessage(e));
       return { required: null, ok: false };
     }
   }
@@ -113,7 +114,7 @@ function compareTemplate(src: TemplateSource, report: CheckReport): { required: 
       const text = decode(log, "template CHANGELOG.md");
       if (report.installed_version !== report.template_version) report.adoption_notes = adoptionNotes(text, report.installed_version);
     } catch (e) {
-      report.questions_unanswered.push(`template CHANGELOG unreadable: ${(e as Error).message}`);
+      report.questions_unanswered.push(`template CHANGELOG unreadable: ${errorMessage(e)}`);
       return { required, ok: false };
     }
   }
@@ -182,11 +183,15 @@ export function renderCheck(r: CheckReport, code: number): string[] {
     `adoption_notes: ${r.adoption_notes.length} section(s)`,
   ];
   for (const n of r.adoption_notes) {
-    out.push(`  ## ${n.version}`, ...n.body.split("\n").slice(0, 8).map((l) => `    ${l}`.trimEnd()));
+    out.push(
+      `  ## ${n.version}`,
+      ...n.body
+        .split("\n")
+        .slice(0, 8)
+        .map((l) => `    ${l}`.trimEnd()),
+    );
   }
   out.push(`questions_unanswered: ${r.questions_unanswered.length}`, ...list(r.questions_unanswered));
   out.push(`status: ${code === 0 ? "current (no drift)" : code === 1 ? "drift or behind" : "could not check"}`);
   return out;
 }
-
-export { TemplateSourceError };

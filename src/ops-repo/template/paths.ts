@@ -8,16 +8,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { within } from "../../lib/paths.ts";
 
 /** The closed placeholder set; nothing else may appear between `{{` and `}}` in the template. */
-export const PLACEHOLDERS = [
-  "WORKSPACE_NAME",
-  "WORKSPACE_ROOT",
-  "OPS_REPO",
-  "MONITOR_NS",
-  "MODEL_ID",
-  "REPO_LIST",
-  "RUNTIME_ROOT",
-  "TEMPLATE_VERSION",
-] as const;
+export const PLACEHOLDERS = ["WORKSPACE_NAME", "WORKSPACE_ROOT", "OPS_REPO", "MONITOR_NS", "MODEL_ID", "REPO_LIST", "RUNTIME_ROOT", "TEMPLATE_VERSION"] as const;
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 export function isPlaceholder(name: string): name is Placeholder {
@@ -25,7 +16,7 @@ export function isPlaceholder(name: string): name is Placeholder {
 }
 
 /** `{{NAME}}` tokens; `{{...}}` (three dots) is prose about placeholders, not a token. */
-export const PLACEHOLDER_TOKEN = /\{\{([^{}\n]*)\}\}/g;
+const PLACEHOLDER_TOKEN = /\{\{([^{}\n]*)\}\}/g;
 
 export function placeholderTokens(text: string): string[] {
   const out: string[] = [];
@@ -42,7 +33,7 @@ export function isInstanceOwned(rel: string): boolean {
 }
 
 /** Template-side files: read by onboarding from the template itself, never installed into an ops repository. */
-export const TEMPLATE_SIDE_FILES = new Set(["TEMPLATE-VERSION", "CHANGELOG.md", "ONBOARDING.md"]);
+const TEMPLATE_SIDE_FILES = new Set(["TEMPLATE-VERSION", "CHANGELOG.md", "ONBOARDING.md"]);
 
 export function isTemplateSide(rel: string): boolean {
   return TEMPLATE_SIDE_FILES.has(rel) || rel.startsWith("onboarding/");

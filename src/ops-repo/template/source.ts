@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import * as v from "valibot";
 import { walkFiles } from "./embed-render.ts";
 import { unsafeDestination } from "./paths.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface TemplateSource {
   /** "embedded" or the absolute directory. */
@@ -75,7 +76,7 @@ function isSkeleton(dir: string): boolean {
 }
 
 /** `--template`: absent or "embedded" -> the binary's copy; else a skeleton dir or a clone root with master-ops/. */
-export async function resolveTemplate(cwd: string, flag: string | undefined): Promise<TemplateSource> {
+async function resolveTemplate(cwd: string, flag: string | undefined): Promise<TemplateSource> {
   if (flag === undefined || flag === "embedded") return embeddedTemplate();
   const p = resolve(cwd, flag);
   let isDir = false;
@@ -109,7 +110,7 @@ export async function commandTemplate(cwd: string, flag: string | undefined, unr
   }
 }
 
-export const ManifestSchema = v.looseObject({ template_version: v.string(), files: v.array(v.unknown()) });
+const ManifestSchema = v.looseObject({ template_version: v.string(), files: v.array(v.unknown()) });
 export type Manifest = v.InferOutput<typeof ManifestSchema>;
 
 /** Parses MANIFEST.json bytes; throws TemplateSourceError naming what is wrong. */
@@ -118,7 +119,7 @@ export function parseManifest(bytes: Uint8Array, where: string): Manifest {
   try {
     raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch (e) {
-    throw new TemplateSourceError(`${where}: not valid JSON: ${(e as Error).message}`);
+    throw new TemplateSourceError(`${where}: not valid JSON: ${errorMessage(e)}`);
   }
   const r = v.safeParse(ManifestSchema, raw);
   if (!r.success) throw new TemplateSourceError(`${where}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);

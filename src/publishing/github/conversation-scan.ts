@@ -6,7 +6,7 @@
 import type { Ctx } from "../../lib/context.ts";
 import { ghJson, repoArgs } from "./gh.ts";
 
-export const PATTERNS: [RegExp, string][] = [
+const PATTERNS: [RegExp, string][] = [
   [/\/Users\/[A-Za-z0-9._-]+/, "/Users/<x>"],
   [/\/home\/[A-Za-z0-9._-]+/, "/home/<x>"],
 ];

@@ -17,7 +17,7 @@ function firstLine(text: string): string {
   return (text.trim().split("\n")[0] ?? "").replace(/(gh[opsur]_|github_pat_)[A-Za-z0-9_]+/g, "$1***").slice(0, 200);
 }
 
-export async function gh(ctx: Ctx, args: readonly string[]): Promise<string> {
+async function gh(ctx: Ctx, args: readonly string[]): Promise<string> {
   const r = await ctx.runner(["gh", ...args], { cwd: ctx.cwd, env: ctx.env, timeoutMs: TIMEOUT_MS });
   if (r.missing) throw new GhError("gh (the GitHub CLI) is not installed or not on PATH");
   if (r.timedOut) throw new GhError(`gh ${args[0]} timed out after ${TIMEOUT_MS} ms`);

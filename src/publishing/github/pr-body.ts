@@ -4,16 +4,21 @@
  * absolute home paths. Findings name the line, never the path found.
  */
 
-export const REQUIRED = ["Problem", "Why this approach", "What this changes", "Expected effect"] as const;
+const REQUIRED = ["Problem", "Why this approach", "What this changes", "Expected effect"] as const;
 
-export type SectionState = "filled" | "missing heading" | "present but empty" | "present but unmodified template guidance";
+type SectionState = "filled" | "missing heading" | "present but empty" | "present but unmodified template guidance";
 
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 
-const norm = (s: string) => s.replace(/<!--[\s\S]*?-->/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
+const norm = (s: string) =>
+  s
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
 
 /** Section bodies keyed by lower-cased heading text (the first heading of a name wins). */
-export function sections(md: string): Map<string, string> {
+function sections(md: string): Map<string, string> {
   const out = new Map<string, string>();
   let current: string | null = null;
   let body: string[] = [];
@@ -32,7 +37,7 @@ export function sections(md: string): Map<string, string> {
   return out;
 }
 
-export function sectionState(body: Map<string, string>, template: Map<string, string> | null, name: string): SectionState {
+function sectionState(body: Map<string, string>, template: Map<string, string> | null, name: string): SectionState {
   const key = name.toLowerCase();
   const text = body.get(key);
   if (text === undefined) return "missing heading";
@@ -43,7 +48,7 @@ export function sectionState(body: Map<string, string>, template: Map<string, st
   return "filled";
 }
 
-export function homePathLines(md: string): number[] {
+function homePathLines(md: string): number[] {
   const out: number[] = [];
   md.split(/\r?\n/).forEach((l, i) => {
     if (/\/(Users|home)\/[A-Za-z0-9._-]/.test(l)) out.push(i + 1);

@@ -7,9 +7,9 @@
 import type { Ctx } from "../../lib/context.ts";
 import { GhError, ghJson } from "./gh.ts";
 
-export type CondState = "pass" | "fail" | "unverified";
+type CondState = "pass" | "fail" | "unverified";
 
-export interface Condition {
+interface Condition {
   name: string;
   state: CondState;
   detail: string;
@@ -22,13 +22,12 @@ export interface StewardReport {
   ready: boolean;
 }
 
-const THREADS_QUERY =
-  "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}";
+const THREADS_QUERY = "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{isResolved comments{totalCount}}}}}}";
 
 type Obj = Record<string, unknown>;
 const FAILING = new Set(["FAILURE", "TIMED_OUT", "CANCELLED", "ACTION_REQUIRED", "STARTUP_FAILURE", "ERROR"]);
 
-export function checksCondition(rollup: unknown): Condition {
+function checksCondition(rollup: unknown): Condition {
   const list = Array.isArray(rollup) ? (rollup as Obj[]) : [];
   let pending = 0;
   let failing = 0;
@@ -42,7 +41,7 @@ export function checksCondition(rollup: unknown): Condition {
   return { name: "checks concluded", state: ok ? "pass" : "fail", detail: `${list.length} check(s), ${pending} pending, ${failing} failing` };
 }
 
-export function threadsCondition(doc: unknown): Condition {
+function threadsCondition(doc: unknown): Condition {
   const nodes = ((((doc as Obj)?.data as Obj)?.repository as Obj)?.pullRequest as Obj)?.reviewThreads as Obj | undefined;
   const list = Array.isArray(nodes?.nodes) ? (nodes!.nodes as Obj[]) : null;
   if (!list) return { name: "review threads resolved and replied", state: "unverified", detail: "review threads not readable" };
@@ -52,7 +51,7 @@ export function threadsCondition(doc: unknown): Condition {
   return { name: "review threads resolved and replied", state: ok ? "pass" : "fail", detail: `${list.length} thread(s), ${open} unresolved, ${unreplied} without a reply` };
 }
 
-export function mergeCondition(pr: Obj, compare: Obj | null): Condition {
+function mergeCondition(pr: Obj, compare: Obj | null): Condition {
   const mergeable = String(pr.mergeable ?? "UNKNOWN");
   const behind = compare && typeof compare.behind_by === "number" ? compare.behind_by : null;
   const ok = mergeable === "MERGEABLE" && behind === 0;
@@ -69,12 +68,7 @@ export async function stewardStatus(ctx: Ctx, repo: string, pr: number): Promise
   if (typeof view.headRefOid === "string") {
     compare = (await ghJson(ctx, ["api", `repos/${repo}/compare/${String(view.baseRefName ?? "main")}...${view.headRefOid}`])) as Obj;
   }
-  const conditions = [
-    checksCondition(view.statusCheckRollup),
-    threadsCondition(threads),
-    mergeCondition(view, compare),
-    { name: "gates re-run", state: "unverified" as const, detail: "not visible from the API; confirm the gates by hand" },
-  ];
+  const conditions = [checksCondition(view.statusCheckRollup), threadsCondition(threads), mergeCondition(view, compare), { name: "gates re-run", state: "unverified" as const, detail: "not visible from the API; confirm the gates by hand" }];
   return { repo, pr, conditions, ready: conditions.every((c) => c.state === "pass") };
 }
 

@@ -10,12 +10,11 @@ import { gatePaths } from "../../dispatch/gate/paths.ts";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { ok as runOk, type RunResult } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
-import { expandHome } from "../../lib/paths.ts";
 import { parseOrgRules } from "../redaction/config.ts";
 import { orgRulesPath } from "../redaction/rules.ts";
 import { VERSION } from "../../lib/version.ts";
 
-export type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
+type Status = "PASS" | "FAIL" | "WARN" | "INFO" | "FIX";
 
 export interface Line {
   status: Status;
@@ -98,7 +97,7 @@ export async function checkOrchestration(h: Host, orca: string, orcaOk: boolean)
   return [L("PASS", "orchestration", `Run ${String(run.id ?? "?")} bound`)];
 }
 
-export function skillRoots(h: Host): string[] {
+function skillRoots(h: Host): string[] {
   const fromEnv = h.ctx.env.ORCA_SKILLS_DIRS?.split(":").filter(Boolean);
   if (fromEnv?.length) return fromEnv.map((d) => resolve(h.ctx.cwd, d));
   return [".claude/skills", ".agents/skills", ".codex/skills", ".config/skills", ".local/share/skills"].map((d) => join(h.home, d));
@@ -205,7 +204,10 @@ export async function checkBd(h: Host): Promise<Line[]> {
     if (beadsAbove(h.ctx.cwd, h.home)) return [L("FAIL", "bd", "bd where failed although a .beads directory exists above this directory")];
     return [L("PASS", "bd", "bd present (no .beads here; not confirmed)")];
   }
-  const first = r.stdout.split("\n")[0]!.trim().replace(/\/\.beads\/?$/, "");
+  const first = r.stdout
+    .split("\n")[0]!
+    .trim()
+    .replace(/\/\.beads\/?$/, "");
   if (existsSync(join(first, "docs", "MASTER-OPERATIONS.md"))) return [L("PASS", "bd", `beads at ${first}`)];
   return [L("FAIL", "bd", `bd points at ${first}, which is not the ops repository (no docs/MASTER-OPERATIONS.md)`)];
 }

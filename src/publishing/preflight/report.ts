@@ -7,11 +7,11 @@ import * as c from "./checks.ts";
 import type { Host, Line } from "./checks.ts";
 
 /** D30: python3 and pytest are gone; the native redaction engine makes gitleaks optional, so it is not essential. */
-export const ESSENTIAL = ["orca", "orchestration", "skills", "agent-cli", "worker-runtime", "bd", "mogui", "ctx", "redaction-extra", "skill-stack"];
+const ESSENTIAL = ["orca", "orchestration", "skills", "agent-cli", "worker-runtime", "bd", "mogui", "ctx", "redaction-extra", "skill-stack"];
 
-export type Verdict = "READY" | "READY WITH WAIVERS" | "BLOCKED";
+type Verdict = "READY" | "READY WITH WAIVERS" | "BLOCKED";
 
-export interface ReportLine extends Line {
+interface ReportLine extends Line {
   waived: boolean;
 }
 

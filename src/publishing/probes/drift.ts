@@ -5,8 +5,9 @@
  */
 import { basename } from "node:path";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError, type TranscriptFormat } from "./transcript.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
-export interface Transition {
+interface Transition {
   at: string;
   from: string;
   to: string;
@@ -33,7 +34,7 @@ export class AuditFail extends Error {
 const pad2 = (n: number) => String(n).padStart(2, "0");
 
 /** ISO timestamp -> LOCAL `%m-%d %H:%M:%S`; `?` when absent or unparseable. */
-export function localStamp(iso: string | null): string {
+function localStamp(iso: string | null): string {
   if (!iso) return "?";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "?";
@@ -65,7 +66,7 @@ export function audit(path: string, expect: string | null, ignoreSynthetic: bool
     });
   } catch (e) {
     if (e instanceof TranscriptError) throw new AuditFail(`cannot read transcript: ${e.message}`);
-    throw new AuditFail(`cannot read transcript: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: ${path}`);
+    throw new AuditFail(`cannot read transcript: ${errnoCode(e) ?? errorMessage(e)}: ${path}`);
   }
   if (scan.format === null && scan.objects > 0) throw new AuditFail(`unsupported transcript format (neither Claude Code nor Codex JSONL): ${basename(path)}, undecidable`);
   if (turns === 0) throw new AuditFail("zero assistant turns, undecidable");
@@ -88,13 +89,15 @@ export function audit(path: string, expect: string | null, ignoreSynthetic: bool
   };
 }
 
-export function sortedCounts(counts: Map<string, number>): Array<[string, number]> {
+function sortedCounts(counts: Map<string, number>): Array<[string, number]> {
   // Stable: equal counts keep first-seen order (Map iteration order), as the reference's Counter.most_common does.
   return [...counts].sort((a, b) => b[1] - a[1]);
 }
 
 export function renderText(r: AuditReport): string[] {
-  const dist = sortedCounts(r.counts).map(([m, c]) => `${m}=${c}`).join(" / ");
+  const dist = sortedCounts(r.counts)
+    .map(([m, c]) => `${m}=${c}`)
+    .join(" / ");
   const out = [`model-drift-audit: ${basename(r.transcript)}`, `  distribution: ${dist}  (assistant turns ${r.turns})`];
   if (r.transitions.length === 0) out.push("  no transition");
   else {
@@ -119,4 +122,3 @@ export function renderJson(r: AuditReport): Record<string, unknown> {
     malformed_lines: r.malformed,
   };
 }
-

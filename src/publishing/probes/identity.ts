@@ -8,8 +8,9 @@ import { InstanceConfigError, loadInstanceConfig, requireMasterHostRuntime, requ
 import { globFiles, newest } from "./resolve.ts";
 import { expandHome } from "../../lib/paths.ts";
 import { MISSING, SYNTHETIC, scanTranscript, TranscriptError } from "./transcript.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
-export const PROBE_ACTION = "propose a clean-spawn succession and review delegation state for sensitive areas";
+const PROBE_ACTION = "propose a clean-spawn succession and review delegation state for sensitive areas";
 
 export interface ProbeOptions {
   transcript?: string;
@@ -28,13 +29,16 @@ export interface ProbeResult {
 const drift = (what: string): ProbeResult => ({ code: 2, line: `MODEL-PROBE DRIFT: ${what} — ${PROBE_ACTION}` });
 
 /** `model=count` joined by `, `, count desc then name; `<none>` when empty. */
-export function distribution(models: readonly string[], sep = ", "): string {
+function distribution(models: readonly string[], sep = ", "): string {
   const counts = countModels(models);
   if (counts.size === 0) return "<none>";
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([m, c]) => `${m}=${c}`).join(sep);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([m, c]) => `${m}=${c}`)
+    .join(sep);
 }
 
-export function countModels(models: readonly string[]): Map<string, number> {
+function countModels(models: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const m of models) counts.set(m, (counts.get(m) ?? 0) + 1);
   return counts;
@@ -76,9 +80,9 @@ export function runProbe(ctx: Ctx, o: ProbeOptions): ProbeResult {
       if (tail.length > limit) tail.shift();
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (e instanceof TranscriptError) return drift(`transcript_error=${e.message}: ${path}`);
-    return drift(`transcript_error=cannot read ${path}: ${code ?? (e as Error).message}`);
+    return drift(`transcript_error=cannot read ${path}: ${code ?? errorMessage(e)}`);
   }
   if (scan.format === null && scan.objects > 0) return drift(`unsupported - transcript format not recognised (neither Claude Code nor Codex JSONL): ${path}`);
   const note = scan.malformed ? ` (skipped ${scan.malformed} malformed line${scan.malformed === 1 ? "" : "s"}, first at line ${scan.firstMalformedLine})` : "";

@@ -29,12 +29,7 @@ export function newest(files: Array<{ path: string; mtimeMs: number }>): string 
 }
 
 /** §20 lookup under a projects dir: `<projects>/*\/<session>.jsonl`, else `<projects>/<workspace>/*.jsonl`. */
-export function lookupProjectTranscript(
-  ctx: Pick<Ctx, "env" | "cwd">,
-  projectsDir: string | undefined,
-  session: string | undefined,
-  workspace: string | undefined,
-): string | null {
+export function lookupProjectTranscript(ctx: Pick<Ctx, "env" | "cwd">, projectsDir: string | undefined, session: string | undefined, workspace: string | undefined): string | null {
   if (!projectsDir) return null;
   const root = resolve(ctx.cwd, expandHome(ctx, projectsDir));
   if (session !== undefined) {

@@ -54,7 +54,7 @@ export function formatOf(ev: Obj): TranscriptFormat | null {
  * response; from the first assistant candidate on, the first non-blank string `model` wins; an assistant without
  * one is `<missing>`; no assistant candidate -> not a turn (null).
  */
-export function assistantModel(ev: Obj): string | null {
+function assistantModel(ev: Obj): string | null {
   const candidates: Obj[] = [ev];
   for (const k of NESTED) if (isObj(ev[k])) candidates.push(ev[k] as Obj);
   const start = candidates.findIndex((c) => c.role === "assistant" || c.type === "assistant");
@@ -124,7 +124,7 @@ export function forEachLineBytes(path: string, onLine: (bytes: Buffer, n: number
  * Calls `onLine(text, lineNo, terminated, end)` for every line, as forEachLineBytes reads it. A line that is not
  * valid UTF-8 (a torn multi-byte character, a corrupt write) arrives as null.
  */
-export function forEachLine(path: string, onLine: (line: string | null, n: number, terminated: boolean, end: number) => void, start = 0): void {
+function forEachLine(path: string, onLine: (line: string | null, n: number, terminated: boolean, end: number) => void, start = 0): void {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   forEachLineBytes(
     path,

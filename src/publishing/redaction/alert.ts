@@ -14,10 +14,11 @@ import { appendRow } from "../../lib/ledger.ts";
 import { compileRules, contentFingerprint, secretSpans, type Compiled } from "./engine.ts";
 import { maskGeneric, maskSecret } from "./mask.ts";
 import { loadRules } from "./rules.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
-export const ALERT_LEDGER = "secret-alerts.jsonl";
+const ALERT_LEDGER = "secret-alerts.jsonl";
 
-export interface Alert {
+interface Alert {
   where: "tool_response" | "tool_input";
   rule: string;
   line: number;
@@ -112,6 +113,6 @@ export function appendAlert(ctx: Ctx, row: Record<string, unknown>): string | nu
     appendRow(join(moguiHome(ctx), ALERT_LEDGER), row, { lockTimeoutMs: 2000 });
     return null;
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
 }

@@ -52,7 +52,10 @@ export class Batch {
   private readonly tests: Array<Buffer[] | null>;
 
   /** `simd` false: the fallback (base64RunsBytes per file), as where WebAssembly SIMD is missing. */
-  constructor(private readonly c: Compiled, simd = true) {
+  constructor(
+    private readonly c: Compiled,
+    simd = true,
+  ) {
     this.simd = simd ? simdRuns(BATCH_BYTES) : null;
     this.buf = this.simd?.heap ?? Buffer.allocUnsafe(BATCH_BYTES);
     // A test of one or two ASCII literals is searched in the batch's bytes (Buffer#indexOf, native). A longer
@@ -189,7 +192,7 @@ function filesWith(bytes: Buffer, texts: readonly Entry[], needle: Buffer | numb
  * count their characters, which is exact because every cut falls next to an ASCII byte of a run: no UTF-8 sequence,
  * valid or not, spans it, so each piece decodes to the characters it gives within the whole file.
  */
-export function charRuns(b: Buffer, start: number, runs: readonly Run[]): Run[] {
+function charRuns(b: Buffer, start: number, runs: readonly Run[]): Run[] {
   const out: Run[] = [];
   let byte = 0;
   let char = 0;

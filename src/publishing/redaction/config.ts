@@ -13,7 +13,7 @@ export class RuleConfigError extends Error {
   override name = "RuleConfigError";
 }
 
-export type RegexTarget = "secret" | "match" | "line";
+type RegexTarget = "secret" | "match" | "line";
 
 export interface Allowlist {
   regexes: RegExp[];
@@ -120,14 +120,14 @@ function readConfig(path: string, seen: Set<string>, out: RuleSet): void {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
-  } catch (e) {
+  } catch (_e) {
     throw new RuleConfigError(`missing ${path}`);
   }
   loadConfigText(text, path, out, seen);
 }
 
 /** Parses one gitleaks TOML document into `out` (an `[extend] path` base is loaded first). */
-export function loadConfigText(text: string, label: string, out: RuleSet, seen = new Set<string>()): void {
+function loadConfigText(text: string, label: string, out: RuleSet, seen = new Set<string>()): void {
   let doc: unknown;
   try {
     doc = parseToml(text);
@@ -185,7 +185,11 @@ export interface OrgRules {
   re2Rejected: string[];
 }
 
-const stripQuotes = (s: string) => s.trim().replace(/^["']+|["']+$/g, "").trim();
+const stripQuotes = (s: string) =>
+  s
+    .trim()
+    .replace(/^["']+|["']+$/g, "")
+    .trim();
 
 /** `id|description|regex` per line (split on the first two `|`: the regex may contain more). */
 export function parseOrgRules(text: string): OrgRules {

@@ -65,7 +65,7 @@ export interface Compiled {
  * One rule of the matching order with its gates, as indexes (a text's answers are kept in one small array). A gate
  * that fails means no finding can come from the text, so the rule's regex is not run over it.
  */
-export interface Step {
+interface Step {
   rule: Rule;
   /**
    * A direct rule's regex starts with a literal (or it has no keywords): its keywords are checked once it matches.
@@ -101,7 +101,10 @@ export function literalLed(re: RegExp): boolean {
   if (src.startsWith("(?:")) {
     const end = src.indexOf(")");
     if (end < 0) return false;
-    return src.slice(3, end).split("|").every((alt) => lit.test(alt) && !/^(?:\\.|.)[*?{]/.test(alt));
+    return src
+      .slice(3, end)
+      .split("|")
+      .every((alt) => lit.test(alt) && !/^(?:\\.|.)[*?{]/.test(alt));
   }
   // `a*...` or `a?...`: the first literal is optional.
   return lit.test(src) && !/^(?:\\.|.)[*?{]/.test(src);
@@ -232,7 +235,14 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   // Joined only when every part has the same flags; otherwise each is asked in turn (same answer).
   const sameFlags = exempt.every((r) => r.flags.replace("g", "") === (exempt[0]?.flags.replace("g", "") ?? ""));
   const gates = new Map([...gated, ...unled].map((r) => [r, gateOf(r)]));
-  const { gates: leadGates, groups: leadGroups, literals } = leadGatesOf(direct.filter((r) => literalLed(r.regex!)), gates);
+  const {
+    gates: leadGates,
+    groups: leadGroups,
+    literals,
+  } = leadGatesOf(
+    direct.filter((r) => literalLed(r.regex!)),
+    gates,
+  );
   let exemptPaths: RegExp | null = null;
   try {
     if (exempt.length && sameFlags) exemptPaths = new RegExp(exempt.map((r) => `(?:${r.source})`).join("|"), exempt[0]!.flags.replace("g", ""));
@@ -278,7 +288,7 @@ function gateOf(r: Rule): Gate {
 const ASCII_COUNTS = new Int32Array(128);
 
 /** Shannon entropy per character (gitleaks' measure); an ASCII-only fast path, code points otherwise. */
-export function entropy(s: string): number {
+function entropy(s: string): number {
   if (!s) return 0;
   let ascii = true;
   for (let i = 0; i < s.length && ascii; i++) if (s.charCodeAt(i) >= 128) ascii = false;
@@ -358,7 +368,11 @@ function allowedBy(a: Allowlist, hit: Hit, paths: PathCheck): boolean {
   if (a.regexes.length) {
     const t: string = a.regexTarget === "line" ? hit.line() : a.regexTarget === "match" ? hit.match : hit.secret;
     let p = false;
-    for (const r of a.regexes) if (r.test(t)) { p = true; break; }
+    for (const r of a.regexes)
+      if (r.test(t)) {
+        p = true;
+        break;
+      }
     if (p && !and) return true;
     if (!p && and) return false;
     any = true;
@@ -598,7 +612,7 @@ function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Col
     if (rule.allowlists.length && rule.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     if (c.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     const secretAt = m[0].indexOf(secret);
-    const start = at + (secretAt < 0 ? 0 : secretAt);
+    const start = at + Math.max(secretAt, 0);
     push(col, { line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart, matchStart: at, matchEnd: at + m[0].length });
   }
 }

@@ -110,7 +110,11 @@ async function scanBlobs(run: Run): Promise<{ files: number; bytes: number }> {
   const { ctx, req } = run;
   const names = req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   const refs = await blobsAt(ctx, req.root, req.mode === "staged" ? { index: true } : { rev: rangeTip(req.range!) }, names);
-  const texts = await blobTexts(ctx, req.root, refs.map((r) => r.sha));
+  const texts = await blobTexts(
+    ctx,
+    req.root,
+    refs.map((r) => r.sha),
+  );
   let bytes = 0;
   for (const [i, ref] of refs.entries()) {
     run.progress?.(i, refs.length);
@@ -129,10 +133,7 @@ async function scanBlobs(run: Run): Promise<{ files: number; bytes: number }> {
 /** tracked / --paths: each regular file alone, as the reference did (`gitleaks dir <file>`). */
 async function scanFiles(run: Run): Promise<{ files: number; bytes: number }> {
   const { ctx, req } = run;
-  const files =
-    req.mode === "paths"
-      ? expandPaths(req.root, req.paths ?? []).map((abs) => ({ abs, shown: displayPath(req.root, abs) }))
-      : (await trackedFiles(ctx, req.root)).map((rel) => ({ abs: join(req.root, rel), shown: rel }));
+  const files = req.mode === "paths" ? expandPaths(req.root, req.paths ?? []).map((abs) => ({ abs, shown: displayPath(req.root, abs) })) : (await trackedFiles(ctx, req.root)).map((rel) => ({ abs: join(req.root, rel), shown: rel }));
   let bytes = 0;
   for (const [i, f] of files.entries()) {
     run.progress?.(i, files.length);

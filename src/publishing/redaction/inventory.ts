@@ -10,8 +10,8 @@ import type { Ctx } from "../../lib/context.ts";
 import { parseOrgRules } from "./config.ts";
 import { COMMON, FALLBACK_DICT, STOP } from "./words.ts";
 
-export const KINDS = ["kebab", "word_in_korean", "home_user", "email_domain"] as const;
-export type Kind = (typeof KINDS)[number];
+const KINDS = ["kebab", "word_in_korean", "home_user", "email_domain"] as const;
+type Kind = (typeof KINDS)[number];
 
 export class InventoryFail extends Error {
   override name = "InventoryFail";
@@ -45,7 +45,12 @@ const EMAIL = /[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/g;
 
 function loadDict(path: string, onNote: (m: string) => void): Set<string> {
   try {
-    return new Set(readFileSync(path, "utf8").split(/\r?\n/).map((w) => w.trim().toLowerCase()).filter(Boolean));
+    return new Set(
+      readFileSync(path, "utf8")
+        .split(/\r?\n/)
+        .map((w) => w.trim().toLowerCase())
+        .filter(Boolean),
+    );
   } catch {
     onNote(`${path} not found; using the built-in English word list (expect more word_in_korean candidates)`);
     return FALLBACK_DICT;
@@ -88,7 +93,12 @@ async function trackedFiles(ctx: Ctx, root: string): Promise<string[]> {
 
 function readBaseline(path: string): Set<string> {
   try {
-    return new Set(readFileSync(path, "utf8").split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith("#")));
+    return new Set(
+      readFileSync(path, "utf8")
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith("#")),
+    );
   } catch {
     return new Set();
   }

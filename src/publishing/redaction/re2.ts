@@ -47,7 +47,7 @@ function unicodeProperty(name: string): string {
 }
 
 /** Reads the escape at `i` (which points at the backslash). Returns [js, next index, needsUnicode]. */
-function escape(p: string, i: number, inClass: boolean): [string, number, boolean] {
+function escapeAt(p: string, i: number, inClass: boolean): [string, number, boolean] {
   const c = p[i + 1];
   if (c === undefined) throw new Re2Error("trailing backslash");
   if (/[1-9]/.test(c) && !/[0-7]/.test(p[i + 2] ?? "")) throw new Re2Error(`backreference \\${c}`);
@@ -161,7 +161,7 @@ export function translateRe2(p: string): Translated {
   while (i < p.length) {
     const c = p[i]!;
     if (c === "\\") {
-      const [js, next, u] = escape(p, i, inClass);
+      const [js, next, u] = escapeAt(p, i, inClass);
       out += js;
       unicode ||= u;
       i = next;
@@ -215,7 +215,7 @@ export function translateRe2(p: string): Translated {
       continue;
     }
     if (c === ")") {
-      out += ")".repeat(openMods.length) + ")";
+      out += `${")".repeat(openMods.length)})`;
       openMods = depthMods.pop() ?? [];
       i++;
       continue;

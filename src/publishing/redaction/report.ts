@@ -34,7 +34,7 @@ export function blindSpotLine(report: ScanReport): string | null {
   return `${P}: note — ${report.binary} binary file(s) not scanned (blind spots): ${shown}${rest > 0 ? `, ... (${rest} more)` : ""}`;
 }
 
-export function textReport(report: ScanReport, meta: ReportMeta): string {
+function textReport(report: ScanReport, meta: ReportMeta): string {
   const total = report.findings.length + report.more;
   const head = total ? `${P}: FAIL — ${total} finding(s) (fail-closed)` : `${P}: OK — 0 findings`;
   const blind = blindSpotLine(report);
@@ -56,7 +56,7 @@ function jsonFinding(f: Finding): Record<string, unknown> {
   };
 }
 
-export function jsonReport(report: ScanReport, meta: ReportMeta): string {
+function jsonReport(report: ScanReport, meta: ReportMeta): string {
   const total = report.findings.length + report.more;
   const doc = {
     tool: { name: "mogui redaction-scan", version: meta.version },
@@ -77,14 +77,14 @@ export function jsonReport(report: ScanReport, meta: ReportMeta): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 
 /** A commit message has no file: its findings point at `commit/<sha12>` so every result still has a location. */
 function artifactUri(file: string): string {
   return file.startsWith("commit:") ? `commit/${file.slice(7)}` : file.split("/").map(encodeURIComponent).join("/");
 }
 
-export function sarifReport(report: ScanReport, meta: ReportMeta): string {
+function sarifReport(report: ScanReport, meta: ReportMeta): string {
   const index = new Map(meta.rules.map((r, i) => [r.id, i]));
   const rules = meta.rules.map((r) => ({
     id: r.id,

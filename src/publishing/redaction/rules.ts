@@ -20,11 +20,11 @@ export class ScanFail extends Error {
   }
 }
 
-export const CONFIG_ENV = "GITLEAKS_CONFIG";
-export const EXTRA_ENV = "REDACTION_EXTRA_PATTERNS";
+const CONFIG_ENV = "GITLEAKS_CONFIG";
+const EXTRA_ENV = "REDACTION_EXTRA_PATTERNS";
 
 /** Where the organisation rules file is when $REDACTION_EXTRA_PATTERNS is unset. */
-export const DEFAULT_ORG_RULES = "~/.config/redaction-extra.txt";
+const DEFAULT_ORG_RULES = "~/.config/redaction-extra.txt";
 
 /**
  * The organisation rules file: $REDACTION_EXTRA_PATTERNS (`~` expanded, relative to cwd), else
@@ -73,9 +73,7 @@ function checkLegacyAllowlist(ctx: Ctx, root: string, flag: string | undefined):
     return;
   }
   if (text.split(/\r?\n/).some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) {
-    throw new ScanFail(`${path} has entries in the retired format.`, [
-      "redaction-scan: move each exemption to .gitleaksignore (a finding fingerprint) or to an allowlist in config/gitleaks.toml, then empty that file.",
-    ]);
+    throw new ScanFail(`${path} has entries in the retired format.`, ["redaction-scan: move each exemption to .gitleaksignore (a finding fingerprint) or to an allowlist in config/gitleaks.toml, then empty that file."]);
   }
 }
 
@@ -83,28 +81,22 @@ function checkLegacyAllowlist(ctx: Ctx, root: string, flag: string | undefined):
 export function loadRules(ctx: Ctx, root: string, opts: { config?: string; allowlist?: string; requireExtra: boolean; skipLegacyCheck?: boolean }, warn: (msg: string) => void): LoadedRules {
   const base = baseRules(ctx, root, opts.config);
   if (base.set.re2Rejected.length) {
-    throw new ScanFail(`rule(s) not supported by RE2: ${base.set.re2Rejected.join(", ")}`, [
-      "redaction-scan: rewrite those regexes without lookarounds or other non-RE2 constructs, then re-run.",
-    ]);
+    throw new ScanFail(`rule(s) not supported by RE2: ${base.set.re2Rejected.join(", ")}`, ["redaction-scan: rewrite those regexes without lookarounds or other non-RE2 constructs, then re-run."]);
   }
   if (!opts.skipLegacyCheck) checkLegacyAllowlist(ctx, root, opts.allowlist);
   let org = { considered: 0, rules: [] as Rule[], unusable: 0, re2Rejected: [] as string[] };
   const abs = orgRulesPath(ctx);
-  {
-    if (existsSync(abs)) {
-      let text: string;
-      try {
-        text = readFileSync(abs, "utf8");
-      } catch {
-        throw new ScanFail("could not read the organization rules file");
-      }
-      org = parseOrgRules(text);
+  if (existsSync(abs)) {
+    let text: string;
+    try {
+      text = readFileSync(abs, "utf8");
+    } catch {
+      throw new ScanFail("could not read the organization rules file");
     }
+    org = parseOrgRules(text);
   }
   if (org.re2Rejected.length) {
-    throw new ScanFail(`organization rule(s) not supported by RE2: ${org.re2Rejected.join(", ")}`, [
-      "redaction-scan: rewrite those regexes without lookarounds or other non-RE2 constructs, then re-run.",
-    ]);
+    throw new ScanFail(`organization rule(s) not supported by RE2: ${org.re2Rejected.join(", ")}`, ["redaction-scan: rewrite those regexes without lookarounds or other non-RE2 constructs, then re-run."]);
   }
   if (org.unusable > 0) warn(`${org.unusable} of ${org.considered} organization rule lines are unusable and were skipped`);
   if (org.rules.length > 0 && !org.rules.some((r) => r.nativeScript)) {

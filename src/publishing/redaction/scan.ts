@@ -13,6 +13,7 @@ import { addText, BLIND_LISTED, jobCount, scanShard, scanSharded, ShardPool, typ
 import type { LoadedRules } from "./rules.ts";
 import { ScanFail } from "./rules.ts";
 import { blobsAt, blobTexts, commitMessages, displayPath, expandPathRefs, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 export interface ScanRequest {
   mode: Mode;
@@ -90,7 +91,7 @@ export function lineFingerprint(f: Pick<Finding, "file" | "rule" | "line">): str
 }
 
 /** Whether `ignore` names a finding by either of its fingerprints. */
-export function ignored(ignore: ReadonlySet<string>, f: Pick<Finding, "file" | "rule" | "line" | "fingerprint">): boolean {
+function ignored(ignore: ReadonlySet<string>, f: Pick<Finding, "file" | "rule" | "line" | "fingerprint">): boolean {
   return ignore.has(f.fingerprint) || ignore.has(lineFingerprint(f));
 }
 
@@ -113,7 +114,7 @@ export function readBaseline(path: string): Set<string> {
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new ScanFail(`cannot read the baseline ${path}: ${(e as NodeJS.ErrnoException).code ?? "not JSON"}`);
+    throw new ScanFail(`cannot read the baseline ${path}: ${errnoCode(e) ?? "not JSON"}`);
   }
   const parsed = v.safeParse(BaselineSchema, raw);
   if (!parsed.success) throw new ScanFail(`the baseline ${path} is not a redaction-scan JSON report`);
@@ -122,7 +123,10 @@ export function readBaseline(path: string): Set<string> {
 }
 
 async function listFiles(ctx: Ctx, req: ScanRequest, found?: (count: number) => void): Promise<FileRef[]> {
-  if (req.mode === "paths") return expandPathRefs(req.root, req.paths ?? [], found).filter((r) => !req.include || req.include.test(r.abs)).map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
+  if (req.mode === "paths")
+    return expandPathRefs(req.root, req.paths ?? [], found)
+      .filter((r) => !req.include || req.include.test(r.abs))
+      .map((r) => (r.regular ? { abs: r.abs, shown: displayPath(req.root, r.abs), regular: true } : { abs: r.abs, shown: displayPath(req.root, r.abs) }));
   const rels = req.mode === "tracked" ? await trackedFiles(ctx, req.root) : req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   return rels.map((rel) => ({ abs: join(req.root, rel), shown: rel }));
 }
@@ -136,7 +140,7 @@ export async function validateRanges(ctx: Ctx, req: ScanRequest): Promise<void> 
 
 const empty = (): ShardResult => ({ findings: [], more: 0, suppressed: 0, bytes: 0, binary: 0, binaryFiles: [] });
 
-export async function scanMessages(ctx: Ctx, c: Compiled, root: string, range: string, opts: ScanOptions): Promise<{ count: number; res: ShardResult }> {
+async function scanMessages(ctx: Ctx, c: Compiled, root: string, range: string, opts: ScanOptions): Promise<{ count: number; res: ShardResult }> {
   const msgs = await commitMessages(ctx, root, range);
   const res = empty();
   for (const m of msgs) addText(c, res, `commit:${m.sha.slice(0, 12)}`, m.body, opts);
@@ -214,7 +218,11 @@ function combine(a: ShardResult, b: ShardResult, budget: number): Omit<ScanRepor
 async function scanCommitted(ctx: Ctx, c: Compiled, req: ScanRequest, opts: ScanOptions, progress?: Progress): Promise<{ files: number; res: ShardResult }> {
   const names = req.mode === "staged" ? await stagedFiles(ctx, req.root) : await rangeFiles(ctx, req.root, req.range!);
   const refs = (await blobsAt(ctx, req.root, req.mode === "staged" ? { index: true } : { rev: rangeTip(req.range!) }, names)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const texts = await blobTexts(ctx, req.root, refs.filter((r) => !pathAllowed(c, r.path)).map((r) => r.sha));
+  const texts = await blobTexts(
+    ctx,
+    req.root,
+    refs.filter((r) => !pathAllowed(c, r.path)).map((r) => r.sha),
+  );
   const res = empty();
   refs.forEach((r, i) => {
     if ((i & 63) === 0) progress?.(i, refs.length);
@@ -233,7 +241,7 @@ async function scanCommitted(ctx: Ctx, c: Compiled, req: ScanRequest, opts: Scan
   return { files: names.length, res };
 }
 
-export function sortFindings(findings: Finding[]): Finding[] {
+function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : 0)));
 }
 

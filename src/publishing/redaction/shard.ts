@@ -26,7 +26,7 @@ export interface FileRef extends PathRef {
   shown: string;
 }
 
-export const SHARD_MIN_FILES = 2000;
+const SHARD_MIN_FILES = 2000;
 const CHILD_TIMEOUT = 30 * 60_000;
 
 /** How many processes a large scan may use: $MOGUI_SCAN_JOBS (1 turns sharding off), else the core count, at most 8. */
@@ -147,7 +147,7 @@ export function addText(c: Compiled, out: ShardResult, shown: string, text: stri
 }
 
 /** Appends `next` (a later share, in file order) to `out`, keeping the first `budget` findings. */
-export function mergeShard(out: ShardResult, next: ShardResult, budget: number, onFinding?: (f: Finding) => void): void {
+function mergeShard(out: ShardResult, next: ShardResult, budget: number, onFinding?: (f: Finding) => void): void {
   for (const f of next.findings) {
     if (out.findings.length < budget) {
       out.findings.push(f);
@@ -291,15 +291,7 @@ export class ShardPool {
  * returns every share's result merged in order (the first share is this process's). `compile` is called once the
  * children have their lists, so compiling the rules here overlaps their start-up when the pool started late.
  */
-export async function scanSharded(
-  ctx: Ctx,
-  compile: () => Compiled,
-  files: readonly FileRef[],
-  jobs: number,
-  pool: ShardPool,
-  opts: ShardOptions,
-  progress?: (done: number, total: number) => void,
-): Promise<ShardResult> {
+export async function scanSharded(ctx: Ctx, compile: () => Compiled, files: readonly FileRef[], jobs: number, pool: ShardPool, opts: ShardOptions, progress?: (done: number, total: number) => void): Promise<ShardResult> {
   const shares = splitShares(files, Math.min(jobs, pool.size + 1), pool.late);
   try {
     pool.feed(shares.slice(1));

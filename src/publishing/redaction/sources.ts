@@ -1,10 +1,11 @@
 /** What a redaction scan reads: the file list of each mode, commit messages of a range, file contents. */
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { git, gitEnv } from "../../lib/git.ts";
 import { decodeUtf16, utf16Encoding } from "./decode.ts";
 import type { Ctx } from "../../lib/context.ts";
 import { keepOutOfFTL } from "./tier.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export type Mode = "tracked" | "staged" | "range" | "paths";
 
@@ -175,7 +176,7 @@ const DIRECT_DECODE_MAX = 1 << 20;
 
 /** Fail closed: a file that exists but cannot be read is not "clean". */
 function unreadable(abs: string, e: unknown): SourceError {
-  return new SourceError(`cannot read ${abs}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  return new SourceError(`cannot read ${abs}: ${errnoCode(e) ?? errorMessage(e)}`);
 }
 
 function readBytes(abs: string): Buffer {

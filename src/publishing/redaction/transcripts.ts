@@ -12,7 +12,7 @@ import type { ScanRequest } from "./scan.ts";
 
 export type Agent = "claude" | "codex" | "all";
 
-export interface Stores {
+interface Stores {
   /** The home the findings' paths are shown relative to. */
   root: string;
   /** The store directories that exist. */
@@ -23,7 +23,7 @@ export interface Stores {
   include: RegExp;
 }
 
-export function transcriptStores(ctx: Pick<Ctx, "env" | "cwd">, agent: Agent): Stores {
+function transcriptStores(ctx: Pick<Ctx, "env" | "cwd">, agent: Agent): Stores {
   const home = ctx.env.HOME || homedir();
   const claude = ctx.env.CLAUDE_CONFIG_DIR ? resolve(ctx.cwd, ctx.env.CLAUDE_CONFIG_DIR) : join(home, ".claude");
   const codex = ctx.env.CODEX_HOME ? resolve(ctx.cwd, ctx.env.CODEX_HOME) : join(home, ".codex");

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dualWarnings, type ProcessProbe } from "./dual.ts";
 import { extractRoleState, RoleStateError, type RoleState } from "./role-state.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const DEFAULT_BUDGET_CHARS = 24_000;
 export const L0_MARKER = "\n[TRUNCATED:BOOTSTRAP_BUDGET_EXCEEDED]";
@@ -51,8 +52,8 @@ function readIf(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new BootstrapError(`cannot read ${path}: ${(e as Error).message}`);
+    if (errnoCode(e) === "ENOENT") return undefined;
+    throw new BootstrapError(`cannot read ${path}: ${errorMessage(e)}`);
   }
 }
 

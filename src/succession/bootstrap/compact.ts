@@ -2,8 +2,7 @@
  * §11.3: after a compaction the hook's Role State and tracks must not pose as recall. Their sections are cut out
  * (one E12 line marks where), and the first-injection banner goes on top.
  */
-export const E12_LINE =
-  "[E12] compact: tracks/role suppressed for recall probe (recall first, then check against the tracker for the authoritative state)";
+export const E12_LINE = "[E12] compact: tracks/role suppressed for recall probe (recall first, then check against the tracker for the authoritative state)";
 export const E12_BANNER =
   "[E12-CRITICAL] compact first-injection warning: this hook output may be arriving after the first synthetic continuation turn. " +
   "Treat the previous synthetic turn as unrehydrated; before any tool action, Read the canonical role-state.md, declare Role State, " +

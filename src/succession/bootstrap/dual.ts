@@ -8,8 +8,8 @@ import { basename } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { describeFailure, isRealRunner, ok } from "../../lib/runner.ts";
 
-export const PS_ARGV = ["ps", "-axo", "pid=,ppid=,command="] as const;
-export const PS_TIMEOUT_MS = 5_000;
+const PS_ARGV = ["ps", "-axo", "pid=,ppid=,command="] as const;
+const PS_TIMEOUT_MS = 5_000;
 
 interface Row {
   pid: number;
@@ -17,7 +17,7 @@ interface Row {
   command: string;
 }
 
-export function parsePs(text: string): Row[] {
+function parsePs(text: string): Row[] {
   const rows: Row[] = [];
   for (const line of text.split("\n")) {
     const m = /^\s*(\d+)\s+(\d+)\s+(.*\S)\s*$/.exec(line);
@@ -50,7 +50,7 @@ export function dualWarnings(psText: string, sessionId: string, selfPid: number,
 
 export type ProcessProbe = () => Promise<string>;
 
-export class ProbeFailed extends Error {
+class ProbeFailed extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ProcessProbeFailed";
@@ -71,7 +71,7 @@ function statPpid(pid: number): number | null {
  * The same `pid ppid command` table read straight from /proc (Linux): spawning `ps` costs more than the rest of
  * the SessionStart hook together. Only this process's ancestors get a real ppid (nothing else needs one).
  */
-export function procTable(selfPid: number = process.pid): string {
+function procTable(selfPid: number = process.pid): string {
   const chain = new Map<number, number>();
   for (let pid: number | null = selfPid; pid && pid > 0 && !chain.has(pid); ) {
     const ppid = statPpid(pid);
@@ -84,7 +84,9 @@ export function procTable(selfPid: number = process.pid): string {
     if (!/^\d+$/.test(name)) continue;
     let cmd: string;
     try {
-      cmd = readFileSync(`/proc/${name}/cmdline`, "utf8").replace(/[\0\n]+/g, " ").trim();
+      cmd = readFileSync(`/proc/${name}/cmdline`, "utf8")
+        .replace(/[\0\n]+/g, " ")
+        .trim();
     } catch {
       continue;
     }

@@ -4,9 +4,9 @@ import { basename, join } from "node:path";
 import { isFile } from "../../lib/fs.ts";
 import { roleStateBlock } from "./role-state.ts";
 
-export const DEFAULT_MEMORY_CAP = 15;
+const DEFAULT_MEMORY_CAP = 15;
 export const DEFAULT_LIVE_BUDGET = 12_000;
-export const DEFAULT_CHARTER_POINTER = "Operations SSOT: see the ops repository MASTER-OPERATIONS.md (Role State canon)";
+const DEFAULT_CHARTER_POINTER = "Operations SSOT: see the ops repository MASTER-OPERATIONS.md (Role State canon)";
 
 const why = (e: unknown) => (e instanceof Error ? `${e.name}: ${e.message}` : String(e));
 

@@ -9,7 +9,7 @@ import { COMPACT_OVERHEAD, suppressCompactRecall } from "./compact.ts";
 import { auditMemories, DEFAULT_LIVE_BUDGET, loadRoleState, resolveCharterPointer, trackLines } from "./live-sources.ts";
 
 export const SELF_BLOCK_CAP = 1_000;
-export const HEADER = "[MASTER-BOOTSTRAP v1]";
+const HEADER = "[MASTER-BOOTSTRAP v1]";
 
 /** Runs `bd <args>`; returns stdout (exit status ignored, like the reference); throws when bd cannot run. */
 export type BdRunner = (args: string[]) => Promise<string>;
@@ -44,7 +44,7 @@ interface Parts {
 
 const errText = (e: unknown) => (e instanceof Error ? e.message || e.name : String(e));
 
-export function render(p: Parts): string {
+function render(p: Parts): string {
   const lines = [HEADER, "## Role State", p.role, "## Active tracks"];
   lines.push(...(p.tracks.length ? p.tracks : p.totalTracks ? [] : ["(none)"]));
   if (p.tracks.length < p.totalTracks) lines.push(`[TRUNCATED:tracks ${p.tracks.length}/${p.totalTracks}]`);
@@ -61,7 +61,7 @@ function alertOnce(p: Parts, a: string): void {
 }
 
 /** D25: shrink sections in priority order until the whole block fits the cap. */
-export function enforceCap(p: Parts, cap: number): string {
+function enforceCap(p: Parts, cap: number): string {
   const fits = () => render(p).length <= cap;
   while (!fits() && p.tracks.length > 0) {
     p.tracks = p.tracks.slice(0, p.tracks.length > 4 ? Math.floor(p.tracks.length / 2) : p.tracks.length - 1);

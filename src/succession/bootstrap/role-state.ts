@@ -2,15 +2,7 @@
  * Role State (§6): the fixed four-field block of a handoff or role-state.md. Located under a `## Role State`
  * heading as the first fenced block holding `Current Role:`, else an unfenced `Current Role:` .. `Unlock:` run.
  */
-export const VALID_ROLES = [
-  "Architecture",
-  "Research",
-  "Reference Implementation",
-  "Feature Implementation",
-  "Release / Operations",
-  "Incident Response",
-  "Maintenance",
-] as const;
+export const VALID_ROLES = ["Architecture", "Research", "Reference Implementation", "Feature Implementation", "Release / Operations", "Incident Response", "Maintenance"] as const;
 
 export interface RoleState {
   role: string;
@@ -72,7 +64,7 @@ export function roleStateBlock(text: string): string | undefined {
 }
 
 /** Validate a block: the four required fields, one of the seven roles, a lock of ENABLED or DISABLED. */
-export function parseRoleState(block: string): RoleState {
+function parseRoleState(block: string): RoleState {
   const fields = new Map<string, string>();
   for (const line of block.split(/\r?\n/)) {
     const i = line.indexOf(":");

@@ -6,8 +6,8 @@
  */
 import { fstatSync, readSync } from "node:fs";
 
-export const STDIN_DEADLINE_MS = 1_000;
-export const STDIN_MAX_BYTES = 1 << 20;
+const STDIN_DEADLINE_MS = 1_000;
+const STDIN_MAX_BYTES = 1 << 20;
 
 export async function readStdinText(deadlineMs = STDIN_DEADLINE_MS): Promise<string> {
   try {

@@ -6,6 +6,7 @@
 import { closeSync, lstatSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { lockPathFor } from "../../lib/ledger.ts";
 import { LockTimeoutError, withLock } from "../../lib/lock.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export class LineageValidationError extends Error {
   constructor(message: string) {
@@ -38,7 +39,7 @@ export const FIELDS: readonly (readonly [string, string])[] = [
   ["notes", "Notes"],
 ];
 const INTS = new Set(["generation", "repeated_question_count", "reopened_decision_count"]);
-export const VERIFICATIONS = ["PASS", "PARTIAL", "FAILED"] as const;
+const VERIFICATIONS = ["PASS", "PARTIAL", "FAILED"] as const;
 
 export type Entry = Record<string, string | number>;
 
@@ -87,8 +88,8 @@ function readBytes(path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return Buffer.alloc(0);
-    throw new LineageAppendError(`cannot read ${path}: ${(e as Error).message}`);
+    if (errnoCode(e) === "ENOENT") return Buffer.alloc(0);
+    throw new LineageAppendError(`cannot read ${path}: ${errorMessage(e)}`);
   }
 }
 
@@ -109,7 +110,7 @@ export function appendEntry(path: string, raw: unknown, hooks: { afterWrite?: ()
   } catch (e) {
     if (e instanceof LineageValidationError || e instanceof LineageAppendError || e instanceof LockTimeoutError) throw e;
     // The lock file itself could not be created (e.g. no such directory): nothing was written.
-    throw new LineageAppendError(`cannot lock ${path}: ${(e as Error).message}`);
+    throw new LineageAppendError(`cannot lock ${path}: ${errorMessage(e)}`);
   }
 }
 
@@ -137,7 +138,7 @@ function appendLocked(path: string, entry: Entry, hooks: { afterWrite?: () => vo
       /* the error below still says the append failed */
     }
     if (e instanceof LineageAppendError) throw new LineageAppendError(`${e.message}; original bytes restored`);
-    throw new LineageAppendError(`append to ${path} failed: ${(e as Error).message}; original bytes restored`);
+    throw new LineageAppendError(`append to ${path} failed: ${errorMessage(e)}; original bytes restored`);
   }
   return rendered;
 }

@@ -5,7 +5,7 @@
 import { VALID_ROLES } from "../bootstrap/role-state.ts";
 import { SuccessionError } from "./errors.ts";
 
-export const DEFAULT_ROLE = "Reference Implementation";
+const DEFAULT_ROLE = "Reference Implementation";
 
 export interface FrozenState {
   current_role: string;
@@ -47,16 +47,12 @@ function text(v: unknown): string {
 }
 
 export function buildHandoff(spec: Spec): string {
-  const frozen = spec.role_state !== undefined && spec.role_state !== null
-    ? freezeRoles(spec.role_state)
-    : freezeRoles({ role: spec.current_role ?? DEFAULT_ROLE });
+  const frozen = spec.role_state !== undefined && spec.role_state !== null ? freezeRoles(spec.role_state) : freezeRoles({ role: spec.current_role ?? DEFAULT_ROLE });
   const role = oneLine("current role", frozen.current_role);
   if (!(VALID_ROLES as readonly string[]).includes(role)) {
     throw new SuccessionError(`Unknown role: ${role} (valid: ${VALID_ROLES.join(", ")})`);
   }
-  const next = spec.recommended_next_role === undefined || spec.recommended_next_role === null || String(spec.recommended_next_role).trim() === ""
-    ? role
-    : String(spec.recommended_next_role).trim();
+  const next = spec.recommended_next_role === undefined || spec.recommended_next_role === null || String(spec.recommended_next_role).trim() === "" ? role : String(spec.recommended_next_role).trim();
   const sections: [string, string][] = [
     ["Role State", ["```", `Current Role: ${role}`, "Role Lock: ENABLED", `Frozen: ${frozen.frozen}`, `Unlock: ${frozen.unlock}`, "```"].join("\n")],
     ["Current Objective", text(spec.current_objective)],

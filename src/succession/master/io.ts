@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { ExitError, UsageError } from "../../lib/errors.ts";
+import { errnoCode, errorMessage, ExitError, UsageError } from "../../lib/errors.ts";
 import { COMMON_EXITS } from "../../lib/exits.ts";
 
 /** An input file that cannot be read or parsed is the commands' `usage` exit (one line, no help hint). */
@@ -12,7 +12,7 @@ export function readText(ctx: Ctx, path: string, label: string): string {
   try {
     return readFileSync(resolve(ctx.cwd, path), "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new ExitError(INPUT_EXIT, `${label}: cannot read ${path}${code ? ` (${code})` : ""}`);
   }
 }
@@ -22,7 +22,7 @@ export function readJsonFile(ctx: Ctx, path: string, label: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new ExitError(INPUT_EXIT, `${label}: ${path} is not valid JSON: ${(e as Error).message}`);
+    throw new ExitError(INPUT_EXIT, `${label}: ${path} is not valid JSON: ${errorMessage(e)}`);
   }
 }
 

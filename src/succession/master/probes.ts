@@ -6,7 +6,7 @@
 import type { Ctx } from "../../lib/context.ts";
 import type { RunResult } from "../../lib/runner.ts";
 
-export const PROBE_TIMEOUT_MS = 5_000;
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** true = present, false = gone, string = skipped:<why>. */
 export type ProbeResult = boolean | `skipped:${string}`;

@@ -9,10 +9,11 @@ import { SuccessionError } from "./errors.ts";
 import { settle, type Probe, type ProbeResult } from "./probes.ts";
 import { ok } from "../../lib/runner.ts";
 import { findSessions, matchedFields, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export const RETIRE = { CLOSED: "CLOSED", CLOSED_PARTIAL: "CLOSED_PARTIAL", REFUSED: "REFUSED", DRY_RUN: "DRY_RUN" } as const;
-export const MEASURED = "measured";
-export const STILL_PRESENT = "still_present";
+const MEASURED = "measured";
+const STILL_PRESENT = "still_present";
 
 export interface RetireInput {
   selfHandle: string;
@@ -72,21 +73,15 @@ async function measure(ctx: Ctx, inp: RetireInput, target: SessionInfo): Promise
     const after = await findSessions(ctx);
     pane = after.some((s) => s.handle === target.handle) ? STILL_PRESENT : MEASURED;
   } catch (e) {
-    pane = `skipped:re-list failed: ${(e as Error).message}`;
+    pane = `skipped:re-list failed: ${errorMessage(e)}`;
   }
   const pid = inp.targetPid ?? target.process_id;
   const raw = inp.targetTty?.trim() ?? "";
   const bare = raw.replace(/^\/dev\//, "").trim();
   // The two probes are independent: settle them side by side, so a slow one does not add its wait to the other's.
   const [process, tty] = await Promise.all([
-    pid === null || pid === undefined
-      ? "skipped:no target-pid and no pid reported by terminal list"
-      : settle(inp.processProbe, String(pid), settleMs, sleep).then(axis),
-    !raw
-      ? "skipped:no target-tty supplied"
-      : !bare
-        ? "skipped:target-tty has no device name after normalization"
-        : settle(inp.ttyProbe, bare, settleMs, sleep).then(axis),
+    pid === null || pid === undefined ? "skipped:no target-pid and no pid reported by terminal list" : settle(inp.processProbe, String(pid), settleMs, sleep).then(axis),
+    !raw ? "skipped:no target-tty supplied" : !bare ? "skipped:target-tty has no device name after normalization" : settle(inp.ttyProbe, bare, settleMs, sleep).then(axis),
   ]);
   return { pane, process, tty };
 }

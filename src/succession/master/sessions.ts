@@ -7,7 +7,7 @@ import { ok, type RunResult } from "../../lib/runner.ts";
 import { resolveOrcaExecutable } from "../../lib/orca/resolve.ts";
 import { SuccessionError } from "./errors.ts";
 
-export const ORCA_TIMEOUT_MS = 30_000;
+const ORCA_TIMEOUT_MS = 30_000;
 
 export interface SessionInfo {
   handle: string;
@@ -22,7 +22,7 @@ export interface SessionInfo {
 }
 
 /** The seven fields a selector or marker may match, in a fixed order. */
-export const MATCH_FIELDS = ["handle", "pty_id", "session_id", "worktree_id", "worktree_path", "branch", "title"] as const;
+const MATCH_FIELDS = ["handle", "pty_id", "session_id", "worktree_id", "worktree_path", "branch", "title"] as const;
 
 export function orcaExe(ctx: Ctx): string {
   return resolveOrcaExecutable(ctx.env);
@@ -70,7 +70,7 @@ function intOrNull(v: unknown): number | null {
   return null;
 }
 
-export function sessionFromItem(item: Record<string, unknown>): SessionInfo | null {
+function sessionFromItem(item: Record<string, unknown>): SessionInfo | null {
   const handle = str(item.handle);
   if (!handle) return null;
   return {

@@ -3,8 +3,7 @@ import { realpathSync } from "node:fs";
 import { envelopeMessage } from "./sessions.ts";
 import { SPAWN_EXIT, SuccessionError } from "./errors.ts";
 
-export const SELECTOR_HINT =
-  ". Accepted selector forms are full id:<repoId>::<path>, id:folder:<uuid> for folder workspaces; path: is matched by resolved directory.";
+export const SELECTOR_HINT = ". Accepted selector forms are full id:<repoId>::<path>, id:folder:<uuid> for folder workspaces; path: is matched by resolved directory.";
 
 const HANDLE_KEYS = ["handle", "terminal", "terminalHandle"] as const;
 
@@ -24,7 +23,7 @@ export class SpawnParseError extends SuccessionError {
   }
 }
 
-export function sniffHandle(raw: string): string | null {
+function sniffHandle(raw: string): string | null {
   const m = /"(?:handle|terminal|terminalHandle)"\s*:\s*"([^"]+)"/.exec(raw);
   return m ? m[1]! : null;
 }

@@ -8,6 +8,7 @@ import { ok } from "../../lib/runner.ts";
 import { findSessions, orcaExe, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
 import { parseCreated, SELECTOR_HINT, SpawnParseError, titleMatches, worktreesMatch } from "./spawn-match.ts";
 import { startupCommand } from "./startup.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface SpawnInput {
   workspaceSelector: string;
@@ -39,11 +40,15 @@ interface Snapshots {
 
 function required(inp: SpawnInput): void {
   const fields: [string, string | undefined][] = [
-    ["workspace_selector", inp.workspaceSelector], ["kickoff_text", inp.kickoffText], ["root", inp.root],
-    ["title", inp.title], ["model", inp.model], ["agent", inp.agent],
+    ["workspace_selector", inp.workspaceSelector],
+    ["kickoff_text", inp.kickoffText],
+    ["root", inp.root],
+    ["title", inp.title],
+    ["model", inp.model],
+    ["agent", inp.agent],
   ];
   if (inp.expectedPlacement !== undefined) fields.push(["expected_placement", inp.expectedPlacement]);
-  for (const [label, v] of fields) if (!v || !v.trim()) throw new SuccessionError(`${label} is required`);
+  for (const [label, v] of fields) if (!v?.trim()) throw new SuccessionError(`${label} is required`);
 }
 
 const handles = (xs: SessionInfo[]) => (xs.length ? xs.map((s) => s.handle).join(", ") : "none");
@@ -51,13 +56,17 @@ const handles = (xs: SessionInfo[]) => (xs.length ? xs.map((s) => s.handle).join
 async function confirmOwned(ctx: Ctx, inp: SpawnInput, handle: string, snaps: Snapshots): Promise<string | null> {
   const preExisting = `reported handle ${handle} is pre-existing; terminal not closed`;
   if (snaps.scoped.some((s) => s.handle === handle)) return preExisting;
-  const lookup = (opts: { worktree?: string }) => findSessions(ctx, opts).then((xs) => xs.find((s) => s.handle === handle), () => undefined);
+  const lookup = (opts: { worktree?: string }) =>
+    findSessions(ctx, opts).then(
+      (xs) => xs.find((s) => s.handle === handle),
+      () => undefined,
+    );
   let found = await lookup({ worktree: inp.workspaceSelector });
   if (!found && snaps.global) {
     found = await lookup({});
     if (found && snaps.global.some((s) => s.handle === handle)) return preExisting;
   }
-  if (!found || !found.connected || !titleMatches(found.title, inp.title)) {
+  if (!found?.connected || !titleMatches(found.title, inp.title)) {
     return "terminal not closed; ownership unconfirmed, reconcile via orca terminal list";
   }
   return null;
@@ -83,7 +92,7 @@ function placementError(inp: SpawnInput, actual: string): string | undefined {
   return `expected ${inp.expectedPlacement}, got ${actual}`;
 }
 
-export function createArgv(ctx: Ctx, inp: SpawnInput): { argv: string[]; startup: string } {
+function createArgv(ctx: Ctx, inp: SpawnInput): { argv: string[]; startup: string } {
   const startup = startupCommand(inp.root, inp.model, inp.kickoffText, inp.agent);
   return { argv: [orcaExe(ctx), "terminal", "create", "--worktree", inp.workspaceSelector, "--title", inp.title, "--command", startup, "--json"], startup };
 }
@@ -114,7 +123,7 @@ async function snapshots(ctx: Ctx, inp: SpawnInput): Promise<Snapshots> {
   try {
     scoped = await findSessions(ctx, { worktree: inp.workspaceSelector });
   } catch (e) {
-    throw new SuccessionError(`spawn precheck list failed: ${(e as Error).message}`, SPAWN_EXIT.LIST_ERROR);
+    throw new SuccessionError(`spawn precheck list failed: ${errorMessage(e)}`, SPAWN_EXIT.LIST_ERROR);
   }
   let global: SessionInfo[] | null = null;
   try {
@@ -139,10 +148,7 @@ async function create(ctx: Ctx, inp: SpawnInput, argv: string[], snaps: Snapshot
   }
 }
 
-async function verifyLive(
-  ctx: Ctx, inp: SpawnInput, created: { handle: string; worktreeId: string }, snaps: Snapshots,
-  base: Pick<SpawnReport, "command" | "startup_command" | "requested_worktree">, placement: Record<string, string>,
-): Promise<SpawnReport> {
+async function verifyLive(ctx: Ctx, inp: SpawnInput, created: { handle: string; worktreeId: string }, snaps: Snapshots, base: Pick<SpawnReport, "command" | "startup_command" | "requested_worktree">, placement: Record<string, string>): Promise<SpawnReport> {
   const { handle, worktreeId } = created;
   const sel = inp.workspaceSelector;
   if (!worktreesMatch(worktreeId, sel)) {
@@ -154,15 +160,19 @@ async function verifyLive(
   try {
     live = await findSessions(ctx, { worktree: sel });
   } catch (e) {
-    return failWithCleanup(ctx, inp, handle, SPAWN_EXIT.LIST_ERROR, snaps, `spawn liveness list failed: ${(e as Error).message}`);
+    return failWithCleanup(ctx, inp, handle, SPAWN_EXIT.LIST_ERROR, snaps, `spawn liveness list failed: ${errorMessage(e)}`);
   }
   const pre = new Set(snaps.scoped.map((s) => s.handle));
   const fresh = live.filter((s) => !pre.has(s.handle) && s.connected && worktreesMatch(s.worktree_id, sel));
   const reported = fresh.find((s) => s.handle === handle);
   if (reported) {
     const verification = {
-      requested_worktree: sel, actual_worktree: worktreeId, result: "MATCH", title_matched: titleMatches(reported.title, inp.title),
-      liveness_check: "reported handle is live+new+connected in requested worktree", ...placement,
+      requested_worktree: sel,
+      actual_worktree: worktreeId,
+      result: "MATCH",
+      title_matched: titleMatches(reported.title, inp.title),
+      liveness_check: "reported handle is live+new+connected in requested worktree",
+      ...placement,
     };
     return { status: "CREATED", ...base, handle, worktree_id: worktreeId, handle_reissued: false, verified: true, verification };
   }
@@ -179,8 +189,13 @@ async function verifyLive(
   const apm = placementError(inp, actual);
   if (apm) await failWithCleanup(ctx, inp, adopted.handle, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, "spawn placement mismatch", apm);
   const verification = {
-    requested_worktree: sel, actual_worktree: actual, result: "MATCH_REISSUED", title_matched: true, reported_handle: handle,
-    liveness_check: "reissued handle is live+new+connected in requested worktree", ...placement,
+    requested_worktree: sel,
+    actual_worktree: actual,
+    result: "MATCH_REISSUED",
+    title_matched: true,
+    reported_handle: handle,
+    liveness_check: "reissued handle is live+new+connected in requested worktree",
+    ...placement,
   };
   return { status: "CREATED", ...base, handle: adopted.handle, worktree_id: actual, handle_reissued: true, verified: true, verification };
 }

@@ -8,7 +8,7 @@ export function shellQuote(s: string): string {
 }
 
 /** Default model per agent when --model is omitted (the CLI's map; other agents must name one). */
-export const DEFAULT_MODELS: Record<string, string> = {
+const DEFAULT_MODELS: Record<string, string> = {
   claude: "claude-fable-5",
   "claude-code": "claude-fable-5",
   grok: "grok-4.5",

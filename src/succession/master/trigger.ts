@@ -1,5 +1,5 @@
 /** §5.2 trigger detection: an explicit instruction is IMMEDIATE; pressure or a milestone only ADVISES (never spawns). */
-export const TRIGGER = { IMMEDIATE: "IMMEDIATE", ADVISORY: "ADVISORY", NONE: "NONE" } as const;
+const TRIGGER = { IMMEDIATE: "IMMEDIATE", ADVISORY: "ADVISORY", NONE: "NONE" } as const;
 
 // The reference's phrases (the reference, pinned by its tests): what the owner types, not output; kept byte for byte.
 export const IMMEDIATE_PHRASES = ["succession now", "handoff to successor", "승계해줘", "다음 마스터로 넘기자", "승계 진행해"] as const;

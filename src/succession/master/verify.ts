@@ -1,7 +1,7 @@
 /** §5.4: grade a successor's recovery report. Any MISS fails closed; otherwise count the three checks. */
 import { SuccessionError } from "./errors.ts";
 
-export const VERIFY = { PASS: "PASS", PARTIAL: "PARTIAL", FAILED: "FAILED" } as const;
+const VERIFY = { PASS: "PASS", PARTIAL: "PARTIAL", FAILED: "FAILED" } as const;
 
 export interface VerificationReport {
   status: (typeof VERIFY)[keyof typeof VERIFY];

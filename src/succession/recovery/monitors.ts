@@ -9,7 +9,7 @@ const TIMEOUT_MS = 5_000;
 export type MonitorProbe = (pattern: string) => Promise<{ code: number; stdout: string; stderr: string }>;
 
 /** A small POSIX-ish word splitter (quotes and backslashes), enough for `ps` command lines. */
-export function splitWords(s: string): string[] | null {
+function splitWords(s: string): string[] | null {
   const out: string[] = [];
   let cur = "";
   let inWord = false;
@@ -55,8 +55,7 @@ export function filterRunningMonitors(lines: string, pattern: string): string[] 
   return out;
 }
 
-const failText = (r: RunResult, what: string) =>
-  r.missing ? `${what}: executable not found` : r.timedOut ? `${what}: timed out` : r.signal ? `${what}: killed by ${r.signal}` : r.stderr.trim();
+const failText = (r: RunResult, what: string) => (r.missing ? `${what}: executable not found` : r.timedOut ? `${what}: timed out` : r.signal ? `${what}: killed by ${r.signal}` : r.stderr.trim());
 
 export function pgrepProbe(ctx: Ctx): MonitorProbe {
   return async (pattern) => {

@@ -9,15 +9,16 @@ import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
 import { activeTracks, replayFile, type TrackState } from "../tracks/ledger.ts";
 import { filterRunningMonitors, type MonitorProbe } from "./monitors.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
-export type StepStatus = "OK" | "MISS" | "WARN" | "SKIP";
-export interface RecoveryStep {
+type StepStatus = "OK" | "MISS" | "WARN" | "SKIP";
+interface RecoveryStep {
   step: string;
   status: StepStatus;
   evidence: string;
   manual_actions: string[];
 }
-export interface RepositoryObservation {
+interface RepositoryObservation {
   path: string;
   head: string;
   branch: string;
@@ -25,7 +26,7 @@ export interface RepositoryObservation {
   status: StepStatus;
   evidence: string;
 }
-export interface MonitorObservation {
+interface MonitorObservation {
   pattern: string;
   status: StepStatus;
   matches: string[];
@@ -78,7 +79,7 @@ function step1(cfg: RecoveryConfig): { steps: RecoveryStep[]; tracks: TrackState
   try {
     replay = replayFile(cfg.ledger);
   } catch (e) {
-    replay = { tracks: new Map(), warnings: [`unreadable: ${(e as Error).message}`], corrupt: [] };
+    replay = { tracks: new Map(), warnings: [`unreadable: ${errorMessage(e)}`], corrupt: [] };
   }
   const tracks = activeTracks(replay);
   if (!replay.warnings.length) return { steps: [s1, step("1-ledger", "OK", `active tracks=${tracks.length}`)], tracks };
@@ -98,8 +99,12 @@ async function observeRepo(ctx: Ctx, path: string): Promise<RepositoryObservatio
   const status = await git(ctx, path, ["--no-optional-locks", "status", "--porcelain"], 10_000);
   const bad = [branch, status].find((r) => !r.ok);
   return {
-    path, head: head.stdout.trim(), branch: branch.stdout.trim(), dirty: status.stdout.trim() !== "",
-    status: bad ? "WARN" : "OK", evidence: bad ? bad.why : "git state observed",
+    path,
+    head: head.stdout.trim(),
+    branch: branch.stdout.trim(),
+    dirty: status.stdout.trim() !== "",
+    status: bad ? "WARN" : "OK",
+    evidence: bad ? bad.why : "git state observed",
   };
 }
 
@@ -116,11 +121,7 @@ async function observeMonitor(probe: MonitorProbe, pattern: string): Promise<Mon
 
 function step6(tracks: TrackState[]): RecoveryStep {
   const recite = tracks.length ? tracks.map((t) => `${t.track_id} (${t.title})`).join(", ") : "none";
-  return step("6", "OK", "successor verification checklist generated", [
-    `Recite active tracks: ${recite}`,
-    "Compare predecessor PID command lines before terminating anything.",
-    "Append the succession lineage entry after verification.",
-  ]);
+  return step("6", "OK", "successor verification checklist generated", [`Recite active tracks: ${recite}`, "Compare predecessor PID command lines before terminating anything.", "Append the succession lineage entry after verification."]);
 }
 
 export async function recover(ctx: Ctx, cfg: RecoveryConfig, probes: { process: ProcessProbe; monitor: MonitorProbe }): Promise<RecoveryReport> {
@@ -135,14 +136,10 @@ export async function recover(ctx: Ctx, cfg: RecoveryConfig, probes: { process: 
   const { steps: s1, tracks } = step1(cfg);
   const repos: RepositoryObservation[] = [];
   for (const p of cfg.repos ?? []) repos.push(await observeRepo(ctx, p));
-  const s23 = step("2-3", repos.some((r) => r.status === "WARN") ? "WARN" : "OK", repos.length
-    ? repos.map((r) => `${r.path} head=${r.head} branch=${r.branch} dirty=${r.dirty} status=${r.status}`).join("; ")
-    : "no repo paths configured");
+  const s23 = step("2-3", repos.some((r) => r.status === "WARN") ? "WARN" : "OK", repos.length ? repos.map((r) => `${r.path} head=${r.head} branch=${r.branch} dirty=${r.dirty} status=${r.status}`).join("; ") : "no repo paths configured");
   const misses = [s0, s1[0]!].filter((s) => s.status === "MISS").map((s) => s.evidence);
   misses.push(...repos.filter((r) => r.status === "WARN").map((r) => `${r.path}: ${r.evidence}`));
-  const s4 = step("4", misses.length ? "WARN" : "OK", `${misses.length ? `misses: ${misses.join(" | ")}` : "no misses collected"}; Trace Archive search is manual`, [
-    "Trace Archive search is manual; no automatic search was run.",
-  ]);
+  const s4 = step("4", misses.length ? "WARN" : "OK", `${misses.length ? `misses: ${misses.join(" | ")}` : "no misses collected"}; Trace Archive search is manual`, ["Trace Archive search is manual; no automatic search was run."]);
   const monitors: MonitorObservation[] = [];
   for (const p of cfg.monitorPatterns ?? []) monitors.push(await observeMonitor(probes.monitor, p));
   const s5 = step(

@@ -7,6 +7,7 @@ import { logger } from "../../lib/log.ts";
 import { printDoc } from "../../lib/output.ts";
 import { boundedWarnings } from "../../lib/ledger.ts";
 import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "./ledger.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export const ledgerArg = { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` } as const;
 export const idArg = { type: "positional", required: true, description: "The track id" } as const;
@@ -33,7 +34,7 @@ export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
     rt.onLedgerWarning = (w) => log.warn(`${w.path}: ${w.message}`);
     return rt;
   } catch (e) {
-    return failWith(TRACK_EXITS, "ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${(e as Error).message}`);
+    return failWith(TRACK_EXITS, "ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${errorMessage(e)}`);
   }
 }
 

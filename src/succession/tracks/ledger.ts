@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { appendIfSync, LedgerError, type LedgerWarning } from "../../lib/ledger.ts";
+import { errnoCode } from "../../lib/errors.ts";
 
 export const WORK_LEDGER_ENV = "MOGUI_WORK_LEDGER";
 export const WORK_LEDGER_FILE = "work-ledger.jsonl";
@@ -100,7 +101,7 @@ export function replayFile(path: string): Replay {
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { tracks: new Map(), warnings: [], corrupt: [] };
+    if (errnoCode(e) === "ENOENT") return { tracks: new Map(), warnings: [], corrupt: [] };
     throw e;
   }
   return replayText(text);

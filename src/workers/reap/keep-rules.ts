@@ -20,7 +20,7 @@ type GitCtx = Pick<Ctx, "runner" | "env">;
 
 export const IDENTITY_MISMATCH = "identity_mismatch";
 export const OPERATION_IN_PROGRESS = "operation_in_progress";
-export const WORKTREE_REF_UNIQUE = "worktree_ref_unique";
+const WORKTREE_REF_UNIQUE = "worktree_ref_unique";
 
 /** D40's default regenerable set (`reap.regenerable` in the worker-surface policy replaces it). */
 export const DEFAULT_REGENERABLE: readonly string[] = [

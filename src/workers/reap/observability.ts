@@ -61,7 +61,5 @@ export async function dispatchStates(ledgerPath: string, opts: ReadOptions = {})
 /** Settled, never reaped: the debris a master still owes a reap for. Sorted by settle time, then id. */
 export async function unreapedSettled(ledgerPath: string, opts: ReadOptions = {}): Promise<DispatchReapState[]> {
   const all = [...(await dispatchStates(ledgerPath, opts)).values()];
-  return all
-    .filter((s) => !s.reaped && isSettled(s.status))
-    .sort((a, b) => (a.settled_at ?? 0) - (b.settled_at ?? 0) || a.dispatch_id.localeCompare(b.dispatch_id));
+  return all.filter((s) => !s.reaped && isSettled(s.status)).sort((a, b) => (a.settled_at ?? 0) - (b.settled_at ?? 0) || a.dispatch_id.localeCompare(b.dispatch_id));
 }

@@ -4,7 +4,7 @@
  * changes anything: no close, no removal, no ledger write.
  */
 import type { Ctx } from "../../lib/context.ts";
-import { ExitError } from "../../lib/errors.ts";
+import { errorMessage, ExitError } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
@@ -22,20 +22,16 @@ export const REAP_EXITS = {
 } as const satisfies Exits;
 
 /** DECISIONS D7 (case-insensitive). */
-export const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
-export const SUCCESS_STATUSES = ["completed", "accepted"] as const;
+const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
 
 export function isSettled(status: string): boolean {
   return (SETTLED_STATUSES as readonly string[]).includes(normalStatus(status));
-}
-export function isSuccess(status: string): boolean {
-  return (SUCCESS_STATUSES as readonly string[]).includes(normalStatus(status));
 }
 
 /** Orca errors that mean "this terminal no longer exists": a re-run after a partial reap is not a failure. */
 const TERMINAL_GONE = new Set(["terminal_not_found", "terminal_gone", "terminal_handle_stale"]);
 
-export interface ReapRecord {
+interface ReapRecord {
   task_id: string | null;
   dispatch_id: string;
   terminal_id: string | null;
@@ -65,7 +61,10 @@ export interface ReapRequest {
 
 /** Reason text goes inside `worktree_left:<path>:<reason>` joined by `;`: keep it on one line, without `;`. */
 function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, " ").replace(/;/g, ",").trim();
+  return s
+    .replace(/[\r\n]+/g, " ")
+    .replace(/;/g, ",")
+    .trim();
 }
 
 function orcaExit(e: OrcaError, what: string): ExitError {
@@ -180,7 +179,7 @@ export async function reap(ctx: Ctx, req: ReapRequest): Promise<ReapOutcome> {
     try {
       appendRow(req.ledgerPath, { event: "reap", ts: record.timestamp, ...record }, { onWarning: req.onLedgerWarning });
     } catch (e) {
-      return { record, ledgerError: (e as Error).message };
+      return { record, ledgerError: errorMessage(e) };
     }
   }
   return { record };

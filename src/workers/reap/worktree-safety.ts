@@ -18,30 +18,14 @@ import { git } from "../../lib/git.ts";
 import { BRAKE_SETTINGS, isBrakeOnlySettings } from "../worker/brake-wiring.ts";
 import { DEFAULT_REGENERABLE, IDENTITY_MISMATCH, listedReal, operationInProgress, OPERATION_IN_PROGRESS, reflogOnlyCommits, regenerableMatcher, uniqueWorktreeRef, verifyIdentity } from "./keep-rules.ts";
 
-export { DEFAULT_REGENERABLE, IDENTITY_MISMATCH, OPERATION_IN_PROGRESS, WORKTREE_REF_UNIQUE } from "./keep-rules.ts";
+export { DEFAULT_REGENERABLE } from "./keep-rules.ts";
 
 export type SafetyVerdict =
   /** `real`: the identity-verified real path (processes are matched against it, removal names it). */
-  | { safe: true; reason: string; owner: string; real: string; reflog_only_commits?: number | null }
-  | { safe: false; reason: string };
+  { safe: true; reason: string; owner: string; real: string; reflog_only_commits?: number | null } | { safe: false; reason: string };
 
 /** D31's precious ignored set: ignored files a removal must never take along (matched like .gitignore globs). */
-export const DEFAULT_PRECIOUS_IGNORED: readonly string[] = [
-  ".env",
-  ".env.*",
-  ".envrc",
-  "*.pem",
-  "*.key",
-  "*.p12",
-  "*.pfx",
-  "id_rsa*",
-  "id_ed25519*",
-  "*.secret",
-  "credentials*",
-  ".npmrc",
-  ".pypirc",
-  "*.local.json",
-];
+export const DEFAULT_PRECIOUS_IGNORED: readonly string[] = [".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_ed25519*", "*.secret", "credentials*", ".npmrc", ".pypirc", "*.local.json"];
 
 export interface SafetyOptions {
   /** Replaces DEFAULT_PRECIOUS_IGNORED (the worker-surface policy's `reap.precious_ignored`). */
@@ -69,12 +53,12 @@ export interface RepoFacts {
   commonDir: { ok: true; path: string } | { ok: false; why: string };
 }
 
-export const HIDDEN_INDEX_FLAGS = "hidden_index_flags";
-export const PRECIOUS_IGNORED = "precious_ignored";
+const HIDDEN_INDEX_FLAGS = "hidden_index_flags";
+const PRECIOUS_IGNORED = "precious_ignored";
 
 type GitCtx = Pick<Ctx, "runner" | "env">;
 
-export interface WorktreeEntry {
+interface WorktreeEntry {
   path: string;
   bare: boolean;
   locked: string | null;

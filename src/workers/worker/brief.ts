@@ -14,7 +14,7 @@ export interface Finding {
   message: string;
 }
 
-export interface BriefFacts {
+interface BriefFacts {
   tier: Tier | null;
   environment: string | null;
   worktree: string | null;
@@ -28,8 +28,6 @@ export interface LintResult {
   findings: Finding[];
   facts: BriefFacts;
 }
-
-export const PLACEHOLDERS = ["{{WORKTREE}}", "{{BRANCH}}", "{{INBOX}}", "{{JOB_ID}}"];
 
 /** Section key -> heading words that name it (case-insensitive, any heading level from ##). */
 const SECTIONS: Record<string, RegExp> = {
@@ -49,7 +47,6 @@ const SECTION_TITLES: Record<string, string> = {
   report_channel: "Report channel (the job's inbox path)",
 };
 
-const ENVIRONMENTS = ["test-db", "dry-run", "production-with-witness"];
 /** What a checkable criterion says about the output. */
 const EXPECTATION = /\b(shows?|prints?|outputs?|contains?|lists?|returns?|exits?|exit code|match(es)?|equals?|is empty|must not|does not|includes?|reports?|reads?|lacks?|absent)\b/i;
 
@@ -77,8 +74,11 @@ function sections(lines: string[]): Map<string, { line: number; body: string[] }
   return out;
 }
 
-export function normaliseEnvironment(v: string): string | null {
-  const s = v.toLowerCase().replace(/[\s_]+/g, "-").replace(/[()]/g, "");
+function normaliseEnvironment(v: string): string | null {
+  const s = v
+    .toLowerCase()
+    .replace(/[\s_]+/g, "-")
+    .replace(/[()]/g, "");
   if (/^test-?db\b/.test(s)) return "test-db";
   if (/^dry-?run\b/.test(s)) return "dry-run";
   if (/^production-(with-)?witness\b/.test(s)) return "production-with-witness";
@@ -172,5 +172,3 @@ export function lintBrief(text: string, opts: { inbox?: string; filled?: boolean
 export function fillBrief(text: string, vars: { worktree: string; branch: string; inbox: string; jobId: string }): string {
   return text.replaceAll("{{WORKTREE}}", vars.worktree).replaceAll("{{BRANCH}}", vars.branch).replaceAll("{{INBOX}}", vars.inbox).replaceAll("{{JOB_ID}}", vars.jobId);
 }
-
-export { ENVIRONMENTS };

@@ -9,9 +9,9 @@ import { join } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
 import { git } from "../../lib/git.ts";
 import type { Policy } from "./policy.ts";
-import { CLASS_FLOOR, type Grade, gradeRank, maxTier, SPAWN_MODE, SURFACE_CLASSES, type SurfaceClass, type Tier, tierRank } from "./tiers.ts";
+import { CLASS_FLOOR, type Grade, gradeRank, maxTier, SPAWN_MODE, type SurfaceClass, type Tier, tierRank } from "./tiers.ts";
 
-export interface PathClass {
+interface PathClass {
   path: string;
   surface: string | null;
   class: SurfaceClass | null;
@@ -39,7 +39,7 @@ export interface Classification {
 
 const STRICTNESS: Record<SurfaceClass, number> = { irreversible: 3, product: 2, tooling: 1, local: 0 };
 
-export function classifyPath(policy: Policy, path: string): PathClass {
+function classifyPath(policy: Policy, path: string): PathClass {
   let best: PathClass = { path, surface: null, class: null };
   for (const s of policy.surfaces) {
     if (!s.paths.some((g) => new Bun.Glob(g).match(path))) continue;
@@ -114,8 +114,6 @@ export async function diffSurface(ctx: Ctx, repo: string, base: string): Promise
   }
   return { paths, lines };
 }
-
-export { SURFACE_CLASSES };
 
 /** A new file's lines all count as added; an unreadable one counts as big (it cannot prove it is small). */
 function untrackedLines(path: string): number {

@@ -14,8 +14,8 @@ import { workerNow } from "../../lib/clock.ts";
 import type { Tier } from "./tiers.ts";
 
 export const LEDGER_ENV = "MOGUI_JOBS_LEDGER";
-export const LEDGER_FILE = "jobs-ledger.jsonl";
-export const INBOX_ENV = "MOGUI_INBOX_ROOT";
+const LEDGER_FILE = "jobs-ledger.jsonl";
+const INBOX_ENV = "MOGUI_INBOX_ROOT";
 
 export type JobState = "running" | "merged" | "closed" | "escalated";
 export const TERMINAL_STATES: readonly JobState[] = ["merged", "closed", "escalated"];

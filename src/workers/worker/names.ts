@@ -13,9 +13,9 @@ import { workerNow } from "../../lib/clock.ts";
 import { type Job, loadJobs } from "./jobs.ts";
 
 /** A reservation older than this no longer holds its name (the spawn that made it died). */
-export const RESERVATION_TTL_S = 600;
+const RESERVATION_TTL_S = 600;
 
-export function namesPath(jobsLedger: string): string {
+function namesPath(jobsLedger: string): string {
   return `${jobsLedger}.names.jsonl`;
 }
 
@@ -45,13 +45,7 @@ export type Claim = { ok: true } | { ok: false; message: string; holder?: string
  * Check that `jobId` and `name` are free and reserve them, as one step under the sidecar's lock. `holderOf` is the
  * spawn's own reading of the jobs ledger and the host (uncollected jobs, live agents).
  */
-export async function claimName(
-  ctx: Ctx,
-  jobsLedger: string,
-  inp: { jobId: string; name: string; owner: string },
-  host: Host,
-  holderOf: (jobs: Map<string, Job>, host: Host, name: string) => Promise<string | null>,
-): Promise<Claim> {
+export async function claimName(ctx: Ctx, jobsLedger: string, inp: { jobId: string; name: string; owner: string }, host: Host, holderOf: (jobs: Map<string, Job>, host: Host, name: string) => Promise<string | null>): Promise<Claim> {
   const path = namesPath(jobsLedger);
   const nowSec = Math.floor(workerNow(ctx) / 1000);
   return appendIf<Claim>(path, async () => {

@@ -8,9 +8,10 @@ import { readFileSync } from "node:fs";
 import * as v from "valibot";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
 import { SURFACE_CLASSES } from "./tiers.ts";
+import { errnoCode, errorMessage } from "../../lib/errors.ts";
 
 export const POLICY_ENV = "MOGUI_WORKER_POLICY";
-export const POLICY_FILE = "config/worker-surface-policy.json";
+const POLICY_FILE = "config/worker-surface-policy.json";
 
 export class PolicyError extends Error {
   override name = "PolicyError";
@@ -57,13 +58,16 @@ export const DEFAULT_FAMILIES: Record<string, string[]> = {
   google: ["gemini*"],
   moonshot: ["kimi*"],
 };
-export const DEFAULT_KINDS: Record<string, string> = { anthropic: "claude", openai: "codex", xai: "grok", google: "gemini", moonshot: "kimi" };
-export const DEFAULT_ARGS: Record<string, string[][]> = {
+const DEFAULT_KINDS: Record<string, string> = { anthropic: "claude", openai: "codex", xai: "grok", google: "gemini", moonshot: "kimi" };
+const DEFAULT_ARGS: Record<string, string[][]> = {
   claude: [["--model", "{model}"]],
-  codex: [["-m", "{model}"], ["-c", "model_reasoning_effort={effort}"]],
+  codex: [
+    ["-m", "{model}"],
+    ["-c", "model_reasoning_effort={effort}"],
+  ],
 };
 /** §4-2: 30 s for a general profile, 60 s for codex. */
-export const DEFAULT_WINDOWS: Record<string, number> = { default: 30, codex: 60 };
+const DEFAULT_WINDOWS: Record<string, number> = { default: 30, codex: 60 };
 /** A bare shell prompt as a terminal title: `user@host`, `user@host: ~/dir`, `user@host:~/dir$`. */
 export const DEFAULT_DEAD_TITLES = ["^[A-Za-z0-9._-]+@[A-Za-z0-9._-]+(:.*)?\\s*[$#%>]?\\s*$", "^(ba|z|fi|k|da)?sh$"];
 
@@ -76,7 +80,7 @@ export function parsePolicy(text: string, path: string): Policy {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new PolicyError(`surface policy is not JSON: ${path}: ${(e as Error).message}`);
+    throw new PolicyError(`surface policy is not JSON: ${path}: ${errorMessage(e)}`);
   }
   const r = v.safeParse(PolicySchema, raw);
   if (!r.success) throw new PolicyError(`surface policy ${path}: ${v.summarize(r.issues).replace(/\n/g, "; ")}`);
@@ -85,7 +89,7 @@ export function parsePolicy(text: string, path: string): Policy {
     try {
       new RegExp(pat);
     } catch (e) {
-      throw new PolicyError(`surface policy ${path}: dead_tab_title_patterns: ${(e as Error).message}`);
+      throw new PolicyError(`surface policy ${path}: dead_tab_title_patterns: ${errorMessage(e)}`);
     }
   }
   return {
@@ -104,11 +108,11 @@ function readPolicyText(path: string, missingOk: boolean): string | null {
   try {
     return readFileSync(path, "utf8");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === "ENOENT" && missingOk) return null;
     // No clone needed (issue 26 §2): the binary carries the example.
     const hint = code === "ENOENT" ? ` (write one: mogui config example worker-surface-policy --out ${path}; or mogui config init; or pass --policy)` : "";
-    throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? (e as Error).message}${hint}`);
+    throw new PolicyError(`surface policy unreadable: ${path}: ${code ?? errorMessage(e)}${hint}`);
   }
 }
 
@@ -157,7 +161,7 @@ export function loadPreciousIgnored(ctx: Pick<Ctx, "env" | "cwd">, flag?: string
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new PolicyError(`surface policy is not JSON: ${path}: ${(e as Error).message}`);
+    throw new PolicyError(`surface policy is not JSON: ${path}: ${errorMessage(e)}`);
   }
   // D40: `reap.regenerable` replaces the default regenerable set (an ignored file outside it is precious).
   const r = v.safeParse(v.looseObject({ reap: v.optional(v.looseObject({ precious_ignored: v.optional(PreciousList), regenerable: v.optional(PreciousList) })) }), raw);

@@ -8,7 +8,7 @@ import type { LedgerRow } from "../../lib/ledger.ts";
 import type { Job } from "./jobs.ts";
 import { roundsOpened } from "./jobs.ts";
 
-export const TOKENS_UNKNOWN = "tokens unknown";
+const TOKENS_UNKNOWN = "tokens unknown";
 
 export interface RepInput {
   profile: string;
@@ -28,7 +28,7 @@ export interface RepInput {
   job: Job | null;
 }
 
-export function launchProfile(model: string, effort: string | null): string {
+function launchProfile(model: string, effort: string | null): string {
   return `${model}@${effort ?? "default"}`;
 }
 
@@ -53,8 +53,19 @@ export function repRow(r: RepInput): LedgerRow {
   let notes = r.notes;
   if (!tokens && !notes?.toLowerCase().includes(TOKENS_UNKNOWN)) notes = notes ? `${notes}; ${TOKENS_UNKNOWN}` : TOKENS_UNKNOWN;
   const row: LedgerRow = {
-    event: "rep", launch_profile: launchProfile(r.model, r.effort), profile: r.profile, model: r.model, effort: r.effort, task: r.task,
-    tier: r.tier, role: r.role, grade: r.grade, rounds: r.rounds, blockers_found: r.blockersFound, completed: r.completed, notes,
+    event: "rep",
+    launch_profile: launchProfile(r.model, r.effort),
+    profile: r.profile,
+    model: r.model,
+    effort: r.effort,
+    task: r.task,
+    tier: r.tier,
+    role: r.role,
+    grade: r.grade,
+    rounds: r.rounds,
+    blockers_found: r.blockersFound,
+    completed: r.completed,
+    notes,
   };
   if (r.inputTokens !== null) row.input_tokens = r.inputTokens;
   if (r.outputTokens !== null) row.output_tokens = r.outputTokens;
@@ -92,7 +103,5 @@ export function aggregate(rows: LedgerRow[]): ProfileStats[] {
     }
     by.set(key, s);
   }
-  return [...by.values()]
-    .map((s) => ({ ...s, completion_rate: Math.round((s.completed / s.runs) * 1000) / 1000, avg_rounds: Math.round((s.rounds / s.runs) * 100) / 100 }))
-    .sort((a, b) => a.launch_profile.localeCompare(b.launch_profile));
+  return [...by.values()].map((s) => ({ ...s, completion_rate: Math.round((s.completed / s.runs) * 1000) / 1000, avg_rounds: Math.round((s.rounds / s.runs) * 100) / 100 })).sort((a, b) => a.launch_profile.localeCompare(b.launch_profile));
 }

@@ -16,7 +16,7 @@ import type { Host, HostKind } from "../../lib/host/types.ts";
 import { fillBrief, lintBrief, type Finding } from "./brief.ts";
 import { type Classification, checkGrades, classify } from "./classify.ts";
 import { jobStamp, workerNow } from "../../lib/clock.ts";
-import { WORKER_EXITS } from "./cli.ts";
+import { WORKER_EXITS } from "./exits.ts";
 import { inboxDir, type Job, record, type SpawnRow } from "./jobs.ts";
 import { claimName, releaseName } from "./names.ts";
 import { proveLanding, type LandingResult } from "./landing.ts";
@@ -39,8 +39,8 @@ export const SPAWN_EXITS = {
   noSpawn: { code: 7, meaning: "T0: no-spawn (make the change directly)" },
   notLanded: { code: 76, meaning: "--landing-strict: the brief did not land (the job is still recorded)" },
 } as const satisfies Exits;
-export type SpawnExit = keyof typeof SPAWN_EXITS;
-export const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+type SpawnExit = keyof typeof SPAWN_EXITS;
+const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const MAX_BRIEF_BYTES = 100_000;
 const ID_PART = /^[A-Za-z0-9][A-Za-z0-9._]*$/;
 
@@ -214,11 +214,33 @@ async function spawnClaimed(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInpu
   const text = `Brief marker: ${marker}\n\n${filled.trimEnd()}\n\nBrief marker: ${marker}`;
   writeFileSync(join(inbox, "brief.md"), text);
   const row: SpawnRow = {
-    event: "job_spawned", job_id: jobId, issue: inp.issue, stage: inp.stage, owner: inp.owner, agent_name: inp.name,
-    model: inp.model, effort: inp.effort, profile: `${inp.model}@${inp.effort ?? "default"}`, provider, kind,
-    tier: c.tier!, floor: c.floor, spawn_mode: c.spawn_mode!, grade: inp.grade ?? null, profile_grade: inp.profileGrade ?? null,
-    host: host.kind, workspace: inp.workspace, pane_id: pane, repo: inp.repo, worktree, branch, base_sha: baseSha, inbox,
-    marker, report_file: policy.report_file, surfaces: c.paths.map((p) => p.surface),
+    event: "job_spawned",
+    job_id: jobId,
+    issue: inp.issue,
+    stage: inp.stage,
+    owner: inp.owner,
+    agent_name: inp.name,
+    model: inp.model,
+    effort: inp.effort,
+    profile: `${inp.model}@${inp.effort ?? "default"}`,
+    provider,
+    kind,
+    tier: c.tier!,
+    floor: c.floor,
+    spawn_mode: c.spawn_mode!,
+    grade: inp.grade ?? null,
+    profile_grade: inp.profileGrade ?? null,
+    host: host.kind,
+    workspace: inp.workspace,
+    pane_id: pane,
+    repo: inp.repo,
+    worktree,
+    branch,
+    base_sha: baseSha,
+    inbox,
+    marker,
+    report_file: policy.report_file,
+    surfaces: c.paths.map((p) => p.surface),
     ...(cap ? { max_tokens: cap.max_tokens, max_tokens_source: cap.source } : {}),
     ...(brake ? { spend_brake: { settings: brake.settings, sha256: brake.sha256 } } : {}),
   };
@@ -227,6 +249,25 @@ async function spawnClaimed(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInpu
   const landing: LandingResult = await proveLanding(ctx, host, pane, text, marker, windowMs);
   const digest = await outputDigest(host, pane);
   record(ctx, inp.ledger, "spawn", { event: "job_landing", job_id: jobId, landed: landing.landed, attempts: landing.attempts, reinjected: landing.reinjected, reads: landing.reads, evidence: landing.evidence, errors: landing.errors, output_digest: digest });
-  const doc = { ...(cap ? { max_tokens: cap.max_tokens, spend_brake: brake ? brake.settings : null } : {}), spawned: true, job_id: jobId, owner: inp.owner, agent_name: inp.name, host: host.kind, pane_id: pane, worktree, branch, base_sha: baseSha, inbox, tier: c.tier, floor: c.floor, spawn_mode: c.spawn_mode, profile: row.profile, provider, marker, landing };
+  const doc = {
+    ...(cap ? { max_tokens: cap.max_tokens, spend_brake: brake ? brake.settings : null } : {}),
+    spawned: true,
+    job_id: jobId,
+    owner: inp.owner,
+    agent_name: inp.name,
+    host: host.kind,
+    pane_id: pane,
+    worktree,
+    branch,
+    base_sha: baseSha,
+    inbox,
+    tier: c.tier,
+    floor: c.floor,
+    spawn_mode: c.spawn_mode,
+    profile: row.profile,
+    provider,
+    marker,
+    landing,
+  };
   return { exit: landing.landed ? "ok" : "notLanded", doc, classification: c };
 }

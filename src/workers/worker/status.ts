@@ -11,8 +11,8 @@ import { workerNow } from "../../lib/clock.ts";
 import { hasReport, type Job, record } from "./jobs.ts";
 import { LANDING_READ_LINES } from "./landing.ts";
 
-export const STUCK_SECONDS = 5 * 60;
-export const HOLD_SECONDS = 2 * 60;
+const STUCK_SECONDS = 5 * 60;
+const HOLD_SECONDS = 2 * 60;
 
 export interface StatusItem {
   job_id: string;
@@ -29,7 +29,10 @@ export interface StatusItem {
 
 export async function outputDigest(host: Host, pane: string): Promise<string | null> {
   try {
-    return createHash("sha256").update(await host.readRecent(pane, LANDING_READ_LINES)).digest("hex").slice(0, 16);
+    return createHash("sha256")
+      .update(await host.readRecent(pane, LANDING_READ_LINES))
+      .digest("hex")
+      .slice(0, 16);
   } catch {
     return null;
   }

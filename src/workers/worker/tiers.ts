@@ -1,5 +1,5 @@
 /** The two axes of the spawn-worker standard (§2): scale T (how thick the verification) and grade (which model). */
-export const TIERS = ["T0", "T1", "T2", "T3"] as const;
+const TIERS = ["T0", "T1", "T2", "T3"] as const;
 export type Tier = (typeof TIERS)[number];
 
 export const SURFACE_CLASSES = ["irreversible", "product", "tooling", "local"] as const;
@@ -28,7 +28,7 @@ export function maxTier(a: Tier, b: Tier): Tier {
 }
 
 /** Lowest to highest. */
-export const GRADES = ["C", "B", "A", "A+", "S", "S+"] as const;
+const GRADES = ["C", "B", "A", "A+", "S", "S+"] as const;
 export type Grade = (typeof GRADES)[number];
 
 export function isGrade(s: string): s is Grade {

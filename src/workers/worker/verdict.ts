@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { type Job, roundsOpened } from "./jobs.ts";
 import { type Grade, gradeRank, isGrade, MAX_ROUNDS, SEVERITIES, type Severity } from "./tiers.ts";
+import { errorMessage } from "../../lib/errors.ts";
 
 export interface FindingItem {
   severity: Severity;
@@ -25,7 +26,7 @@ export function parseFindings(text: string): FindingItem[] {
     try {
       raw = JSON.parse(t);
     } catch (e) {
-      throw new FindingsError(`not JSON: ${(e as Error).message}`);
+      throw new FindingsError(`not JSON: ${errorMessage(e)}`);
     }
     const r = v.safeParse(Doc, raw);
     if (!r.success) throw new FindingsError(v.summarize(r.issues).replace(/\n/g, "; "));
@@ -53,7 +54,7 @@ export interface VerdictInput {
   self: boolean;
 }
 
-export type VerdictOutcome = "pass" | "rework" | "escalated" | "self_check" | "refused";
+type VerdictOutcome = "pass" | "rework" | "escalated" | "self_check" | "refused";
 
 export interface VerdictDecision {
   outcome: VerdictOutcome;

@@ -30,7 +30,7 @@ describe("mogui dispatch", () => {
     ["missing contract file", ["dispatch", "--contract", "nope.md", "--spec", "s"], 1, /✗ contract file missing: .*nope\.md\n/],
     ["no --spec", ["dispatch", "--contract", "c.md", "--runtime", "grok"], 1, /✗ --spec is required unless --check-only\n/],
     ["vendor mismatch", ["dispatch", "--contract", "c.md", "--spec", "s", "--runtime", "codex", "--model", "claude-sonnet-5"], 2, /✗ model\/runtime mismatch · model=claude-sonnet-5 \(vendor claude\) runtime=codex\n/],
-    ["top tier unapproved", ["dispatch", "--contract", "c.md", "--spec", "s", "--runtime", "grok", "--model", "grok-4-heavy"], 2, /✗ top tier needs owner approval · model=grok-4-heavy\n  Ask the owner, then pass the answer: --top-approved "<reason>"\n$/],
+    ["top tier unapproved", ["dispatch", "--contract", "c.md", "--spec", "s", "--runtime", "grok", "--model", "grok-4-heavy"], 2, /✗ top tier needs owner approval · model=grok-4-heavy\n {2}Ask the owner, then pass the answer: --top-approved "<reason>"\n$/],
   ];
   for (const [name, argv, code, stderr] of table) {
     test(`${name} -> exit ${code}`, async () => {

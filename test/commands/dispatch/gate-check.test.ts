@@ -19,10 +19,7 @@ describe("check: allow, output and rows", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^\{"allow":true,"contract_sha":"[0-9a-f]{64}","cost_proxy":21,"reason":"OK","warnings":\[\]\}\n$/);
     const [row] = h.rows();
-    expect(Object.keys(row!)).toEqual([
-      "attempt", "completion_channel", "contract_sha", "cost_proxy", "decision", "est_chars", "model", "n_agents", "reason", "runtime",
-      "tier", "tier_policy_path", "tier_policy_sha256", "ts",
-    ]);
+    expect(Object.keys(row!)).toEqual(["attempt", "completion_channel", "contract_sha", "cost_proxy", "decision", "est_chars", "model", "n_agents", "reason", "runtime", "tier", "tier_policy_path", "tier_policy_sha256", "ts"]);
     expect(row).toMatchObject({ attempt: 1, decision: "ALLOW", est_chars: 21, tier: "efficient", ts: T0, runtime: "codex", model: "gpt-5.6-luna" });
     expect(row!.tier_policy_path).toBe("<embedded>/master-ops/model-tier-policy.json");
     const sha = row!.contract_sha as string;

@@ -47,8 +47,20 @@ describe("register: candidate selection", () => {
     expect(calls[0]).toEqual(["orca", "orchestration", "dispatch-show", "--task", "task_1", "--json"]);
     const [, row, life] = h.rows();
     expect(row).toEqual({
-      attempt: 2, completion_channel: "orchestration", contract_sha: sha, decision: "ALLOW", est_chars: 21, job_id: "ctx_1", model_declared: "gpt-5.6-luna",
-      model_measured: "GPT-5.6-luna", model_verified: true, n_agents: 1, orchestration_task: "task_1", reason: "OK", runtime: "codex", ts: T0 + 5,
+      attempt: 2,
+      completion_channel: "orchestration",
+      contract_sha: sha,
+      decision: "ALLOW",
+      est_chars: 21,
+      job_id: "ctx_1",
+      model_declared: "gpt-5.6-luna",
+      model_measured: "GPT-5.6-luna",
+      model_verified: true,
+      n_agents: 1,
+      orchestration_task: "task_1",
+      reason: "OK",
+      runtime: "codex",
+      ts: T0 + 5,
     });
     expect(life).toEqual({ contract_sha: sha, dispatch_id: "ctx_1", event: "dispatch_submitted", runtime: "codex", status: "dispatched", task_id: "task_1", ts: T0 + 5 });
     expect(tickets(h)).toEqual([]);
@@ -67,7 +79,12 @@ describe("register: candidate selection", () => {
     expect(r.code).toBe(0);
     expect(json(r.stdout).warnings).toEqual(["MODEL_UNVERIFIED"]);
     expect(tickets(h)).toEqual([]);
-    expect(h.rows().slice(1).map((x) => x.event ?? x.reason)).toEqual(["OK", "dispatch_submitted", "dispatch_completed"]);
+    expect(
+      h
+        .rows()
+        .slice(1)
+        .map((x) => x.event ?? x.reason),
+    ).toEqual(["OK", "dispatch_submitted", "dispatch_completed"]);
     expect(h.rows()[1]).toMatchObject({ model_verified: false, warnings: ["MODEL_UNVERIFIED"] });
     const second = await h.run(reg(["--orchestration-task", "task_1"], "ctx_2"), T0 + 2, ORCA, fakeOrca(done));
     expect(json(second.stdout).reason).toBe("NO_MATCHING_TICKET");
@@ -188,7 +205,12 @@ describe("register: orchestration probe failures", () => {
     const h = gateHome();
     await checked(h);
     const calls: string[][] = [];
-    await h.run(reg(["--orchestration-task", "t"]), T0, { ORCA_DEV_REPO_ROOT: "/x" }, fakeOrca(() => ({ missing: true }), calls));
+    await h.run(
+      reg(["--orchestration-task", "t"]),
+      T0,
+      { ORCA_DEV_REPO_ROOT: "/x" },
+      fakeOrca(() => ({ missing: true }), calls),
+    );
     expect(calls[0]![0]).toBe("orca-dev");
   });
 });

@@ -8,6 +8,7 @@ const rows = [
   { ts: 0, decision: "ALLOW", model: "m-b", cost_proxy: 10, tier: "top", n_agents: 2, tier_policy_path: "/p.json", tier_policy_sha256: "abcdef0123456789" },
   { ts: 86_400.9, decision: "ALLOW", model: "m-a", est_chars: 5, n_agents: 3, tier_policy_path: "/p.json", tier_policy_sha256: "abcdef0123456789", tier_override: "owner said ✓" },
   { ts: 100, decision: "ALLOW", model: "m-a", cost_proxy: -4, n_agents: true },
+  // biome-ignore lint/correctness/noPrecisionLoss: deliberately beyond a double (it reads as Infinity), a ts the report must survive
   { ts: 1e309, decision: "DENY", reason: "NO_MODEL", tier_policy_path: "/p.json" },
   { ts: "x", decision: "DENY", reason: "BUDGET_EXCEEDED", tier_policy_path: "/q.json", tier_policy_sha256: "99" },
   { decision: "DENY", reason: "NO_MODEL" },
@@ -19,7 +20,10 @@ const rows = [
 
 function ledgerText(): string {
   // JSON.stringify writes 1e309 as null: put the literal back so that row has a ts no datetime can hold.
-  const text = rows.map((r) => JSON.stringify(r)).join("\n").replace('{"ts":null,', '{"ts":1e309,');
+  const text = rows
+    .map((r) => JSON.stringify(r))
+    .join("\n")
+    .replace('{"ts":null,', '{"ts":1e309,');
   return `${text}\n[1,2]\n"str"\n\n`;
 }
 
@@ -65,7 +69,7 @@ describe("report", () => {
     expect(j.registrations).toEqual({ codex: { model_verified: 1, registrations: 2 } });
     const today = await h.run(["report", "--today"], 86_400 * 1.5);
     expect(today.stdout).toBe(
-      "Dispatch gate report\nScope: today (UTC)\nSkipped malformed: 2\nTime span: 1970-01-02T00:00:00Z to 1970-01-02T00:00:00Z\nModels:\n  m-a: dispatches=1 est_cost_proxy=15 computed_legacy_entries=1\nDenials:\n  <none>\nTiers:\n  unknown: dispatches=1 agents=3  <- allowed without a known tier\nTier policies:\n  /p.json: sha256=abcdef012345 decisions=1\nTier overrides:\n  m-a: reason=\"owner said \\u2713\" count=1\nRegistrations:\n  <none>\n",
+      'Dispatch gate report\nScope: today (UTC)\nSkipped malformed: 2\nTime span: 1970-01-02T00:00:00Z to 1970-01-02T00:00:00Z\nModels:\n  m-a: dispatches=1 est_cost_proxy=15 computed_legacy_entries=1\nDenials:\n  <none>\nTiers:\n  unknown: dispatches=1 agents=3  <- allowed without a known tier\nTier policies:\n  /p.json: sha256=abcdef012345 decisions=1\nTier overrides:\n  m-a: reason="owner said \\u2713" count=1\nRegistrations:\n  <none>\n',
     );
   });
 

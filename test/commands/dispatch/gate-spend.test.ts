@@ -12,9 +12,7 @@ import { checkArgv, gateHome, T0, V2 } from "../../helpers/gate.ts";
 const json = (s: string) => JSON.parse(s) as Record<string, unknown>;
 
 function spend(home: string, rows: Array<{ ts: number; model: string; tier?: string; tokens: number }>): void {
-  const text = rows
-    .map((r) => JSON.stringify({ event: "spend", ts: r.ts, job_id: "j", model: r.model, ...(r.tier ? { tier: r.tier } : {}), input_tokens: r.tokens, output_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0, responses: 1 }))
-    .join("\n");
+  const text = rows.map((r) => JSON.stringify({ event: "spend", ts: r.ts, job_id: "j", model: r.model, ...(r.tier ? { tier: r.tier } : {}), input_tokens: r.tokens, output_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0, responses: 1 })).join("\n");
   appendFileSync(join(home, "spend-ledger.jsonl"), `${text}\n`);
 }
 
@@ -67,7 +65,10 @@ describe("SPEND_CAP_EXCEEDED (D37)", () => {
 
   test("the loader: spend_caps names tiers (or unknown) with non-negative integers", () => {
     const ok = parseTierPolicy("p", JSON.stringify({ ...V2, spend_caps: { top: 5, unknown: 0 } }));
-    expect([...ok.spendCaps]).toEqual([["top", 5], ["unknown", 0]]);
+    expect([...ok.spendCaps]).toEqual([
+      ["top", 5],
+      ["unknown", 0],
+    ]);
     expect(() => parseTierPolicy("p", JSON.stringify({ ...V2, spend_caps: { nope: 5 } }))).toThrow(TierPolicyError);
     expect(() => parseTierPolicy("p", JSON.stringify({ ...V2, spend_caps: { top: -1 } }))).toThrow("non-negative integer");
     expect(() => parseTierPolicy("p", JSON.stringify({ ...V2, spend_caps: [] }))).toThrow("spend_caps must be an object");

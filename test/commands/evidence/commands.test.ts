@@ -77,7 +77,15 @@ describe("acceptance-loop", () => {
     expect(doc.final_scorecard.label).toBe("iter-002-scorecard");
     // Sorted at every level, compact: the text is exactly the sorted re-serialisation.
     const sorted = (v: unknown): unknown =>
-      Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sorted(x)])) : v;
+      Array.isArray(v)
+        ? v.map(sorted)
+        : v && typeof v === "object"
+          ? Object.fromEntries(
+              Object.entries(v)
+                .sort(([a], [b]) => (a < b ? -1 : 1))
+                .map(([k, x]) => [k, sorted(x)]),
+            )
+          : v;
     expect(r.stdout).toBe(`${JSON.stringify(sorted(doc))}\n`);
     // Not a TTY: the progress lines are plain, one per case here (5 cases: one line per tenth), then a summary.
     expect(r.stderr).toContain("acceptance-loop: baseline cases: 5/5 ");
@@ -128,7 +136,17 @@ describe("context resolve", () => {
   test("0 with text or JSON; 2 for a missing manifest", async () => {
     const f = makeRepo();
     const manifest = join(f.dir, "m.json");
-    writeFileSync(manifest, JSON.stringify({ workspace_root: ".", workspace_identity: "ws", repositories: [{ path: "repo", identity: "prod" }, { path: "lost", identity: "lost" }] }));
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        workspace_root: ".",
+        workspace_identity: "ws",
+        repositories: [
+          { path: "repo", identity: "prod" },
+          { path: "lost", identity: "lost" },
+        ],
+      }),
+    );
     const t = await runMain(["context", "resolve", "repo", "--manifest", manifest], { cwd: f.dir });
     expect(t.code).toBe(0);
     expect(t.stdout).toStartWith(`kind: git-repo\npath: ${f.repo}\nworkspace: ws\nrepository: prod\ngit_repo: true\n`);
@@ -312,7 +330,7 @@ describe("adapter doctor", () => {
     const t = await runMain(["adapter", "doctor"], { runner, env: { ORCA_CLI_COMMAND: "orca" } });
     expect(t).toEqual({
       code: 0,
-      stdout: "present\tgit\tgit version 2\nmissing\tnode\texecutable not found: node\npresent\torca\t{\"ok\":true}\nmissing\tbd\tmissing\npresent\tbun\t1.4.5\n",
+      stdout: 'present\tgit\tgit version 2\nmissing\tnode\texecutable not found: node\npresent\torca\t{"ok":true}\nmissing\tbd\tmissing\npresent\tbun\t1.4.5\n',
       stderr: "",
     });
     const j = await runMain(["adapter", "doctor", "--json"], { runner, env: { ORCA_CLI_COMMAND: "orca" } });

@@ -86,7 +86,7 @@ describe("top --once --json", () => {
     const count = (prefix: string) => c.calls.filter((x) => x.startsWith(prefix)).length;
     expect(count("herdr ")).toBe(1);
     expect(count("orca ")).toBe(1);
-    expect(count("git -C " + w.f.repo + " ls-remote")).toBe(1);
+    expect(count(`git -C ${w.f.repo} ls-remote`)).toBe(1);
     // The herdr simulator keeps its own state file: everything of mogui's is byte for byte what it was.
     const after = snapshot(w.home);
     for (const k of Object.keys(after)) if (k.includes("herdr-state")) delete after[k];
@@ -107,7 +107,12 @@ describe("top --once --json", () => {
 describe("top exit codes", () => {
   test("usage: --json without --once, a bad interval, an unknown flag, a --repo that is not a repository", async () => {
     const w = world();
-    for (const argv of [["top", "--json"], ["top", "--interval-ms", "5", "--once"], ["top", "--bogus"], ["top", "--repo", w.home, "--once", "--json"]]) {
+    for (const argv of [
+      ["top", "--json"],
+      ["top", "--interval-ms", "5", "--once"],
+      ["top", "--bogus"],
+      ["top", "--repo", w.home, "--once", "--json"],
+    ]) {
       const r = await runMain(argv, { env: w.env, cwd: w.f.dir });
       expect({ argv, code: r.code, stdout: r.stdout, lines: r.stderr.trim().split("\n").length <= 2 }).toEqual({ argv, code: 2, stdout: "", lines: true });
     }

@@ -37,12 +37,17 @@ describe(`product-path-guard fuzz (seed ${SEED}, MOGUI_GUARD_FUZZ_SEED replays)`
       counts[out.code] = (counts[out.code] ?? 0) + 1;
       const lines = out.stderr.split("\n").filter(Boolean);
       const why =
-        out.code !== 0 && out.code !== 2 ? `exit ${out.code}`
-        : /\n\s+at\s|internal error/.test(out.stderr) ? "internal error or stack trace"
-        : lines.length > 1 ? `${lines.length} stderr lines`
-        : out.code === 2 && !out.stderr.startsWith("[product-path-guard] BLOCKED: ") ? "a block without the BLOCKED line"
-        : out.stdout !== "" ? "stdout is not empty"
-        : "";
+        out.code !== 0 && out.code !== 2
+          ? `exit ${out.code}`
+          : /\n\s+at\s|internal error/.test(out.stderr)
+            ? "internal error or stack trace"
+            : lines.length > 1
+              ? `${lines.length} stderr lines`
+              : out.code === 2 && !out.stderr.startsWith("[product-path-guard] BLOCKED: ")
+                ? "a block without the BLOCKED line"
+                : out.stdout !== ""
+                  ? "stdout is not empty"
+                  : "";
       if (why) bad.push(`case ${i} (${why}): ${new TextDecoder().decode(bytes).slice(0, 160)} -> ${out.stderr.slice(0, 240)}`);
     }
     console.log(`  exits: 0 x${counts[0] ?? 0}, 2 x${counts[2] ?? 0}`);

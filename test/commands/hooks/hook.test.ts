@@ -110,7 +110,10 @@ describe("hook product-path-guard", () => {
     writeFileSync(join(ops, "docs", "MASTER-OPERATIONS.md"), "# ops\n");
     await hook("bash-poll-warn", { cwd: ops, tool_name: "Bash", tool_input: { command: "ls" } }, { env: env({ MOGUI_RUNTIME_HINT: "claude" }) });
     await hook("bash-poll-warn", { cwd: ops, tool_name: "Bash", tool_input: { command: "ls" } }, { env: env({ ORCA_TASK_ID: "task_1" }) });
-    expect(rows("hook-fire-log.jsonl").map((r) => [r.runtime_hint, r.session_kind])).toEqual([["claude", "master"], ["unknown", "worker"]]);
+    expect(rows("hook-fire-log.jsonl").map((r) => [r.runtime_hint, r.session_kind])).toEqual([
+      ["claude", "master"],
+      ["unknown", "worker"],
+    ]);
   });
 });
 
@@ -229,7 +232,10 @@ describe("hook-coverage-report", () => {
     mkdirSync(home, { recursive: true });
     const log = join(home, "hook-fire-log.jsonl");
     const row = (hook: string, ts: string, rt = "claude", sk = "master") => JSON.stringify({ ts, hook, event: "PreToolUse", cwd: "/x", runtime_hint: rt, session_kind: sk });
-    writeFileSync(log, [row("product-path-guard", "2026-01-01T00:00:00Z"), row("product-path-guard", "2026-01-03T00:00:00Z"), row("product-path-guard", "2026-01-02T00:00:00Z", "codex", "worker"), row("bash-poll-warn", "2026-01-01T00:00:00Z")].join("\n") + "\n");
+    writeFileSync(
+      log,
+      `${[row("product-path-guard", "2026-01-01T00:00:00Z"), row("product-path-guard", "2026-01-03T00:00:00Z"), row("product-path-guard", "2026-01-02T00:00:00Z", "codex", "worker"), row("bash-poll-warn", "2026-01-01T00:00:00Z")].join("\n")}\n`,
+    );
     mkdirSync(join(ops, "scripts", "hooks"), { recursive: true });
     writeFileSync(join(ops, "scripts", "hooks", "custom-check.sh"), "#!/bin/sh\n");
     const r = await runMain(["hook-coverage-report", "--json", "--ops", ops], { env: env(), cwd: dir });

@@ -35,7 +35,9 @@ describe("sandbox run", () => {
     const marker = join(dir, "ran");
     const r = await runMain(["sandbox", "run", "--deny-write", product, "--", "/bin/sh", "-c", `touch ${marker}`], { env: env({ PATH: "/nonexistent" }), cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("sandbox run: bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap); the command was not run (--allow-unenforced runs it unprotected)\n");
+    expect(r.stderr).toBe(
+      "sandbox run: bubblewrap (bwrap) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap); the command was not run (--allow-unenforced runs it unprotected)\n",
+    );
     expect(existsSync(marker)).toBe(false);
   });
 

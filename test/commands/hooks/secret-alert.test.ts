@@ -41,7 +41,10 @@ describe("hook secret-alert", () => {
     expect(out.hookSpecificOutput.additionalContext).toContain("[github_token]");
     expect(out.hookSpecificOutput.updatedMCPToolOutput).toBeUndefined();
     expect(JSON.parse(out.hookSpecificOutput.updatedToolOutput).stdout).toContain("GITHUB_TOKEN=gh?_********");
-    const rows = readFileSync(s.ledger, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const rows = readFileSync(s.ledger, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ hook: "secret-alert", session_id: "s-1", tool_name: "Bash", transcript_path: "/t/s-1.jsonl" });
     expect(rows[0].alerts.map((a: { rule: string }) => a.rule)).toEqual(["github_token", "huggingface_token"]);

@@ -75,10 +75,7 @@ describe("unfilled placeholders", () => {
     const r = await apply(ops, tpl, "--write", "--yes");
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toEndWith(
-      "template apply: 2 placeholder(s) would stay unfilled; nothing written (pass --placeholder NAME=VALUE, or --allow-unfilled):\n" +
-        "  README.md: {{WORKSPACE_NAME}}\n  docs/a.md: {{MODEL_ID}}\n",
-    );
+    expect(r.stderr).toEndWith("template apply: 2 placeholder(s) would stay unfilled; nothing written (pass --placeholder NAME=VALUE, or --allow-unfilled):\n" + "  README.md: {{WORKSPACE_NAME}}\n  docs/a.md: {{MODEL_ID}}\n");
     expect(readdirSync(ops)).toEqual([]);
     // The dry run says the same on stderr and keeps its exit code.
     const dry = await apply(ops, tpl);

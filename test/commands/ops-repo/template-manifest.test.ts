@@ -14,10 +14,26 @@ const FRAME = ["master", "ops/"].join("-");
 describe("install paths", () => {
   test("template-side files, onboarding/, docs/lineage/ and caches are excluded; MANIFEST.json always included", () => {
     const dir = skeleton({
-      "TEMPLATE-VERSION": "v1\n", "CHANGELOG.md": "", "ONBOARDING.md": "", ".coverage": "", "onboarding/00-x.md": "",
-      "docs/lineage/MASTER-LINEAGE.md": "", "docs/charter/01.md": "", "a/__pycache__/x.pyc": "", "b.pyc": "", "c.pyo": "",
-      "x.egg-info/PKG": "", ".git/config": "", ".beads/db": "", "build/out": "", "dist/out": "", "htmlcov/i": "", ".pytest_cache/x": "",
-      "README.md": "", "Z.md": "", "docs/a.md": "",
+      "TEMPLATE-VERSION": "v1\n",
+      "CHANGELOG.md": "",
+      "ONBOARDING.md": "",
+      ".coverage": "",
+      "onboarding/00-x.md": "",
+      "docs/lineage/MASTER-LINEAGE.md": "",
+      "docs/charter/01.md": "",
+      "a/__pycache__/x.pyc": "",
+      "b.pyc": "",
+      "c.pyo": "",
+      "x.egg-info/PKG": "",
+      ".git/config": "",
+      ".beads/db": "",
+      "build/out": "",
+      "dist/out": "",
+      "htmlcov/i": "",
+      ".pytest_cache/x": "",
+      "README.md": "",
+      "Z.md": "",
+      "docs/a.md": "",
     });
     symlinkSync(join(dir, "README.md"), join(dir, "link.md"));
     expect(installPaths(dir)).toEqual(["MANIFEST.json", "README.md", "Z.md", "docs/a.md", "docs/charter/01.md"]);
@@ -28,11 +44,7 @@ describe("install paths", () => {
   });
 
   test("stale diagnostics name missing, extra, order and version", () => {
-    expect(staleDiagnostics({ template_version: "v1", files: ["a", "c"] }, { template_version: "v2", files: ["a", "b"] })).toEqual([
-      '  missing from committed: ["b"]',
-      '  extra in committed: ["c"]',
-      "  version 'v1' -> 'v2'",
-    ]);
+    expect(staleDiagnostics({ template_version: "v1", files: ["a", "c"] }, { template_version: "v2", files: ["a", "b"] })).toEqual(['  missing from committed: ["b"]', '  extra in committed: ["c"]', "  version 'v1' -> 'v2'"]);
     expect(staleDiagnostics({ template_version: "v1", files: ["b", "a"] }, { template_version: "v1", files: ["a", "b"] })).toEqual(["  files set matches but order differs"]);
     expect(staleDiagnostics({ template_version: "v1", files: ["a"] }, { template_version: "v1", files: ["a"] })).toEqual([]);
   });
@@ -75,9 +87,7 @@ describe("mogui generate-manifest", () => {
     const r = await runMain(["generate-manifest", "--skeleton", dir, "--stdout"]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe(
-      `generate-manifest: frame hygiene failed\n  a.md: contains '${FRAME}' (ADE-frame path leak)\n  b.md: contains authoring repository name '${["mogui", "master", "ops"].join("-")}'\n`,
-    );
+    expect(r.stderr).toBe(`generate-manifest: frame hygiene failed\n  a.md: contains '${FRAME}' (ADE-frame path leak)\n  b.md: contains authoring repository name '${["mogui", "master", "ops"].join("-")}'\n`);
   });
 
   test("skeleton not a directory is exit 2; missing or empty TEMPLATE-VERSION is exit 1", async () => {

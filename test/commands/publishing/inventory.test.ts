@@ -27,8 +27,7 @@ function rulesFile(text: string): string {
 }
 
 const NO_DICT = join("/nonexistent", "words");
-const run = (args: string[], extra: Record<string, string | undefined> = {}) =>
-  runMain(["redaction-inventory", ...args], { env: { ...gitEnv(), REDACTION_INVENTORY_DICT: NO_DICT, ...extra } });
+const run = (args: string[], extra: Record<string, string | undefined> = {}) => runMain(["redaction-inventory", ...args], { env: { ...gitEnv(), REDACTION_INVENTORY_DICT: NO_DICT, ...extra } });
 
 const FILES = {
   "docs/a.md": "The acme-rocket launch and acme-rocket again; see widget-factory.\nmail ops@acme-corp.io or x@example.com\n",

@@ -102,9 +102,7 @@ describe("model-drift-audit", () => {
   test("a switch in the middle: exit 1 with the transition at local time", async () => {
     const r = await auditCmd(["--transcript", T("claude-switch.jsonl")]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe(
-      "model-drift-audit: claude-switch.jsonl\n  distribution: claude-opus-4-1=4 / claude-sonnet-4-5=3  (assistant turns 7)\n  transitions: 1\n    11-30 08:04:30  claude-opus-4-1 -> claude-sonnet-4-5\n",
-    );
+    expect(r.stdout).toBe("model-drift-audit: claude-switch.jsonl\n  distribution: claude-opus-4-1=4 / claude-sonnet-4-5=3  (assistant turns 7)\n  transitions: 1\n    11-30 08:04:30  claude-opus-4-1 -> claude-sonnet-4-5\n");
   });
 
   test("synthetic turns: transitions with and without --ignore-synthetic (JSON)", async () => {

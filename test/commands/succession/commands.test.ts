@@ -118,7 +118,9 @@ describe("lineage and tracks", () => {
     expect((await runMain(["lineage", "append", "--ledger", ledger, "--entry", join(d, "bad.json")])).stderr).toBe("lineage append: missing lineage field: parent_session\n");
     const nodir = join(d, "missing", "L.md");
     expect(await runMain(["lineage", "append", "--ledger", nodir, "--entry", join(FX, "lineage-entry.json")])).toEqual({
-      code: 3, stdout: "", stderr: `lineage append: cannot lock ${nodir}: ENOENT: no such file or directory, open '${nodir}.lock'\n`,
+      code: 3,
+      stdout: "",
+      stderr: `lineage append: cannot lock ${nodir}: ENOENT: no such file or directory, open '${nodir}.lock'\n`,
     });
     const show = await runMain(["lineage", "--json", "show", "--ledger", ledger]);
     expect(JSON.parse(show.stdout).entries[0]).toMatchObject({ generation: 2, verification: "PASS" });

@@ -128,7 +128,12 @@ describe("ledger-backed commands", () => {
     const s = setup();
     mkdirSync(s.home, { recursive: true });
     writeFileSync(join(s.home, "jobs-ledger.jsonl"), '{"event":"rep"}\nnot json\n{"event":"rep"}\n');
-    for (const cmd of [["collect", "--owner", "o"], ["status", "--owner", "o"], ["reps", "report"], ["sweep", "--workspace", "w1"]]) {
+    for (const cmd of [
+      ["collect", "--owner", "o"],
+      ["status", "--owner", "o"],
+      ["reps", "report"],
+      ["sweep", "--workspace", "w1"],
+    ]) {
       const r = await s.run("worker", ...cmd);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/LEDGER_UNAVAILABLE: .*jobs-ledger\.jsonl:2: corrupt line/);

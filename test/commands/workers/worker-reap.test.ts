@@ -158,9 +158,7 @@ describe("exit 0: dry run", () => {
     ]);
     const r = await run(["--task-id", TASK, "--dry-run", "--json"], h.runner);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(
-      `{"record":{"task_id":"${TASK}","dispatch_id":"${CTX}","terminal_id":"${TERM}","worktree_path":"${wt}","actions_taken":"terminal_closed:${TERM};worktree_removed:${wt}","timestamp":${TS}},"dry_run":true}\n`,
-    );
+    expect(r.stdout).toBe(`{"record":{"task_id":"${TASK}","dispatch_id":"${CTX}","terminal_id":"${TERM}","worktree_path":"${wt}","actions_taken":"terminal_closed:${TERM};worktree_removed:${wt}","timestamp":${TS}},"dry_run":true}\n`);
     expect(existsSync(wt)).toBe(true);
     expect(existsSync(ledgerPath())).toBe(false);
   });
@@ -201,9 +199,7 @@ describe("exit 0: execute", () => {
     expect(removeAt).toBeGreaterThan(h.calls.findIndex((c) => c.join(" ") === CLOSE.join(" ")));
     expect(existsSync(wt)).toBe(false);
     // Sorted keys, compact, event "reap", ts == timestamp.
-    expect(readFileSync(ledgerPath(), "utf8")).toBe(
-      `{"actions_taken":"terminal_closed:${TERM};worktree_removed:${wt}","dispatch_id":"${CTX}","event":"reap","task_id":"${TASK}","terminal_id":"${TERM}","timestamp":${TS},"ts":${TS},"worktree_path":"${wt}"}\n`,
-    );
+    expect(readFileSync(ledgerPath(), "utf8")).toBe(`{"actions_taken":"terminal_closed:${TERM};worktree_removed:${wt}","dispatch_id":"${CTX}","event":"reap","task_id":"${TASK}","terminal_id":"${TERM}","timestamp":${TS},"ts":${TS},"worktree_path":"${wt}"}\n`);
   });
 
   test("pretty output without --json; the row is appended after existing rows", async () => {
@@ -302,7 +298,17 @@ describe("where the worktree path comes from", () => {
     const h = harness([
       [SHOW, dispatch()],
       [TSHOW, orcaError("runtime_error", "boom")],
-      [TLIST, ok({ terminals: [{ handle: "term_other", worktreePath: "/nope/other" }, { handle: TERM, worktreeId: "r::/tmp/gone-wt", worktreePath: "/tmp/mogui-gone-wt" }], totalCount: 2, truncated: false })],
+      [
+        TLIST,
+        ok({
+          terminals: [
+            { handle: "term_other", worktreePath: "/nope/other" },
+            { handle: TERM, worktreeId: "r::/tmp/gone-wt", worktreePath: "/tmp/mogui-gone-wt" },
+          ],
+          totalCount: 2,
+          truncated: false,
+        }),
+      ],
     ]);
     const r = await run(["--task-id", TASK, "--dry-run", "--json"], h.runner);
     expect(r.code).toBe(0);
@@ -330,9 +336,7 @@ describe("where the worktree path comes from", () => {
 
   test("the real row's process_incarnation <repoId>::<path>@@... when no terminal knows a path", async () => {
     freshHome();
-    const h = harness([
-      [SHOW, dispatch({ assignee_handle: null, process_incarnation: "2b7c9d1e::/tmp/mogui-incarnation-wt@@pid:42" })],
-    ]);
+    const h = harness([[SHOW, dispatch({ assignee_handle: null, process_incarnation: "2b7c9d1e::/tmp/mogui-incarnation-wt@@pid:42" })]]);
     const r = await run(["--task-id", TASK, "--dry-run", "--json"], h.runner);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).record).toMatchObject({ terminal_id: null, worktree_path: "/tmp/mogui-incarnation-wt", actions_taken: "worktree_left:/tmp/mogui-incarnation-wt:Worktree path does not exist" });
@@ -365,7 +369,16 @@ describe("--dispatch-id", () => {
   test("is resolved to its task through orchestration task-list", async () => {
     freshHome();
     const h = harness([
-      [TASKS, ok({ tasks: [{ id: "task_ffffffffffff", status: "completed", dispatch_id: "ctx_ffffffffffff" }, { id: TASK, status: "completed", dispatch_id: CTX, assignee_handle: TERM }], count: 2 })],
+      [
+        TASKS,
+        ok({
+          tasks: [
+            { id: "task_ffffffffffff", status: "completed", dispatch_id: "ctx_ffffffffffff" },
+            { id: TASK, status: "completed", dispatch_id: CTX, assignee_handle: TERM },
+          ],
+          count: 2,
+        }),
+      ],
       [SHOW, dispatch()],
       [TSHOW, terminal("", "folder:6a0d")],
     ]);

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 export const cases: FamilyCases = {
   "worker-reap": { argv: ["worker-reap", "--unreaped", "--json"], code: 0, stdout: /^\{"ledger":".*","count":0,"unreaped":\[\]\}\n$/, env: () => e2eEnv({ MOGUI_HOME: tempDir() }) },
@@ -16,7 +15,7 @@ export const cases: FamilyCases = {
     env: () => e2eEnv({ MOGUI_HOME: tempDir() }),
   },
   "sim orca": { argv: ["sim", "orca", "status", "--json"], code: 0, stdout: /"state": "not_running"/ },
-  sim: { argv: ["sim", "--help"], code: 0, stdout: /\n  orca: +[\s\S]*\n  install-shims: +[\s\S]*\n  herdr: +/ },
+  sim: { argv: ["sim", "--help"], code: 0, stdout: /\n {2}orca: +[\s\S]*\n {2}install-shims: +[\s\S]*\n {2}herdr: +/ },
   "sim install-shims": {
     get argv() {
       return ["sim", "install-shims", join(tempDir(), "bin")];

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 /** A MOGUI_HOME with a contract at <home>/c.md; the ledger defaults into it. */
 function home(): Record<string, string> {

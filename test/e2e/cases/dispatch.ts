@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 const CONTRACT = join(ROOT, "master-ops", "README.md");
 

@@ -6,7 +6,6 @@ import { ACCEPTANCE_BIN, makeAcceptanceFixture, type AcceptanceFixture } from ".
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 let acc: AcceptanceFixture | undefined;
 const fixture = () => (acc ??= makeAcceptanceFixture({ max_iterations: 1 }));
@@ -25,10 +24,7 @@ function workspace() {
   writeFileSync(manifest, JSON.stringify({ workspace_root: f.dir, workspace_identity: "ws-e2e", repositories: [{ path: "repo", identity: "product" }] }));
   mkdirSync(join(root, "digest"));
   const digest = join(root, "digest.json");
-  writeFileSync(
-    digest,
-    JSON.stringify({ repos: [{ path: f.repo, name: "product" }], ledger_path: "ledger.jsonl", job_log_globs: [], monitor_pgrep_patterns: [], baseline_path: "baseline.json", digest_dir: "digest" }),
-  );
+  writeFileSync(digest, JSON.stringify({ repos: [{ path: f.repo, name: "product" }], ledger_path: "ledger.jsonl", job_log_globs: [], monitor_pgrep_patterns: [], baseline_path: "baseline.json", digest_dir: "digest" }));
   ws = { root, manifest, digest };
   return ws;
 }

@@ -4,7 +4,6 @@ import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { makeRepo } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 const CLAUDE = join(ROOT, "fixtures", "transcripts", "spend-claude.jsonl");
 const env = () => () => {

@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 import { checksumToken } from "../../helpers/redaction-corpus.ts";
 
 // Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
@@ -119,7 +118,8 @@ export const cases: FamilyCases = {
   "hook install": {
     argv: ["hook", "install", "--host", "claude", "--product", "/usr", "--dry-run", "--json", "--settings", "/nonexistent-dir/settings.json"],
     code: 0,
-    stdout: /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"products":\["\/usr"\],"settings":\[.*\{"change":"added","setting":"permissions.deny","value":"Edit\(\/\/usr\/\*\*\)"\}\],"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
+    stdout:
+      /^\{"changes":\[\{"change":"added","event":"PreToolUse","hook":"product-path-guard"\},.*\],"dry_run":true,"products":\["\/usr"\],"settings":\[.*\{"change":"added","setting":"permissions.deny","value":"Edit\(\/\/usr\/\*\*\)"\}\],"settings_path":"\/nonexistent-dir\/settings.json"\}\n$/,
   },
   "hook doctor": {
     // An empty settings file: no layer is on, so the product is not protected (exit 1).

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 export const cases: FamilyCases = {
   "generate-manifest": { argv: ["generate-manifest", "--check", "--skeleton", join(ROOT, "master-ops")], code: 0, stdout: /^$/ },

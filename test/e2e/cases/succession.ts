@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { FamilyCases } from "./types.ts";
 import { e2eEnv } from "../../helpers/binary.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
 const FX = join(ROOT, "fixtures", "lifecycle");
 const FOLDER = "id:folder:9b1e4c7d-2a5f-4e8b-b3c6-0d9e8f7a6b5c";

@@ -5,15 +5,16 @@ import type { FamilyCases } from "./types.ts";
 import { e2eEnv, runBinary, type BinResult } from "../../helpers/binary.ts";
 import { GIT_ENV, makeRepo, type Fixture } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
-import type { Case } from "./types.ts";
 
-export const POLICY = join(ROOT, "config", "worker-surface-policy.example.json");
-export const TEMPLATE = join(ROOT, "fixtures", "worker", "brief-template.md");
+const POLICY = join(ROOT, "config", "worker-surface-policy.example.json");
+const TEMPLATE = join(ROOT, "fixtures", "worker", "brief-template.md");
 const FINDINGS = join(ROOT, "fixtures", "worker", "findings-example.md");
-const env = (extra: Record<string, string> = {}) => () => {
-  const dir = tempDir("mogui-workers-case-");
-  return e2eEnv({ MOGUI_HOME: dir, MOGUI_WORKER_POLICY: POLICY, HERDR_SIM_STATE: join(dir, "herdr.json"), ...extra });
-};
+const env =
+  (extra: Record<string, string> = {}) =>
+  () => {
+    const dir = tempDir("mogui-workers-case-");
+    return e2eEnv({ MOGUI_HOME: dir, MOGUI_WORKER_POLICY: POLICY, HERDR_SIM_STATE: join(dir, "herdr.json"), ...extra });
+  };
 
 export const cases: FamilyCases = {
   "worker classify": { argv: ["worker", "classify", "--path", "tools/a.py", "--json"], code: 0, stdout: /"spawn_mode":"worker\+self-check".*"tier":"T1"/, env: env() },
@@ -42,8 +43,8 @@ export const cases: FamilyCases = {
   },
   "worker reps report": { argv: ["worker", "reps", "report"], code: 0, stdout: /^No recorded runs in /, env: env() },
   "worker status": { argv: ["worker", "status", "--owner", "orch-a"], code: 0, stdout: /^No jobs for owner orch-a in /, env: env() },
-  worker: { argv: ["worker", "--help"], code: 0, stdout: /\n  classify: +Scale T0-T3[\s\S]*\n  reps: +Measured runs/ },
-  "worker reps": { argv: ["worker", "reps", "--help"], code: 0, stdout: /\n  add: +Record a measured run[\s\S]*\n  report: +Aggregate/ },
+  worker: { argv: ["worker", "--help"], code: 0, stdout: /\n {2}classify: +Scale T0-T3[\s\S]*\n {2}reps: +Measured runs/ },
+  "worker reps": { argv: ["worker", "reps", "--help"], code: 0, stdout: /\n {2}add: +Record a measured run[\s\S]*\n {2}report: +Aggregate/ },
   "sim herdr": { argv: ["sim", "herdr", "--version"], code: 0, stdout: /^herdr 0\.8\.2\n$/ },
 };
 
@@ -82,7 +83,11 @@ export async function world(host: "herdr" | "orca", extra: Record<string, string
   for (const k of ["HERDR_SIM_FAULT", "HERDR_SIM_SCENARIO", "HERDR_CLI_COMMAND", "HERDR_SIM_CALL_LOG"]) if (!(k in extra)) delete env[k];
   const run = (args: string[], more: Record<string, string> = {}) => runBinary(args, { env: { ...env, ...more }, cwd: dir });
   const w: World = {
-    dir, f, home, env, run,
+    dir,
+    f,
+    home,
+    env,
+    run,
     herdr: (...a) => run(["sim", "herdr", ...a]),
     orca: (...a) => run(["sim", "orca", ...a]),
     brief(tier) {
@@ -92,7 +97,11 @@ export async function world(host: "herdr" | "orca", extra: Record<string, string
     },
     ledger() {
       try {
-        return readFileSync(join(home, "jobs-ledger.jsonl"), "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+        return readFileSync(join(home, "jobs-ledger.jsonl"), "utf8")
+          .trim()
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
       } catch {
         return [];
       }
@@ -107,9 +116,28 @@ export async function world(host: "herdr" | "orca", extra: Record<string, string
 
 export function spawnArgs(w: World, o: { name: string; issue?: string; model?: string; tier?: string; path?: string; extra?: string[] }): string[] {
   return [
-    "worker", "spawn", "--issue", o.issue ?? o.name.replace(/[^a-z0-9]/g, ""), "--stage", "impl", "--name", o.name,
-    "--model", o.model ?? "claude-opus-5", "--owner", "orch-a", "--brief", w.brief(o.tier ?? "T1"), "--path", o.path ?? "tools/a.py",
-    "--workspace", "w1", "--repo", w.f.repo, "--json", ...(o.extra ?? []),
+    "worker",
+    "spawn",
+    "--issue",
+    o.issue ?? o.name.replace(/[^a-z0-9]/g, ""),
+    "--stage",
+    "impl",
+    "--name",
+    o.name,
+    "--model",
+    o.model ?? "claude-opus-5",
+    "--owner",
+    "orch-a",
+    "--brief",
+    w.brief(o.tier ?? "T1"),
+    "--path",
+    o.path ?? "tools/a.py",
+    "--workspace",
+    "w1",
+    "--repo",
+    w.f.repo,
+    "--json",
+    ...(o.extra ?? []),
   ];
 }
 

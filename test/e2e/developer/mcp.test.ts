@@ -38,14 +38,25 @@ const call = async (c: Client, name: string, args: Record<string, unknown> = {})
 const text = (r: Result) => r.content.map((c) => c.text ?? "").join("\n");
 const ledgerRows = (home: string) =>
   existsSync(join(home, "mcp-ledger.jsonl"))
-    ? readFileSync(join(home, "mcp-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>)
+    ? readFileSync(join(home, "mcp-ledger.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
     : [];
 
 /** Raw newline-delimited JSON-RPC, the way a pasted walkthrough drives it. */
 async function raw(lines: unknown[], env: Record<string, string>, args: string[] = []): Promise<{ messages: Array<Record<string, unknown>>; stderr: string; code: number }> {
-  const p = Bun.spawn([binaryPath(), "mcp", ...args], { env, stdin: new TextEncoder().encode(lines.map((l) => JSON.stringify(l)).join("\n") + "\n"), stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([binaryPath(), "mcp", ...args], { env, stdin: new TextEncoder().encode(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`), stdout: "pipe", stderr: "pipe" });
   const [out, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { messages: out.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), stderr, code };
+  return {
+    messages: out
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+    stderr,
+    code,
+  };
 }
 
 const init = (version: string) => ({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
@@ -246,7 +257,12 @@ describe("mcp: destructive tools need the server's confirm token", () => {
     const callLog = join(root, "orca-calls.jsonl");
     const home = join(root, "home");
     const env = e2eEnv({ ORCA_SIM_STATE: join(root, "orca-state.json"), ORCA_SIM_SCENARIO: "settled", ORCA_SIM_ROOT: root, ORCA_SIM_CALL_LOG: callLog, MOGUI_HOME: home });
-    const closes = () => (existsSync(callLog) ? readFileSync(callLog, "utf8").split("\n").filter((l) => l.includes('"close"')).length : 0);
+    const closes = () =>
+      existsSync(callLog)
+        ? readFileSync(callLog, "utf8")
+            .split("\n")
+            .filter((l) => l.includes('"close"')).length
+        : 0;
     const { client } = await connect(env);
     const args = { "task-id": "task_1a2b3c4d5e6f" };
     const first = await call(client, "worker_reap", args);
@@ -332,13 +348,15 @@ describe("mcp: long tools", () => {
 
   /** The processes of a blocking `orca orchestration check` against this state file (the simulator's). */
   const orcaChildren = (state: string) =>
-    readdirSync("/proc").filter((p) => /^\d+$/.test(p)).filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/environ`, "utf8").includes(`ORCA_SIM_STATE=${state}\0`) && readFileSync(`/proc/${p}/cmdline`, "utf8").includes("orchestration");
-      } catch {
-        return false;
-      }
-    });
+    readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/environ`, "utf8").includes(`ORCA_SIM_STATE=${state}\0`) && readFileSync(`/proc/${p}/cmdline`, "utf8").includes("orchestration");
+        } catch {
+          return false;
+        }
+      });
 
   test("SIGTERM while a call runs: its children are killed and the server exits", async () => {
     const state = join(tempDir("mogui-mcp-term-"), "orca-state.json");

@@ -67,7 +67,10 @@ describe("orca simulator (compiled binary)", () => {
     const r = await realRunner(["orca", "terminal", "close", "--terminal", WORKER, "--json"], { env, timeoutMs: 700 });
     expect([r.timedOut, r.code]).toEqual([true, null]);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const log = readFileSync(join(dir, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, "calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log).toEqual([{ argv: ["terminal", "close", "--terminal", WORKER, "--json"], exit: null, ts: expect.any(Number) }]);
   });
 
@@ -78,7 +81,10 @@ describe("orca simulator (compiled binary)", () => {
     const { ORCA_SIM_FAULT: _f, ...clean } = env;
     const titles = (await result(["terminal", "list"], clean)).terminals.map((t: any) => t.title);
     expect(titles).toContain("late one");
-    const log = readFileSync(join(dir, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, "calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log[0]).toMatchObject({ exit: null });
   });
 

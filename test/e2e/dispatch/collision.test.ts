@@ -34,10 +34,7 @@ beforeEach(() => {
   sh(product, "init", "-q", "-b", "main");
   sh(product, "add", ".");
   // gh: `pr list` -> PR 12; `pr view 12` -> its files. Every call is logged.
-  writeFileSync(
-    join(fakeBin, "gh"),
-    `#!/bin/sh\necho "$*" >> "${root}/gh.log"\ncase "$1 $2" in\n"pr list") echo '[{"number":12}]';;\n"pr view") echo '{"files":[{"path":"src/login.ts"},{"path":"README.md"}]}';;\nesac\n`,
-  );
+  writeFileSync(join(fakeBin, "gh"), `#!/bin/sh\necho "$*" >> "${root}/gh.log"\ncase "$1 $2" in\n"pr list") echo '[{"number":12}]';;\n"pr view") echo '{"files":[{"path":"src/login.ts"},{"path":"README.md"}]}';;\nesac\n`);
   chmodSync(join(fakeBin, "gh"), 0o755);
   const s = JSON.parse(readFileSync(join(ROOT, "fixtures", "scenarios", "basic.json"), "utf8"));
   s.tasks.push({ id: DONE_TASK, run_id: "run_0a1b2c3d4e5f", spec: "done", status: "completed", deps: "[]" });
@@ -57,7 +54,7 @@ function setup(): string {
   const d = contract("d.md", "`src/auth/token.ts`");
   const rows = [allowRow(b, OPEN_TASK, "ctx_1"), allowRow(c, OPEN_TASK, "ctx_2"), allowRow(d, DONE_TASK, "ctx_3"), { ts: 2, decision: "ALLOW", reason: "OK", contract_sha: sha(b), runtime: "codex" }];
   mkdirSync(join(root, "home"), { recursive: true });
-  writeFileSync(join(root, "home", "dispatch-ledger.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(join(root, "home", "dispatch-ledger.jsonl"), `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
   return mine;
 }
 
@@ -84,7 +81,10 @@ describe("dispatch-collision-check", () => {
   test("gh missing: skipped silently", async () => {
     const mine = setup();
     const e = env({ MOGUI_PRODUCT_GITHUB: "acme/app" });
-    e.PATH = e.PATH!.split(":").filter((d) => d !== fakeBin).join(":");
+    e.PATH = e
+      .PATH!.split(":")
+      .filter((d) => d !== fakeBin)
+      .join(":");
     const r = await runBinary(["dispatch-collision-check", mine], { env: e, cwd: product });
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(r.stdout).not.toContain("PR #");

@@ -15,14 +15,29 @@ function setup() {
 }
 
 const checkArgs = (contract: string, model: string, policy: string, agents = 1) => [
-  "dispatch-gate", "check", "--runtime", "codex", "--model", model, "--contract", contract, "--agents", String(agents),
-  "--completion-channel", "orchestration", "--tier-policy", policy,
+  "dispatch-gate",
+  "check",
+  "--runtime",
+  "codex",
+  "--model",
+  model,
+  "--contract",
+  contract,
+  "--agents",
+  String(agents),
+  "--completion-channel",
+  "orchestration",
+  "--tier-policy",
+  policy,
 ];
 
 function ledgerRows(path: string): Record<string, unknown>[] {
   const text = readFileSync(path, "utf8");
   expect(text.endsWith("\n")).toBe(true);
-  return text.trimEnd().split("\n").map((l) => JSON.parse(l));
+  return text
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 }
 
 describe("dispatch-gate check under concurrency", () => {

@@ -27,10 +27,7 @@ function setup(extra: Record<string, string> = {}) {
   return { home, contract: [contract, policy] as const, tickets, lock: join(tickets, ".dispatch-gate.lock"), ledger: join(home, "dispatch-ledger.jsonl"), env: e2eEnv({ MOGUI_HOME: home, ...extra }) };
 }
 
-const checkArgs = ([contract, policy]: readonly [string, string]) => [
-  "dispatch-gate", "check", "--runtime", "codex", "--model", "m-eff", "--contract", contract, "--agents", "1",
-  "--completion-channel", "orchestration", "--tier-policy", policy,
-];
+const checkArgs = ([contract, policy]: readonly [string, string]) => ["dispatch-gate", "check", "--runtime", "codex", "--model", "m-eff", "--contract", contract, "--agents", "1", "--completion-channel", "orchestration", "--tier-policy", policy];
 
 async function firstLine(proc: Bun.Subprocess): Promise<string> {
   const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
@@ -109,7 +106,10 @@ describe.if(linux && existsSync(PYTHON))("dispatch-gate check and the Python ori
     const [, audits, , violations] = report.split(" ");
     expect(Number(audits)).toBeGreaterThan(0);
     expect(violations).toBe("0");
-    const rows = readFileSync(s.ledger, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as { attempt: number });
+    const rows = readFileSync(s.ledger, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { attempt: number });
     expect(rows.map((r) => r.attempt).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   }, 60_000);
 });

@@ -16,13 +16,14 @@ function setup(extra: Record<string, string> = {}) {
   return { home, contract, env, ledger: join(home, "dispatch-ledger.jsonl") };
 }
 
-const rows = (p: string) => readFileSync(p, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+const rows = (p: string) =>
+  readFileSync(p, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 async function check(s: ReturnType<typeof setup>) {
-  const r = await runBinary(
-    ["dispatch-gate", "--ledger", s.ledger, "check", "--runtime", "claude", "--model", "claude-sonnet-5", "--contract", s.contract, "--agents", "1", "--completion-channel", "orchestration"],
-    { env: s.env },
-  );
+  const r = await runBinary(["dispatch-gate", "--ledger", s.ledger, "check", "--runtime", "claude", "--model", "claude-sonnet-5", "--contract", s.contract, "--agents", "1", "--completion-channel", "orchestration"], { env: s.env });
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout).contract_sha as string;
 }
@@ -30,10 +31,24 @@ async function check(s: ReturnType<typeof setup>) {
 function register(s: ReturnType<typeof setup>, sha: string) {
   return runBinary(
     [
-      "dispatch-gate", "--ledger", s.ledger, "register", "--job-id", DISPATCH, "--contract-sha", sha, "--runtime", "claude",
-      "--orchestration-task", TASK, "--declared-model", "claude-sonnet-5",
-      "--probe-cmd", `orca orchestration dispatch-show --task ${TASK} --json 2>/dev/null | grep -o ${DISPATCH} | head -1`,
-      "--model-probe-cmd", "echo claude-sonnet-5",
+      "dispatch-gate",
+      "--ledger",
+      s.ledger,
+      "register",
+      "--job-id",
+      DISPATCH,
+      "--contract-sha",
+      sha,
+      "--runtime",
+      "claude",
+      "--orchestration-task",
+      TASK,
+      "--declared-model",
+      "claude-sonnet-5",
+      "--probe-cmd",
+      `orca orchestration dispatch-show --task ${TASK} --json 2>/dev/null | grep -o ${DISPATCH} | head -1`,
+      "--model-probe-cmd",
+      "echo claude-sonnet-5",
     ],
     { env: s.env },
   );

@@ -44,7 +44,14 @@ function world(contractText = "- Goal: fix the login bug\n- Scope: `src/login.ts
       const r = await runBinary(["dispatch", "--contract", contract, "--delivery-poll-ms", "20", "--orca-timeout-ms", ORCA_TIMEOUT, "--json", ...args], { env: env(extra), cwd: root });
       return { ...r, report: r.stdout ? JSON.parse(r.stdout) : undefined };
     },
-    rows: () => (existsSync(ledger) ? readFileSync(ledger, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []),
+    rows: () =>
+      existsSync(ledger)
+        ? readFileSync(ledger, "utf8")
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [],
     state: () => JSON.parse(readFileSync(join(root, "orca-state.json"), "utf8")),
   };
 }
@@ -53,7 +60,7 @@ const wtPath = (w: World) => join(w.root, "wt-feature");
 const xLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("✗"));
 
 describe("1. contracts as people write them", () => {
-  test("front matter: --spec \"$(cat c.md)\" parses, reaches Orca as --spec=<value>, and the task holds it byte for byte", async () => {
+  test('front matter: --spec "$(cat c.md)" parses, reaches Orca as --spec=<value>, and the task holds it byte for byte', async () => {
     const w = world(FRONT);
     const check = await runBinary(["dispatch", "--contract", w.contract, "--spec", FRONT, "--check-only", "--runtime", "grok"], { env: w.env(), cwd: w.root });
     expect(check.code).toBe(0);
@@ -131,9 +138,7 @@ describe("3. a bound Run is a precondition", () => {
       const r = await runBinary(["dispatch", "--contract", w.contract, "--delivery-poll-ms", "20", "--orca-timeout-ms", ORCA_TIMEOUT, "--json", "--spec", "x", "--worktree", `path:${wtPath(w)}`, "--runtime", "grok"], { env, cwd: w.root });
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout)).toMatchObject({ step: "run", task_id: null });
-      expect(xLines(r.stderr)).toEqual([
-        "✗ no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)",
-      ]);
+      expect(xLines(r.stderr)).toEqual(["✗ no sender terminal: ORCA_TERMINAL_HANDLE is not set · run mogui dispatch from the master's Orca terminal (Orca names the dispatching terminal from it)"]);
       expect(r.stderr).not.toContain("run-create");
       expect(w.rows()).toEqual([]);
     }
@@ -262,9 +267,7 @@ describe("6. docs that match real Orca", () => {
     const w = world();
     const bad = await runBinary(["orca-wait", "--once", "--types", "worker_done,dispatch_completed"], { env: w.env() });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe(
-      "mogui: --types: 'dispatch_completed' is not an Orca message type (valid: status, dispatch, worker_done, merge_ready, escalation, handoff, decision_gate, question, heartbeat)\nRun 'mogui orca-wait --help' for usage.\n",
-    );
+    expect(bad.stderr).toBe("mogui: --types: 'dispatch_completed' is not an Orca message type (valid: status, dispatch, worker_done, merge_ready, escalation, handoff, decision_gate, question, heartbeat)\nRun 'mogui orca-wait --help' for usage.\n");
     const good = await runBinary(["orca-wait", "--once", "--timeout-ms", "100", "--types", "worker_done,escalation"], { env: w.env() });
     expect(good).toMatchObject({ code: 0, stdout: "" });
   });

@@ -38,7 +38,14 @@ async function dispatch(args: string[], extra: Record<string, string> = {}) {
   return { ...r, report };
 }
 const ledger = () => join(home, "dispatch-ledger.jsonl");
-const rows = (): Record<string, unknown>[] => (existsSync(ledger()) ? readFileSync(ledger(), "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
+const rows = (): Record<string, unknown>[] =>
+  existsSync(ledger())
+    ? readFileSync(ledger(), "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 const simState = () => JSON.parse(readFileSync(join(root, "orca-state.json"), "utf8"));
 
 beforeEach(() => {

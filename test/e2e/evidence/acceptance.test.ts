@@ -65,7 +65,10 @@ describe("acceptance-loop run: two iterations through dist/mogui", () => {
     expect(json(join(f.runDir, "manifest.json"))).toMatchObject({ name: "e2e", max_iterations: 2, proposer_runtime: "claude" });
     expect(filesUnder(f.runDir).filter((p) => p.endsWith(".tmp"))).toEqual([]);
     // The regression log pinned the baseline's train failure and iteration 1's holdout failure, once each.
-    const pins = readFileSync(f.regressionLog, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const pins = readFileSync(f.regressionLog, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(pins.map((p) => [p.case_id, p.iteration, p.observed_split, p.origin])).toEqual([
       ["T-ALPHA", 0, "train", "regression"],
       ["HOLDOUT-SECRET-ALPHA", 1, "holdout", "regression"],
@@ -106,9 +109,7 @@ describe("acceptance-loop run: two iterations through dist/mogui", () => {
     const bad = await runBinary(["acceptance-loop", "run", "--config", f.config, "--max-iterations", "2"], { env: env(f) });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
-    expect(bad.stderr).toStartWith(
-      "mogui: --max-iterations 2 needs --restore-cmd: proposer and evaluator mutate the workspace in place; pass --restore-cmd to restore it after a rejected candidate, or set --max-iterations 1.",
-    );
+    expect(bad.stderr).toStartWith("mogui: --max-iterations 2 needs --restore-cmd: proposer and evaluator mutate the workspace in place; pass --restore-cmd to restore it after a rejected candidate, or set --max-iterations 1.");
     expect(existsSync(f.runDir)).toBe(false);
     const bare = await runBinary(["acceptance-loop", "run", "--config", f.config], { env: env(f) });
     expect(bare.code).toBe(1);
@@ -120,7 +121,15 @@ describe("acceptance-loop run: two iterations through dist/mogui", () => {
   test("a missing proposer CLI is no candidate, reported on stderr; the run exits 1", async () => {
     const f = makeAcceptanceFixture({ proposer: { runtime: "codex" } });
     const base = e2eEnv();
-    const r = await runBinary(["acceptance-loop", "run", "--config", f.config], { env: { ...base, PATH: `/nonexistent:${base.PATH!.split(":").filter((d) => !d.includes("acceptance")).join(":")}` } });
+    const r = await runBinary(["acceptance-loop", "run", "--config", f.config], {
+      env: {
+        ...base,
+        PATH: `/nonexistent:${base
+          .PATH!.split(":")
+          .filter((d) => !d.includes("acceptance"))
+          .join(":")}`,
+      },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("acceptance-loop: warning: proposer codex failed (exit 127: executable not found: codex); no candidate\n");
     expect(r.stdout).toContain("- Iteration 1: no candidate produced\n");

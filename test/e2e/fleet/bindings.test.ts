@@ -72,7 +72,7 @@ beforeAll(async () => {
   };
   writeFileSync(join(f.dir, "orca-scenario.json"), JSON.stringify(scenario));
   writeFileSync(join(f.dir, "herdr-scenario.json"), JSON.stringify({ workspaces: [{ workspace_id: "w1", label: "workers", focused: false }], panes: [{ pane_id: "w1:p1", tab_id: "w1:t1", cwd: wt.herdr }] }));
-  writeFileSync(join(home + "-jobs.jsonl"), `${JSON.stringify({ event: "job_spawned", ts: 1, job_id: "job-lost", worktree: wt.lost, host: "herdr", pane_id: "w1:p9" })}\n`);
+  writeFileSync(join(`${home}-jobs.jsonl`), `${JSON.stringify({ event: "job_spawned", ts: 1, job_id: "job-lost", worktree: wt.lost, host: "herdr", pane_id: "w1:p9" })}\n`);
   env = e2eEnv({
     MOGUI_HOME: home,
     HOME: home,
@@ -99,7 +99,7 @@ beforeAll(async () => {
   kids.push(p);
   await Bun.sleep(50);
   // No mogui row names any of these worktrees.
-  expect(readFileSync(join(home, "dispatch-ledger.jsonl"), "utf8")).not.toContain(f.dir + "/wt-");
+  expect(readFileSync(join(home, "dispatch-ledger.jsonl"), "utf8")).not.toContain(`${f.dir}/wt-`);
 }, 120_000);
 
 afterAll(() => {
@@ -136,7 +136,10 @@ describe("fleet scan reconciles gate-registered dispatches with Orca and herdr (
     writeFileSync(join(project, "s1.jsonl"), `${JSON.stringify({ type: "assistant", message: { id: "m1", role: "assistant", model: "claude-sonnet-5", usage: { input_tokens: 1200, output_tokens: 300 } } })}\n`);
     const r = await run(["spend", "record", "--job", "job-open", "--json"]);
     expect({ code: r.code, err: r.stderr }).toEqual({ code: 0, err: "" });
-    const rows = readFileSync(join(env.MOGUI_HOME!, "spend-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const rows = readFileSync(join(env.MOGUI_HOME!, "spend-ledger.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(rows.map((x) => [x.job_id, x.transcript, x.input_tokens, x.output_tokens])).toEqual([["job-open", join(project, "s1.jsonl"), 1200, 300]]);
     // A job neither ledger knows is still the usage error it was.
     expect((await run(["spend", "record", "--job", "job-nobody"])).code).toBe(2);
@@ -157,7 +160,11 @@ describe("fleet scan reconciles gate-registered dispatches with Orca and herdr (
     const live = (await run(["sim", "orca", "terminal", "list", "--json"])).stdout;
     expect([T("done"), T("failed")].map((h) => live.includes(h))).toEqual([false, false]);
     expect([T("open"), T("stray"), T("coord")].map((h) => live.includes(h))).toEqual([true, true, true]);
-    const rows = readFileSync(join(env.MOGUI_HOME!, "dispatch-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((x) => x.event === "fleet_reap");
+    const rows = readFileSync(join(env.MOGUI_HOME!, "dispatch-ledger.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((x) => x.event === "fleet_reap");
     expect(rows.map((x) => [x.binding, x.outcome, x.terminal_closed])).toEqual([
       ["register:job-done", "removed", `orca:${T("done")}`],
       ["register:job-failed", "removed", `orca:${T("failed")}`],

@@ -150,7 +150,10 @@ async function buildWorktree(r: Rng, repo: string, path: string, i: number, proc
   if (r.chance(0.04)) {
     // A stopped `git am` (the patch does not apply): rebase-apply/ in the worktree's gitdir, status clean.
     const patch = join(path, "..", `p${i}.patch`);
-    writeFileSync(patch, `From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: t <t@t.invalid>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\nSubject: [PATCH] x\n\n---\n README.md | 1 +\n 1 file changed, 1 insertion(+)\n\ndiff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1,2 @@\n-not the content\n+changed\n+more\n-- \n2.39.0\n\n`);
+    writeFileSync(
+      patch,
+      `From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: t <t@t.invalid>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\nSubject: [PATCH] x\n\n---\n README.md | 1 +\n 1 file changed, 1 insertion(+)\n\ndiff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1 +1,2 @@\n-not the content\n+changed\n+more\n-- \n2.39.0\n\n`,
+    );
     await realRunner(["git", "-C", path, "am", patch], { env: ENV, timeoutMs: 30_000 });
   }
   if (r.chance(0.05)) {
@@ -298,7 +301,13 @@ async function oneBatch(tpl: string, b: number, size: number): Promise<void> {
   const home = join(root, `home-${b}`);
   mkdirSync(home);
   const jobsLedger = join(home, "jobs-ledger.jsonl");
-  writeFileSync(jobsLedger, fleets.flatMap((f) => f.jobs).map((j) => `${j}\n`).join(""));
+  writeFileSync(
+    jobsLedger,
+    fleets
+      .flatMap((f) => f.jobs)
+      .map((j) => `${j}\n`)
+      .join(""),
+  );
   await Bun.sleep(30); // every process has its cwd and open files before the scan
   const argv = ["fleet", "reap", ...fleets.flatMap((f) => ["--repo", f.repo]), "--execute", "--host", "none", "--grace-ms", "200", "--concurrency", "4", "--jobs-ledger", jobsLedger, "--ledger", join(home, "dispatch-ledger.jsonl"), "--json"];
   if (allowIgnored) argv.push("--allow-ignored");

@@ -43,17 +43,16 @@ beforeAll(() => {
   for (const n of names) wt[n] = addWorktree(f, n);
   for (const n of names) if (n !== "unmerged") mergeBranch(f, n);
   writeFileSync(join(wt.dirty!, "notes.txt"), "unsaved work\n");
-  const spawned = (id: string, worktree: string, extra: Record<string, unknown> = {}) =>
-    JSON.stringify({ event: "job_spawned", ts: 1, job_id: id, worktree, host: "herdr", pane_id: "", ...extra });
+  const spawned = (id: string, worktree: string, extra: Record<string, unknown> = {}) => JSON.stringify({ event: "job_spawned", ts: 1, job_id: id, worktree, host: "herdr", pane_id: "", ...extra });
   writeFileSync(
     join(home, "jobs-ledger.jsonl"),
-    [
+    `${[
       spawned("job-dirty", wt.dirty!),
       JSON.stringify({ event: "job_decision", ts: 2, job_id: "job-dirty", state: "merged" }),
       spawned("job-open", wt.open!),
       spawned("job-settled", wt.settled!, { pane_id: "w1:p2" }),
       JSON.stringify({ event: "job_decision", ts: 2, job_id: "job-settled", state: "closed" }),
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   writeFileSync(
     join(home, "herdr-scenario.json"),
@@ -67,15 +66,20 @@ beforeAll(() => {
   );
   writeFileSync(
     join(home, "orca-state.json"),
-    JSON.stringify({ terminals: [{ handle: "term_live1", worktreePath: wt.orcalive }, { handle: "term_rec1", worktreePath: wt.dispatched }] }),
+    JSON.stringify({
+      terminals: [
+        { handle: "term_live1", worktreePath: wt.orcalive },
+        { handle: "term_rec1", worktreePath: wt.dispatched },
+      ],
+    }),
   );
   // A settled dispatch whose lifecycle rows name its worktree and terminal (the Orca terminal is still open).
   writeFileSync(
     join(home, "dispatch-ledger.jsonl"),
-    [
+    `${[
       JSON.stringify({ event: "dispatch_submitted", ts: 1, dispatch_id: "ctx_1", task_id: "task_1", status: "dispatched", worktree_path: wt.dispatched, terminal_id: "term_rec1" }),
       JSON.stringify({ event: "dispatch_completed", ts: 2, dispatch_id: "ctx_1", task_id: "task_1", status: "completed" }),
-    ].join("\n") + "\n",
+    ].join("\n")}\n`,
   );
   const procs: Record<string, Bun.Subprocess> = {};
   for (const n of ["orphan", "dirty", "open", "herdrlive", "settled", "unmerged"]) procs[n] = startIn(wt[n]!);
@@ -123,13 +127,21 @@ describe("fleet reap", () => {
     const dry = await runBinary(["fleet", "reap", "--repo", w.f.repo, "--json"], { env: w.env });
     expect(dry.code).toBe(0);
     const plan = JSON.parse(dry.stdout) as { worktrees: Array<{ path: string; outcome: string }> };
-    expect(plan.worktrees.filter((x) => x.outcome === "would_remove").map((x) => x.path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn, w.wt.dispatched].sort());
+    expect(
+      plan.worktrees
+        .filter((x) => x.outcome === "would_remove")
+        .map((x) => x.path)
+        .sort(),
+    ).toEqual([w.wt.orphan!, w.wt.settled!, w.wt.stubborn!, w.wt.dispatched!].sort());
     for (const p of Object.values(w.procs)) expect(alive(p)).toBe(true);
     for (const p of Object.values(w.wt)) expect(existsSync(p)).toBe(true);
 
     const r = await runBinary(["fleet", "reap", "--repo", w.f.repo, "--execute", "--grace-ms", "300", "--json"], { env: w.env });
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout) as { worktrees: Array<{ path: string; outcome: string; reason: string | null; killed: Array<{ pid: number; command: string; signal: string }>; terminal_closed: string | null; bytes_reclaimed: number }>; bytes_reclaimed: number };
+    const out = JSON.parse(r.stdout) as {
+      worktrees: Array<{ path: string; outcome: string; reason: string | null; killed: Array<{ pid: number; command: string; signal: string }>; terminal_closed: string | null; bytes_reclaimed: number }>;
+      bytes_reclaimed: number;
+    };
     const by = (n: string) => out.worktrees.find((x) => x.path === w.wt[n])!;
     for (const n of ["orphan", "settled", "stubborn", "dispatched"]) {
       expect(by(n).outcome).toBe("removed");
@@ -151,9 +163,17 @@ describe("fleet reap", () => {
     expect(existsSync(w.wt.visited!)).toBe(true);
     await Bun.sleep(100);
     for (const n of ["orphan", "stubborn"]) expect(alive(w.procs[n]!)).toBe(false);
-    const rows = readFileSync(join(w.home, "dispatch-ledger.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = readFileSync(join(w.home, "dispatch-ledger.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.map((x) => x.event)).toEqual(["dispatch_submitted", "dispatch_completed", "fleet_reap", "fleet_reap", "fleet_reap", "fleet_reap"]);
-    expect(rows.slice(2).map((x) => x.worktree_path).sort()).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn, w.wt.dispatched].sort());
+    expect(
+      rows
+        .slice(2)
+        .map((x) => x.worktree_path)
+        .sort(),
+    ).toEqual([w.wt.orphan, w.wt.settled, w.wt.stubborn, w.wt.dispatched].sort());
     expect(rows.find((x) => x.event === "fleet_reap" && x.worktree_path === w.wt.dispatched)).toMatchObject({ binding: "dispatch:ctx_1", outcome: "removed", terminal_closed: "orca:term_rec1" });
     const orca = JSON.parse(readFileSync(join(w.home, "orca-state.json"), "utf8")) as { terminals: Array<{ handle: string }> };
     expect(orca.terminals.map((t) => t.handle)).not.toContain("term_rec1");

@@ -11,12 +11,23 @@ import { dispatchEnv } from "../../helpers/dispatch.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 import { spawnOk, world } from "../cases/workers.ts";
 
-const rows = (p: string): Record<string, any>[] => (existsSync(p) ? readFileSync(p, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
+const rows = (p: string): Record<string, any>[] =>
+  existsSync(p)
+    ? readFileSync(p, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
 
 /** One Claude Code response written as one line per content block, each carrying the same id and usage. */
 function claudeResponse(id: string, usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, blocks = 3): string {
   const u = { input_tokens: usage.input, output_tokens: usage.output, cache_read_input_tokens: usage.cacheRead ?? 0, cache_creation_input_tokens: usage.cacheWrite ?? 0 };
-  const kinds = [{ type: "thinking", thinking: "..." }, { type: "text", text: "Looking." }, { type: "tool_use", id: `t-${id}`, name: "Bash", input: { command: "ls" } }];
+  const kinds = [
+    { type: "thinking", thinking: "..." },
+    { type: "text", text: "Looking." },
+    { type: "tool_use", id: `t-${id}`, name: "Bash", input: { command: "ls" } },
+  ];
   let out = "";
   for (let i = 0; i < blocks; i++) {
     out += `${JSON.stringify({ type: "assistant", requestId: `req-${id}`, timestamp: "2026-12-03T10:00:00Z", message: { id, role: "assistant", model: "claude-sonnet-5", content: [kinds[i % 3]], usage: u } })}\n`;
@@ -68,7 +79,11 @@ describe("hook spend-brake", () => {
       expect(d.stderr).toContain("the operator must raise the cap");
     }
     const brake = rows(w.ledger).filter((r) => r.event === "spend_brake");
-    expect(brake.map((r) => [r.action, r.tokens, r.max_tokens])).toEqual([["warn", 8000, 10000], ["deny", 11000, 10000], ["deny", 11000, 10000]]);
+    expect(brake.map((r) => [r.action, r.tokens, r.max_tokens])).toEqual([
+      ["warn", 8000, 10000],
+      ["deny", 11000, 10000],
+      ["deny", 11000, 10000],
+    ]);
     // A raised cap lets the job go on (the same state: nothing re-read or re-counted).
     expect(await w.call(20_000)).toEqual({ code: 0, stdout: "", stderr: "" });
   });
@@ -92,7 +107,11 @@ describe("hook spend-brake", () => {
     const all = await Promise.all(Array.from({ length: 16 }, () => w.call()));
     expect(all.map((r) => r.code)).toEqual(Array(16).fill(0));
     expect(all.filter((r) => r.stdout.includes("systemMessage"))).toHaveLength(1);
-    expect(rows(w.ledger).filter((r) => r.action === "warn").map((r) => r.tokens)).toEqual([8500]);
+    expect(
+      rows(w.ledger)
+        .filter((r) => r.action === "warn")
+        .map((r) => r.tokens),
+    ).toEqual([8500]);
     appendFileSync(w.transcript, claudeResponse("c-last", { input: 2000, output: 0 }));
     const denied = await Promise.all(Array.from({ length: 16 }, () => w.call()));
     expect(denied.map((r) => r.code)).toEqual(Array(16).fill(2));
@@ -132,7 +151,7 @@ describe("wiring the brake", () => {
     const w = await world("herdr");
     const s = await spawnOk(w, { name: "nobrake-fix" });
     expect(existsSync(join(s.worktree, ".claude", "settings.local.json"))).toBe(false);
-    expect(w.ledger()[0].max_tokens).toBeUndefined();
+    expect(w.ledger()[0]!.max_tokens).toBeUndefined();
   });
 });
 
@@ -173,7 +192,10 @@ describe("spend watch --follow", () => {
     const calls = rows(log).map((c) => c.argv.join(" "));
     expect(calls).toContain(`pane send-keys ${s.pane_id} esc`);
     const brake = rows(join(w.home, "spend-ledger.jsonl")).filter((r) => r.event === "spend_brake");
-    expect(brake.map((r) => [r.action, r.tokens])).toEqual([["warn", 8500], ["interrupt", 11000]]);
+    expect(brake.map((r) => [r.action, r.tokens])).toEqual([
+      ["warn", 8500],
+      ["interrupt", 11000],
+    ]);
     expect(brake[1]).toMatchObject({ host: "herdr", pane: s.pane_id, delivered: true, source: "watch" });
     expect(w.ledger().at(-1)).toMatchObject({ event: "job_decision", job_id: s.job_id, state: "escalated", by: "spend watch --follow" });
     // The agent was interrupted, not killed: the pane and its agent are still there.
@@ -189,7 +211,9 @@ describe("spend watch --follow", () => {
     const r = await w.run(["spend", "watch", "--follow", "--job", s.job_id, "--transcript", rollout, "--json"], { ORCA_SIM_CALL_LOG: log });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ job_id: s.job_id, tokens: 3500, max_tokens: 1000, over: true, interrupted: true, escalated: true });
-    const sends = rows(log).filter((c) => c.argv[0] === "terminal" && c.argv[1] === "send").map((c) => c.argv.join(" "));
+    const sends = rows(log)
+      .filter((c) => c.argv[0] === "terminal" && c.argv[1] === "send")
+      .map((c) => c.argv.join(" "));
     expect(sends.at(-1)).toBe(`terminal send --terminal ${s.pane_id} --interrupt --json`);
   });
 
@@ -214,14 +238,18 @@ describe("quota windows", () => {
     const home = join(dir, "home");
     mkdirSync(join(home, "config"), { recursive: true });
     const now = Math.floor(Date.now() / 1000);
-    const row = (ts: number, model: string, format: string, tokens: number) => JSON.stringify({ event: "spend", ts, model, format, job_id: "j", input_tokens: tokens, output_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0, responses: 1, tier: "efficient" });
+    const row = (ts: number, model: string, format: string, tokens: number) =>
+      JSON.stringify({ event: "spend", ts, model, format, job_id: "j", input_tokens: tokens, output_tokens: 0, cache_read_tokens: 0, cache_creation_tokens: 0, responses: 1, tier: "efficient" });
     writeFileSync(join(home, "spend-ledger.jsonl"), `${[row(now - 8 * 86_400, "claude-sonnet-5", "claude-code", 9), row(now - 6 * 3600, "gpt-5.3-codex", "codex", 500), row(now - 3600, "claude-sonnet-5", "claude-code", 700)].join("\n")}\n`);
     const env = e2eEnv({ MOGUI_HOME: home });
     const five = JSON.parse((await runBinary(["spend", "report", "--window", "5h", "--json"], { env })).stdout);
     expect(five).toMatchObject({ window: "5h", window_seconds: 18_000, by: "provider" });
     expect(five.groups.map((g: { key: string; total_tokens: number }) => [g.key, g.total_tokens])).toEqual([["anthropic", 700]]);
     const week = JSON.parse((await runBinary(["spend", "report", "--window", "7d", "--json"], { env })).stdout);
-    expect(week.groups.map((g: { key: string; total_tokens: number }) => [g.key, g.total_tokens])).toEqual([["anthropic", 700], ["openai", 500]]);
+    expect(week.groups.map((g: { key: string; total_tokens: number }) => [g.key, g.total_tokens])).toEqual([
+      ["anthropic", 700],
+      ["openai", 500],
+    ]);
     const text = await runBinary(["spend", "report", "--window", "5h"], { env });
     expect(text.stdout).toMatch(/^window 5h: since \d{4}-/);
     expect((await runBinary(["spend", "report", "--window", "5h", "--since", "1h"], { env })).code).toBe(2);
@@ -249,7 +277,10 @@ describe("mogui dispatch --max-tokens", () => {
     mkdirSync(join(root, "wt-feature"), { recursive: true });
     writeFileSync(join(root, "c.md"), "- Goal: fix the login bug\n- Scope: `src/login.ts`\n- Acceptance: tests pass\n");
     const run = (...more: string[]) =>
-      runBinary(["dispatch", "--contract", join(root, "c.md"), "--spec", "Fix it", "--delivery-poll-ms", "20", "--json", "--runtime", "claude", "--model", "claude-sonnet-5", "--same-host-reason", "only runtime here", ...more], { env: dispatchEnv(root, home), cwd: root });
+      runBinary(["dispatch", "--contract", join(root, "c.md"), "--spec", "Fix it", "--delivery-poll-ms", "20", "--json", "--runtime", "claude", "--model", "claude-sonnet-5", "--same-host-reason", "only runtime here", ...more], {
+        env: dispatchEnv(root, home),
+        cwd: root,
+      });
     return { root, run };
   };
 

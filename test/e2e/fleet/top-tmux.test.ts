@@ -69,7 +69,10 @@ function term(w: TopWorld, name: string, width: number, height: number): Term {
 }
 
 const lines = (s: string) => s.replace(/\n$/, "").split("\n");
-const has = (...xs: string[]) => (s: string) => xs.every((x) => s.includes(x));
+const has =
+  (...xs: string[]) =>
+  (s: string) =>
+    xs.every((x) => s.includes(x));
 
 describe("mogui top in a terminal", () => {
   test("160x50: rows, help, filter, detail, reap through d (safe removed, unsafe refused with its reason), quit restores the shell", async () => {

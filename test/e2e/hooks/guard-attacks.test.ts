@@ -67,10 +67,18 @@ beforeAll(async () => {
   const goldenState = goldenStateOf(golden);
   const runAll = process.env.MOGUI_GUARD_ATTACKS_ALL === "1";
   // Judge each attack against the very copy it would run in (paths are filled in per copy).
-  const batch = prepareBatch(golden, join(base, "run"), all.map((a) => ({ id: a.id, cmd: a.cmd })));
+  const batch = prepareBatch(
+    golden,
+    join(base, "run"),
+    all.map((a) => ({ id: a.id, cmd: a.cmd })),
+  );
   judged = batch.cases.map((c, i) => judge(c.id, all[i]!.cls, c.cmd, c.P, c.W));
   const toRun = batch.cases.filter((_, i) => runAll || !judged[i]!.block);
-  const run = prepareBatch(golden, join(base, "exec"), toRun.map((c) => ({ id: c.id, cmd: c.cmd })));
+  const run = prepareBatch(
+    golden,
+    join(base, "exec"),
+    toRun.map((c) => ({ id: c.id, cmd: c.cmd })),
+  );
   // Re-judge against the copies that really run (same shape of paths, new directories).
   for (const [i, c] of run.cases.entries()) {
     const j = judged.find((x) => x.id === c.id)!;
@@ -84,7 +92,11 @@ beforeAll(async () => {
   ran = judgeBatch(run, goldenState);
   const bp = join(base, "benign");
   mkdirSync(bp, { recursive: true });
-  const bb = prepareBatch(golden, bp, BENIGN.map((b) => ({ id: b.id, cmd: b.cmd })));
+  const bb = prepareBatch(
+    golden,
+    bp,
+    BENIGN.map((b) => ({ id: b.id, cmd: b.cmd })),
+  );
   benign = bb.cases.map((c) => judge(c.id, "benign", c.cmd, c.P, c.W));
 }, 240_000);
 

@@ -121,7 +121,11 @@ async function sandbox(): Promise<Sandbox> {
   const root = mkdtempSync(join(base, "case-"));
   const sb = { root, P: join(root, "product"), O: join(root, "ops"), T: join(root, "tmp"), L: join(root, "link-to-product"), H: join(root, "home") };
   // In-process copy (no process per case); mtimes kept so the copied index stays clean for `git status`.
-  for (const [from, to] of [[golden.product, sb.P], [golden.ops, sb.O]] as const) cpSync(from, to, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
+  for (const [from, to] of [
+    [golden.product, sb.P],
+    [golden.ops, sb.O],
+  ] as const)
+    cpSync(from, to, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
   // A copied symlink is new (its own mtime is now): date it like the original, or `git status` refreshes the index.
   lutimesSync(join(sb.P, "readme-link"), PAST, PAST);
   for (const d of [sb.T, sb.H]) mkdirSync(d);
@@ -133,7 +137,12 @@ async function sandbox(): Promise<Sandbox> {
 const fill = (text: string, sb: Sandbox) =>
   text
     .replaceAll("<B64P>", btoa(`touch ${sb.P}/f`))
-    .replaceAll("<P>", sb.P).replaceAll("<O>", sb.O).replaceAll("<T>", sb.T).replaceAll("<L>", sb.L).replaceAll("<H>", sb.H).replaceAll("<R>", sb.root);
+    .replaceAll("<P>", sb.P)
+    .replaceAll("<O>", sb.O)
+    .replaceAll("<T>", sb.T)
+    .replaceAll("<L>", sb.L)
+    .replaceAll("<H>", sb.H)
+    .replaceAll("<R>", sb.root);
 
 /** Every absolute path a case names stays inside its sandbox (or is a harmless system file): the table runs as root. */
 const SYSTEM = ["/dev/null", "/dev/zero", "/etc/hostname", "/bin/sh", "/usr/bin", "/nonexistent"];

@@ -24,19 +24,11 @@ beforeAll(() => {
   env = e2eEnv({ MOGUI_HOME: home, HOME: root, MOGUI_RUNTIME_HINT: "claude" });
 });
 
-const guard = (command: string, cwd = ops) =>
-  runBinary(["hook", "product-path-guard"], { env, cwd: ops, stdin: JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", cwd, tool_name: "Bash", tool_input: { command } }) });
+const guard = (command: string, cwd = ops) => runBinary(["hook", "product-path-guard"], { env, cwd: ops, stdin: JSON.stringify({ session_id: "s", hook_event_name: "PreToolUse", cwd, tool_name: "Bash", tool_input: { command } }) });
 
 describe("product-path-guard through dist/mogui (config from $MOGUI_HOME/config/instance-runtime.json)", () => {
   test("blocked commands exit 2 with the BLOCKED line; allowed ones exit 0 silently", async () => {
-    const blocked = [
-      `echo x > ${product}/README.md`,
-      `cd ${product} && git commit -am x`,
-      `git -C ${product} remote set-url origin /tmp/x`,
-      `echo x > ${join(root, "alias")}/f`,
-      `bash -c 'rm -rf ${product}/src'`,
-      "echo hi > notes.txt",
-    ];
+    const blocked = [`echo x > ${product}/README.md`, `cd ${product} && git commit -am x`, `git -C ${product} remote set-url origin /tmp/x`, `echo x > ${join(root, "alias")}/f`, `bash -c 'rm -rf ${product}/src'`, "echo hi > notes.txt"];
     for (const [i, cmd] of blocked.entries()) {
       const r = await guard(cmd, i === blocked.length - 1 ? product : ops);
       expect({ cmd, code: r.code, stdout: r.stdout }).toEqual({ cmd, code: 2, stdout: "" });
@@ -45,7 +37,10 @@ describe("product-path-guard through dist/mogui (config from $MOGUI_HOME/config/
     for (const cmd of [`git -C ${product} log --oneline -3`, `ls ${product}`, `echo '>' ${product}/x`, `cat ${product}/README.md > ${ops}/copy.md`]) {
       expect({ cmd, ...(await guard(cmd)) }).toEqual({ cmd, code: 0, stdout: "", stderr: "" });
     }
-    const events = readFileSync(join(home, "event-log.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const events = readFileSync(join(home, "event-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.outcome)).toEqual([...Array(6).fill("block"), ...Array(4).fill("allow")]);
     expect(events.every((e) => e.runtime_hint === "claude" && e.tool_kind === "bash")).toBe(true);
     const m = await runBinary(["measure-product-path-guard"], { env });

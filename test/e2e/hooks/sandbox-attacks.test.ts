@@ -97,4 +97,3 @@ describe("under mogui sandbox run (bubblewrap)", () => {
     expect(failed.map((r) => `${r.id} exit ${r.status}: ${r.cmd}: ${readFileSync(join(r.W, "..", "out.txt"), "utf8").slice(0, 200)}`)).toEqual([]);
   }, 150_000);
 });
-

@@ -64,7 +64,11 @@ describe("sandbox run passes everything through", () => {
     expect((await done(spawn(["sh", "-c", "kill -KILL $$"]))).code).toBe(137);
   });
 
-  for (const [sig, n] of [["SIGTERM", 15], ["SIGHUP", 1], ["SIGINT", 2]] as const) {
+  for (const [sig, n] of [
+    ["SIGTERM", 15],
+    ["SIGHUP", 1],
+    ["SIGINT", 2],
+  ] as const) {
     test(`${sig} sent to mogui reaches the command`, async () => {
       if (skip) return;
       const name = sig.slice(3);

@@ -45,11 +45,7 @@ for (const f of walkFiles(T).filter((p) => p.endsWith(".md"))) {
 
 describe("commands quoted by the template", () => {
   test("the extractor finds commands in code and ignores prose", () => {
-    expect(quotedCommands("Run `mogui template check --ops x` and the mogui binary.\n```console\n$ ORCA_AGENT_CLI=claude mogui preflight\n$ mogui master-succeed spawn \\\n```\n")).toEqual([
-      "preflight",
-      "master-succeed spawn",
-      "template check",
-    ]);
+    expect(quotedCommands("Run `mogui template check --ops x` and the mogui binary.\n```console\n$ ORCA_AGENT_CLI=claude mogui preflight\n$ mogui master-succeed spawn \\\n```\n")).toEqual(["preflight", "master-succeed spawn", "template check"]);
     expect(QUOTED.size).toBeGreaterThan(20);
     expect(QUOTED.has("template apply")).toBe(true);
   });

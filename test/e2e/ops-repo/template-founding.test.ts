@@ -24,10 +24,18 @@ async function foundWorkspace() {
   const home = tempDir("mogui-home-");
   mkdirSync(ops);
   const placeholders = {
-    WORKSPACE_NAME: "acme", WORKSPACE_ROOT: root, OPS_REPO: ops, MONITOR_NS: "acme", MODEL_ID: "claude-opus-5",
-    REPO_LIST: "- acme-app (product) acme-app\n  - acme-ops (ops) acme-ops", RUNTIME_ROOT: "/opt/mogui", TEMPLATE_VERSION: "",
+    WORKSPACE_NAME: "acme",
+    WORKSPACE_ROOT: root,
+    OPS_REPO: ops,
+    MONITOR_NS: "acme",
+    MODEL_ID: "claude-opus-5",
+    REPO_LIST: "- acme-app (product) acme-app\n  - acme-ops (ops) acme-ops",
+    RUNTIME_ROOT: "/opt/mogui",
+    TEMPLATE_VERSION: "",
   };
-  const args = Object.entries(placeholders).filter(([k]) => k !== "TEMPLATE_VERSION").flatMap(([k, v]) => ["--placeholder", `${k}=${v}`]);
+  const args = Object.entries(placeholders)
+    .filter(([k]) => k !== "TEMPLATE_VERSION")
+    .flatMap(([k, v]) => ["--placeholder", `${k}=${v}`]);
   const dry = await runBinary(["template", "apply", "--ops", ops, ...args], { env: env(home), cwd: root });
   expect(dry.code).toBe(0);
   expect(dry.stdout).toStartWith("dry-run plan (no writes):\n");
@@ -68,7 +76,16 @@ describe("founding from the embedded template", () => {
     const doc = JSON.parse(reh.stdout);
     expect(doc.failures).toBe(0);
     expect(Object.fromEntries(doc.results.map((r: { id: string; status: string }) => [r.id, r.status]))).toEqual({
-      P01: "PASS", P02: "PASS", P03: "PASS", P04: "PASS", P05: "PASS", P06: "PASS", P07: "PASS", P08: "PASS", L01: "GAP", L02: "GAP",
+      P01: "PASS",
+      P02: "PASS",
+      P03: "PASS",
+      P04: "PASS",
+      P05: "PASS",
+      P06: "PASS",
+      P07: "PASS",
+      P08: "PASS",
+      L01: "GAP",
+      L02: "GAP",
     });
     for (const r of doc.results) expect(`${r.observed} ${r.evidence}`).not.toContain(root);
 

@@ -61,7 +61,7 @@ describe("preflight on a fake host", () => {
       "PASS agent-cli      claude on PATH",
       "PASS worker-runtime codex on PATH",
       "PASS worker-runtime cursor-agent on PATH",
-      expect.stringMatching(/^WARN gitleaks       gitleaks missing \(brew install gitleaks\)/),
+      expect.stringMatching(/^WARN gitleaks {7}gitleaks missing \(brew install gitleaks\)/),
       "WARN ctx            ctx missing; see https://ctx.rs",
       "PASS git            git on PATH",
       "PASS gh             gh on PATH",
@@ -163,7 +163,7 @@ describe("preflight on a fake host", () => {
     const h = host({ tools: ["bd", "gh", "git", "codex"], rules: null, env: { ORCA_AGENT_CLI: "", FAKE_GH_AUTH: "out", FAKE_BD_WHERE: "fail" } });
     const r = await preflight(h);
     expect(r.code).toBe(1);
-    expect(line(r.stdout, "orca")[0]).toMatch(/^FAIL orca           orca not found; install: .*; follow-up: enable Settings > Orca CLI > Shell command$/);
+    expect(line(r.stdout, "orca")[0]).toMatch(/^FAIL orca {11}orca not found; install: .*; follow-up: enable Settings > Orca CLI > Shell command$/);
     expect(line(r.stdout, "redaction-extra")[0]).toStartWith(`FAIL redaction-extra ${h.home}/.config/redaction-extra.txt missing; create it with one rule a line: id|description|regex`);
     expect(line(r.stdout, "agent-cli")[0]).toBe("FAIL agent-cli      ORCA_AGENT_CLI is unset (claude, codex or cursor-agent)");
     expect(line(r.stdout, "worker-runtime")).toEqual(["PASS worker-runtime codex on PATH", "WARN worker-runtime cursor-agent missing; codex carries every delegation"]);

@@ -89,10 +89,7 @@ describe("issue 25: the agent-era corpus", () => {
     const leaked = plants.filter((p) => leaks(p.body, outputs).length > 0);
     const families = new Set(plants.map((p) => p.family));
     const encodings = new Set(plants.map((p) => p.encoding));
-    console.log(
-      `agent corpus (seed ${SEED}): ${plants.length} secrets, ${families.size} families, ${encodings.size} encodings, ${looks.length} look-alikes; ` +
-        `recall ${s.recall.toFixed(3)}, precision ${s.precision.toFixed(3)}, leaks ${leaked.length}`,
-    );
+    console.log(`agent corpus (seed ${SEED}): ${plants.length} secrets, ${families.size} families, ${encodings.size} encodings, ${looks.length} look-alikes; ` + `recall ${s.recall.toFixed(3)}, precision ${s.precision.toFixed(3)}, leaks ${leaked.length}`);
     expect(plants.length).toBeGreaterThanOrEqual(350);
     expect(families.size).toBeGreaterThanOrEqual(70);
     expect(encodings.size).toBeGreaterThanOrEqual(10);
@@ -187,6 +184,10 @@ describe("reports", () => {
     const j = await scan(dir, ["--max-findings", "2", "--report-format", "json"]);
     const doc = JSON.parse(j.stdout);
     expect([doc.findings.length, doc.findings_total > 2, doc.blind_spots]).toEqual([2, true, { binary_files: 1, binary_files_listed: ["img.bin"] }]);
-    for (const bad of [["--max-findings", "0"], ["--max-decode-depth", "x"]]) expect((await scan(dir, bad)).code).toBe(2);
+    for (const bad of [
+      ["--max-findings", "0"],
+      ["--max-decode-depth", "x"],
+    ])
+      expect((await scan(dir, bad)).code).toBe(2);
   }, 60_000);
 });

@@ -339,7 +339,10 @@ test("UTF-16 files (with a BOM) are decoded in every mode: the working tree and 
   write(dir, { "w16.txt": le });
   sh(dir, "add", ".");
   sh(dir, "commit", "-q", "-m", "utf16");
-  for (const args of [["-C", dir], ["-C", dir, "--range", `${base}..HEAD`]]) {
+  for (const args of [
+    ["-C", dir],
+    ["-C", dir, "--range", `${base}..HEAD`],
+  ]) {
     const r = await scan(args);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("  w16.txt:2  [github_token] GitHub token  :: token gh?_********\n");

@@ -3,7 +3,7 @@
 // --agent picks the stores; findings name the session file and line; --baseline, SARIF and --json as in any scan; the
 // organisation rules file at ~/.config/redaction-extra.txt is loaded without $REDACTION_EXTRA_PATTERNS (issue 25 §3).
 import { expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eEnv, runBinary } from "../../helpers/binary.ts";
 import { tempDir } from "../../helpers/paths.ts";

@@ -9,8 +9,7 @@ import { makeRepo } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 
 const FX = join(ROOT, "fixtures", "lifecycle");
-const live = (stdin: string | undefined, extra: Record<string, string> = {}, ...args: string[]) =>
-  runBinary(["master-bootstrap-live", "--handoff-dir", join(FX, "handoffs"), ...args], { env: e2eEnv({ MOGUI_HOME: tempDir(), ...extra }), stdin });
+const live = (stdin: string | undefined, extra: Record<string, string> = {}, ...args: string[]) => runBinary(["master-bootstrap-live", "--handoff-dir", join(FX, "handoffs"), ...args], { env: e2eEnv({ MOGUI_HOME: tempDir(), ...extra }), stdin });
 
 describe("master-bootstrap-live end to end", () => {
   test("reads the SessionStart payload; bd is asked for tracks and memories; memory bodies never printed", async () => {
@@ -49,7 +48,10 @@ describe("master-bootstrap-live end to end", () => {
   });
   test("a stdin pipe that never closes does not hang the hook", async () => {
     const p = Bun.spawn([binaryPath(), "master-bootstrap-live", "--handoff-dir", join(FX, "handoffs")], {
-      env: e2eEnv({ MOGUI_HOME: tempDir() }), stdin: "pipe", stdout: "pipe", stderr: "pipe",
+      env: e2eEnv({ MOGUI_HOME: tempDir() }),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
     });
     const t0 = Date.now();
     const code = await p.exited;
@@ -61,9 +63,15 @@ describe("master-bootstrap-live end to end", () => {
   test("stdin from a regular file is read; from an endless character device (/dev/zero) it is ignored, not hung on", async () => {
     const payload = join(tempDir(), "payload.json");
     writeFileSync(payload, '{"source":"compact"}');
-    for (const [from, banner] of [[payload, true], ["/dev/zero", false]] as const) {
+    for (const [from, banner] of [
+      [payload, true],
+      ["/dev/zero", false],
+    ] as const) {
       const p = Bun.spawn([binaryPath(), "master-bootstrap-live", "--handoff-dir", join(FX, "handoffs")], {
-        env: e2eEnv({ MOGUI_HOME: tempDir() }), stdin: Bun.file(from), stdout: "pipe", stderr: "pipe",
+        env: e2eEnv({ MOGUI_HOME: tempDir() }),
+        stdin: Bun.file(from),
+        stdout: "pipe",
+        stderr: "pipe",
       });
       const timer = setTimeout(() => p.kill(), 10_000);
       const code = await p.exited;
@@ -108,10 +116,9 @@ describe("master-recover end to end: read-only", () => {
     try {
       await Bun.sleep(100);
       const before = snapshot(ws);
-      const r = await runBinary(
-        ["master-recover", "--charter", join(ws, "charter.md"), "--handoff", join(ws, "handoff.md"), "--ledger", join(ws, "ledger.jsonl"), "--repo", f.repo, "--monitor-pattern", join(ws, "bin", "watch-lc.sh"), "--json"],
-        { env: e2eEnv({ MOGUI_HOME: tempDir() }) },
-      );
+      const r = await runBinary(["master-recover", "--charter", join(ws, "charter.md"), "--handoff", join(ws, "handoff.md"), "--ledger", join(ws, "ledger.jsonl"), "--repo", f.repo, "--monitor-pattern", join(ws, "bin", "watch-lc.sh"), "--json"], {
+        env: e2eEnv({ MOGUI_HOME: tempDir() }),
+      });
       expect(r.code).toBe(0);
       expect(snapshot(ws)).toEqual(before);
       expect(monitor.exitCode).toBeNull();

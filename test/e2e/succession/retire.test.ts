@@ -28,7 +28,9 @@ async function onPty(): Promise<{ script: number; sleep: number; tty: string }> 
   const p = Bun.spawn(["script", "-qfec", "sleep 30", "/dev/null"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
   started.push(p);
   for (let i = 0; i < 250; i++) {
-    const out = Bun.spawnSync(["ps", "-o", "pid=,tty=", "--ppid", String(p.pid)]).stdout.toString().trim();
+    const out = Bun.spawnSync(["ps", "-o", "pid=,tty=", "--ppid", String(p.pid)])
+      .stdout.toString()
+      .trim();
     const m = /^(\d+)\s+(\S+)/.exec(out);
     if (m && m[2] !== "?") return { script: p.pid, sleep: Number(m[1]), tty: m[2]! };
     await Bun.sleep(20);
@@ -51,7 +53,11 @@ function world(extra: Record<string, string> = {}, pids: number[] = []) {
   return { retire, run, env };
 }
 
-const alive = (pid: number) => Bun.spawnSync(["ps", "-p", String(pid), "-o", "stat="]).stdout.toString().trim().replace(/^Z.*/, "") !== "";
+const alive = (pid: number) =>
+  Bun.spawnSync(["ps", "-p", String(pid), "-o", "stat="])
+    .stdout.toString()
+    .trim()
+    .replace(/^Z.*/, "") !== "";
 
 describe("master-succeed retire end to end (simulator + real processes)", () => {
   test("dry run by default: DRY_RUN, exit 0, nothing closed", async () => {

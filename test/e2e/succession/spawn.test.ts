@@ -13,8 +13,7 @@ const HINT = ". Accepted selector forms are full id:<repoId>::<path>, id:folder:
 function world(extra: Record<string, string> = {}) {
   const dir = tempDir("mogui-lc-spawn-");
   const env = e2eEnv({ ORCA_SIM_STATE: join(dir, "state.json"), ORCA_SIM_SCENARIO: "folder", ORCA_SIM_ROOT: dir, ORCA_CLI_COMMAND: "orca", ...extra });
-  const spawn = (title: string, ...more: string[]) =>
-    runBinary(["master-succeed", "spawn", "--workspace-selector", FOLDER, "--kickoff-text", "Boot", "--root", dir, "--title", title, ...more, "--json"], { env });
+  const spawn = (title: string, ...more: string[]) => runBinary(["master-succeed", "spawn", "--workspace-selector", FOLDER, "--kickoff-text", "Boot", "--root", dir, "--title", title, ...more, "--json"], { env });
   const terminals = async (): Promise<{ handle: string; title: string | null }[]> => {
     const plain = { ...env, ORCA_SIM_FAULT: "" };
     const r = await runBinary(["sim", "orca", "terminal", "list", "--json"], { env: plain });
@@ -39,9 +38,17 @@ describe("master-succeed spawn end to end (simulator)", () => {
     const r = await runBinary(["master-succeed", "spawn", "--workspace-selector", FOLDER.slice(3), "--kickoff-text", "Boot", "--root", w.dir, "--title", "Gen 2", "--json"], { env: { ...w.env, ORCA_SIM_CALL_LOG: log } });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: "CREATED", verified: true, worktree_id: FOLDER.slice(3), verification: { result: "MATCH" } });
-    const calls = (await Bun.file(log).text()).trim().split("\n").map((l) => JSON.parse(l));
-    const worktreeArgs = calls.map((c) => [c.argv.slice(0, 2).join(" "), (c.argv.includes("--worktree") ? c.argv[c.argv.indexOf("--worktree") + 1] : null), c.exit]);
-    expect(worktreeArgs).toEqual([["terminal list", FOLDER, 0], ["terminal list", null, 0], ["terminal create", FOLDER.slice(3), 0], ["terminal list", FOLDER, 0]]);
+    const calls = (await Bun.file(log).text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const worktreeArgs = calls.map((c) => [c.argv.slice(0, 2).join(" "), c.argv.includes("--worktree") ? c.argv[c.argv.indexOf("--worktree") + 1] : null, c.exit]);
+    expect(worktreeArgs).toEqual([
+      ["terminal list", FOLDER, 0],
+      ["terminal list", null, 0],
+      ["terminal create", FOLDER.slice(3), 0],
+      ["terminal list", FOLDER, 0],
+    ]);
   });
   test("MATCH_REISSUED: the reported handle is stale, the one titled new terminal is adopted", async () => {
     const w = world({ ORCA_SIM_FAULT: "terminal create=stale_handle" });

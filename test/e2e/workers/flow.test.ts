@@ -10,7 +10,10 @@ import { spawnArgs, spawnOk, world, type World } from "../cases/workers.ts";
 function orcaAgent(w: World, handle: string, agentStatus: string): void {
   const file = w.env.ORCA_SIM_STATE!;
   const st = JSON.parse(readFileSync(file, "utf8"));
-  Object.assign(st.terminals.find((t: { handle: string }) => t.handle === handle), { agentStatus });
+  Object.assign(
+    st.terminals.find((t: { handle: string }) => t.handle === handle),
+    { agentStatus },
+  );
   writeFileSync(file, JSON.stringify(st));
 }
 

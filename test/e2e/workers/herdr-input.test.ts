@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { spawnArgs, spawnOk, world } from "../cases/workers.ts";
 
 function calls(log: string): string[][] {
-  return readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l).argv as string[]);
+  return readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l).argv as string[]);
 }
 
 test("herdr: the brief reaches the agent as one `agent prompt`, whole; the evidence names the recent output", async () => {

@@ -95,7 +95,12 @@ describe("sweep", () => {
     expect(r.code).toBe(0);
     expect((await w.herdr("pane", "get", "w1:p1")).code).toBe(1);
     for (const p of [s.pane_id, vim, agent]) expect((await w.herdr("pane", "get", p)).code).toBe(0);
-    expect(w.ledger().filter((x) => x.event === "sweep_closed").map((x) => x.pane_id)).toEqual(["w1:p1"]);
+    expect(
+      w
+        .ledger()
+        .filter((x) => x.event === "sweep_closed")
+        .map((x) => x.pane_id),
+    ).toEqual(["w1:p1"]);
   });
 
   test("orca: an exited terminal is a dead tab and is closed; a running one is listed", async () => {
@@ -124,12 +129,25 @@ for (const host of ["herdr", "orca"] as const) {
     for (const round of [1, 2, 3]) {
       const r = await v(blk);
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ outcome: "rework", round, blockers: ["test X fails"], followups: [{ severity: "SHOULD", title: "rename y" }, { severity: "NICE", title: "typo" }] });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        outcome: "rework",
+        round,
+        blockers: ["test X fails"],
+        followups: [
+          { severity: "SHOULD", title: "rename y" },
+          { severity: "NICE", title: "typo" },
+        ],
+      });
     }
     const fourth = await v(blk);
     expect(fourth.code).toBe(4);
     expect(JSON.parse(fourth.stdout)).toMatchObject({ outcome: "escalated", round: 4 });
-    expect(w.ledger().filter((x) => x.event === "job_decision").map((x) => x.state)).toEqual(["escalated"]);
+    expect(
+      w
+        .ledger()
+        .filter((x) => x.event === "job_decision")
+        .map((x) => x.state),
+    ).toEqual(["escalated"]);
     expect((await w.run(["worker", "decide", "--job", s.job_id, "--state", "merged"])).code).toBe(5);
     expect((await v(blk)).code).toBe(5);
     // Only BLOCKERs count: a SHOULD-only verdict on another job passes.

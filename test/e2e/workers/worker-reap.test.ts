@@ -38,7 +38,10 @@ function world(opts: { scenario?: string; merged?: boolean; env?: Record<string,
   });
   const calls = () =>
     existsSync(callLog)
-      ? readFileSync(callLog, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { argv: string[] }).argv)
+      ? readFileSync(callLog, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => (JSON.parse(l) as { argv: string[] }).argv)
       : [];
   return { f, wt, env, ledger: join(root, "home", "dispatch-ledger.jsonl"), calls };
 }
@@ -93,9 +96,7 @@ describe("worker-reap e2e: exit 0", () => {
     const w = world({ merged: false });
     const r = await reap(w, "--task-id", TASK, "--json");
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).record.actions_taken).toBe(
-      `terminal_closed:${WORKER};worktree_left:${w.wt}:Current branch feature is not merged to origin/main (branch changes are not included in origin/main)`,
-    );
+    expect(JSON.parse(r.stdout).record.actions_taken).toBe(`terminal_closed:${WORKER};worktree_left:${w.wt}:Current branch feature is not merged to origin/main (branch changes are not included in origin/main)`);
     expect(existsSync(w.wt)).toBe(true);
   });
 

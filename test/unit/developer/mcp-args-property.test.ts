@@ -10,6 +10,7 @@ import { REGISTRY } from "../../../commands/index.ts";
 import { parseArgv } from "../../../src/lib/args.ts";
 import { argvOf, loadTools, OPERANDS_ARG, type Tool } from "../../../src/developer/mcp/tools.ts";
 import { prng } from "../../helpers/prng.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const SEED = Number(process.env.MOGUI_PROPERTY_SEED ?? 0x3c9_2027) >>> 0;
 const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 300);
@@ -48,7 +49,7 @@ test(`random argument values round-trip through argvOf and the command's parser 
       // The exclusive groups are the command's; this checks only that values survive, so the rules are left out.
       parsed = parseArgv(tool.path, argv.slice(words), tool.cmd.args, { variadic: tool.cmd.rules?.variadic }, { typed: true });
     } catch (e) {
-      failures.push(`${tool.name} ${JSON.stringify(args)} -> ${JSON.stringify(argv)}: ${(e as Error).message}`);
+      failures.push(`${tool.name} ${JSON.stringify(args)} -> ${JSON.stringify(argv)}: ${errorMessage(e)}`);
       continue;
     }
     for (const [k, v] of Object.entries(args)) {

@@ -56,9 +56,7 @@ describe("schema generation", () => {
   });
 
   test("a call's command line: --flag=value (a leading dash stays a value), arrays repeated, --json added", () => {
-    expect(argvOf(tool, { target: "x", note: "-rf", tag: ["a", "--b"], count: 4, execute: true, mode: "fast" })).toEqual([
-      "demo-family", "thing", "--note=-rf", "--tag=a", "--tag=--b", "--count=4", "--execute", "--mode=fast", "--json", "x",
-    ]);
+    expect(argvOf(tool, { target: "x", note: "-rf", tag: ["a", "--b"], count: 4, execute: true, mode: "fast" })).toEqual(["demo-family", "thing", "--note=-rf", "--tag=a", "--tag=--b", "--count=4", "--execute", "--mode=fast", "--json", "x"]);
     expect(argvOf(tool, { target: "-x", note: "n" })).toEqual(["demo-family", "thing", "--note=n", "--json", "--", "-x"]);
     expect(argvOf(tool, { target: "x", note: "n", execute: true }, { remove: ["execute"] })).not.toContain("--execute");
     expect(argvOf(tool, { target: "x", note: "n", execute: false })).not.toContain("--execute");
@@ -114,12 +112,20 @@ describe("the registry's tools", async () => {
     expect(excluded("hook install")).toBe(false);
     expect(names).toContain("hook_install");
     for (const n of names) expect(n).not.toMatch(/^(mcp|sim_|demo)$|^sim_/);
-    expect(tools.filter((t) => t.path.startsWith("hook ")).map((t) => t.path).sort()).toEqual(["hook doctor", "hook install"]);
+    expect(
+      tools
+        .filter((t) => t.path.startsWith("hook "))
+        .map((t) => t.path)
+        .sort(),
+    ).toEqual(["hook doctor", "hook install"]);
     expect(new Set(names).size).toBe(names.length);
   });
 
   test("the destructive tools, and how each one's plan is made from flags it declares", () => {
-    const destructive = tools.filter((t) => t.hints.destructive).map((t) => t.name).sort();
+    const destructive = tools
+      .filter((t) => t.hints.destructive)
+      .map((t) => t.name)
+      .sort();
     expect(destructive).toEqual(["acceptance_loop_run", "fleet_reap", "master_succeed_retire", "template_apply", "worker_collect", "worker_reap", "worker_sweep"]);
     for (const t of tools) {
       const h = t.hints;

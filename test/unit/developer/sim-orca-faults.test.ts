@@ -57,7 +57,10 @@ describe("selectors", () => {
     expect(miss.code).toBe(1);
     expect(miss.doc.error).toMatchObject({ code: "selector_not_found", data: { suggestions: [`id:${FOLDER}`] } });
     const listed = (await ok(["terminal", "list", "--worktree", `id:${FOLDER}`], env)).terminals;
-    expect(listed.map((x: any) => [x.handle, x.worktreePath])).toEqual([[NOTES, ""], [t.handle, ""]]);
+    expect(listed.map((x: any) => [x.handle, x.worktreePath])).toEqual([
+      [NOTES, ""],
+      [t.handle, ""],
+    ]);
     // Terminal summaries carry exactly the documented keys: no pid or session id (the real list reports none).
     expect(Object.keys(listed[0]).sort()).toEqual(["branch", "connected", "handle", "lastOutputAt", "leafId", "preview", "ptyId", "surface", "tabId", "title", "worktreeId", "worktreePath", "writable"]);
   });
@@ -168,7 +171,7 @@ describe("close and the pane's processes", () => {
   test("close --worktree --all kills the pids of every terminal it closes", async () => {
     const a = sleeper();
     const env = { ORCA_SIM_SCENARIO: scenario("folder", (s) => (s.terminals[0].pids = [a.pid])) };
-    expect((await ok(["terminal", "close", "--worktree", `id:${FOLDER}`, "--all"], env))).toEqual({ closed: 1, stopped: 1 });
+    expect(await ok(["terminal", "close", "--worktree", `id:${FOLDER}`, "--all"], env)).toEqual({ closed: 1, stopped: 1 });
     expect(await a.exited).toBe(137);
   });
 });

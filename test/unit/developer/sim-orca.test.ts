@@ -11,7 +11,25 @@ const WORKER = "term_aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee";
 const TASK = "task_1a2b3c4d5e6f";
 const CTX = "ctx_9f8e7d6c5b4a";
 const FOLDER = "folder:9b1e4c7d-2a5f-4e8b-b3c6-0d9e8f7a6b5c";
-const DISPATCH_KEYS = ["id", "run_id", "task_id", "contract_version", "launch_token_hash", "assignee_handle", "assignee_pane_key", "capability_hash", "process_incarnation", "capability_revoked_at", "status", "failure_count", "last_failure", "dispatched_at", "completed_at", "created_at", "last_heartbeat_at"];
+const DISPATCH_KEYS = [
+  "id",
+  "run_id",
+  "task_id",
+  "contract_version",
+  "launch_token_hash",
+  "assignee_handle",
+  "assignee_pane_key",
+  "capability_hash",
+  "process_incarnation",
+  "capability_revoked_at",
+  "status",
+  "failure_count",
+  "last_failure",
+  "dispatched_at",
+  "completed_at",
+  "created_at",
+  "last_heartbeat_at",
+];
 const TASK_KEYS = ["id", "run_id", "parent_id", "created_by_terminal_handle", "created_by_pane_key", "created_by_process_incarnation", "created_by_run_generation", "task_title", "display_name", "spec", "status", "deps", "result", "created_at", "completed_at"];
 
 let dir: string;
@@ -93,7 +111,12 @@ describe("orchestration round trip", () => {
   test("dispatch-show takes only --task; unknown task is {dispatch:null}", async () => {
     for (const flag of ["--dispatch", "--id"]) {
       const e = await fail(["orchestration", "dispatch-show", flag, CTX]);
-      expect(e).toEqual({ id: "local", ok: false, error: { code: "invalid_argument", message: `Unknown flag ${flag} for command: orchestration dispatch-show`, data: expect.objectContaining({ validFlags: ["environment", "from", "help", "json", "pairing-code", "preamble", "task"] }) }, _meta: { runtimeId: null } });
+      expect(e).toEqual({
+        id: "local",
+        ok: false,
+        error: { code: "invalid_argument", message: `Unknown flag ${flag} for command: orchestration dispatch-show`, data: expect.objectContaining({ validFlags: ["environment", "from", "help", "json", "pairing-code", "preamble", "task"] }) },
+        _meta: { runtimeId: null },
+      });
     }
     expect(await ok(["orchestration", "dispatch-show", "--task", "task_ffffffffffff"])).toEqual({ dispatch: null });
   });
@@ -127,13 +150,19 @@ describe("faults", () => {
   test("hang logs exit:null before sleeping", async () => {
     const r = await sim(["terminal", "close", "--terminal", WORKER, "--json"], { ORCA_SIM_FAULT: "terminal close=hang", ORCA_SIM_HANG_MS: "30" });
     expect(r.code).toBe(1);
-    const log = readFileSync(join(dir, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, "calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log).toEqual([{ argv: ["terminal", "close", "--terminal", WORKER, "--json"], exit: null, ts: expect.any(Number) }]);
   });
 
   test("legacy prints the flat shape (and accepts --dispatch); other commands print the bare result", async () => {
     const flat = { dispatch_id: CTX, task_id: TASK, terminal_id: WORKER, status: "DISPATCHED", worktree_path: join(dir, "wt-feature") };
-    for (const sel of [["--task", TASK], ["--dispatch", CTX]]) {
+    for (const sel of [
+      ["--task", TASK],
+      ["--dispatch", CTX],
+    ]) {
       const r = await sim(["orchestration", "dispatch-show", ...sel, "--json"], { ORCA_SIM_FAULT: "orchestration dispatch-show=legacy" });
       expect([r.code, JSON.parse(r.stdout)]).toEqual([0, flat]);
     }
@@ -184,7 +213,10 @@ describe("argv and selectors", () => {
     const t = (await ok(["terminal", "create", "--worktree", `id:${FOLDER}`, "--title", "n2"], env)).terminal;
     expect(t.worktreeId).toBe(FOLDER);
     const list = (await ok(["terminal", "list", "--worktree", `id:${FOLDER}`], env)).terminals;
-    expect(list.map((x: any) => [x.worktreeId, x.worktreePath])).toEqual([[FOLDER, ""], [FOLDER, ""]]);
+    expect(list.map((x: any) => [x.worktreeId, x.worktreePath])).toEqual([
+      [FOLDER, ""],
+      [FOLDER, ""],
+    ]);
     expect((await fail(["terminal", "list", "--worktree", FOLDER], env)).error.code).toBe("selector_not_found");
   });
 
@@ -195,9 +227,15 @@ describe("argv and selectors", () => {
     const repo = (await ok(["repo", "add", "--path", f.repo], env)).repo;
     expect([repo.kind, (await ok(["repo", "add", "--path", f.repo], env)).repo.id]).toEqual(["git", repo.id]);
     const wts = (await ok(["worktree", "list"], env)).worktrees;
-    expect(wts.map((w: any) => [w.id, w.branch, w.isMainWorktree])).toEqual([[`${repo.id}::${f.repo}`, "refs/heads/main", true], [`${repo.id}::${wt}`, "refs/heads/topic", false]]);
+    expect(wts.map((w: any) => [w.id, w.branch, w.isMainWorktree])).toEqual([
+      [`${repo.id}::${f.repo}`, "refs/heads/main", true],
+      [`${repo.id}::${wt}`, "refs/heads/topic", false],
+    ]);
     expect((await ok(["repo", "add", "--path", f.dir], env)).repo.kind).toBe("folder");
-    const log = readFileSync(join(dir, "calls.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(join(dir, "calls.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log.map((l) => l.exit)).toEqual([0, 0, 0, 0]);
     expect(log[0].argv).toEqual(["repo", "add", "--path", f.repo, "--json"]);
   });

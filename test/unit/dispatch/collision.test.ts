@@ -42,7 +42,7 @@ function contract(name: string, scope: string): string {
 }
 const ledger = () => join(dir, "ledger.jsonl");
 function rows(list: object[]) {
-  writeFileSync(ledger(), list.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  writeFileSync(ledger(), `${list.map((r) => JSON.stringify(r)).join("\n")}\n`);
 }
 const reg = (p: string, task: string) => ({ decision: "ALLOW", contract_sha: sha(p), job_id: `ctx_${task}`, orchestration_task: task });
 

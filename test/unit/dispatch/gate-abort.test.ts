@@ -16,7 +16,11 @@ function paths(): GatePaths {
   mkdirSync(join(dir, "tickets"));
   return { ledger: join(dir, "l.jsonl"), ticketDir: join(dir, "tickets"), knownRoots: join(dir, "k.json"), spendLedger: join(dir, "spend.jsonl"), lockTimeoutMs: 2000 };
 }
-const rows = (p: GatePaths) => readFileSync(p.ledger, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const rows = (p: GatePaths) =>
+  readFileSync(p.ledger, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 const pending = (p: GatePaths) => pendingRows(p.ledger, (sha, rt) => sha === SHA && rt === "codex", false).then((r) => r.map((x) => x.row.attempt));
 
 describe("recordAbort", () => {

@@ -24,7 +24,7 @@ describe("attempt index", () => {
   test("counts ALLOW rows per sha (check and register rows), ignores DENY rows and other shas", () => {
     const l = join(tempDir(), "l.jsonl");
     expect(count(l, A)).toBe(0);
-    writeFileSync(l, row(A) + row(A, "DENY") + row(B) + row(A, "ALLOW", { job_id: "j" }) + "\n" + row(C));
+    writeFileSync(l, `${row(A) + row(A, "DENY") + row(B) + row(A, "ALLOW", { job_id: "j" })}\n${row(C)}`);
     expect(count(l, A)).toBe(2);
     expect(count(l, B)).toBe(1);
     expect(count(l, C)).toBe(1);

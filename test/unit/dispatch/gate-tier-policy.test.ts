@@ -3,10 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import {
-  capFor, costRank, deriveModelForRuntime, EMBEDDED_TIER_POLICY_PATH, loadTierPolicy, modelRuntimeMismatch, modelVendor, parseTierPolicy,
-  runtimeVendor, TierPolicyError, tierOf, tierRank,
-} from "../../../src/lib/config/tier-policy.ts";
+import { capFor, costRank, deriveModelForRuntime, EMBEDDED_TIER_POLICY_PATH, loadTierPolicy, modelRuntimeMismatch, modelVendor, parseTierPolicy, runtimeVendor, TierPolicyError, tierOf, tierRank } from "../../../src/lib/config/tier-policy.ts";
 import { tempDir, ROOT } from "../../helpers/paths.ts";
 
 describe("tier policy", () => {
@@ -14,7 +11,11 @@ describe("tier policy", () => {
     const p = loadTierPolicy({ env: { MOGUI_HOME: tempDir() }, cwd: "/" });
     expect(p.path).toBe(EMBEDDED_TIER_POLICY_PATH);
     expect(p.version).toBe(2);
-    expect(p.digest).toBe(createHash("sha256").update(readFileSync(join(ROOT, "master-ops/model-tier-policy.json"))).digest("hex"));
+    expect(p.digest).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(ROOT, "master-ops/model-tier-policy.json")))
+        .digest("hex"),
+    );
     for (const m of ["claude-sonnet-5", "claude-haiku-4-5", "grok-4.5-fast"]) expect(tierOf(p, m)).toBe("efficient");
     expect(tierOf(p, "claude-opus-5")).toBe("top");
     expect(tierOf(p, " CLAUDE-OPUS-5 ")).toBe("top");
@@ -61,9 +62,7 @@ describe("tier policy", () => {
   });
 
   test("D13 vendors and runtime pairs", () => {
-    expect(["claude-opus-5", "gpt-5.5", "o3-mini", "o4", "codex-mini", "grok-4.5", "gemini-3.6-flash", "llama-4"].map(modelVendor)).toEqual([
-      "claude", "codex", "codex", "codex", "codex", "grok", "gemini", null,
-    ]);
+    expect(["claude-opus-5", "gpt-5.5", "o3-mini", "o4", "codex-mini", "grok-4.5", "gemini-3.6-flash", "llama-4"].map(modelVendor)).toEqual(["claude", "codex", "codex", "codex", "codex", "grok", "gemini", null]);
     expect(runtimeVendor("agy")).toBe("gemini");
     expect(runtimeVendor("cursor")).toBeNull();
     expect(modelRuntimeMismatch("grok-4.5", "codex")).toBe(true);

@@ -14,7 +14,6 @@ const row = (ts: number, extra: Record<string, unknown> = {}) => `${JSON.stringi
 
 /** The reference semantics, by brute force. */
 function naive(path: string, w: number, tier: string, now: number): number {
-  const p = policy(w);
   let used = 0;
   for (const l of readFileSync(path, "utf8").split("\n")) {
     if (!l.trim()) continue;
@@ -100,7 +99,7 @@ describe("tailRows", () => {
   test("newest first, stops past the slack, handles lines longer than a chunk and multi-byte text", () => {
     const l = join(tempDir(), "l.jsonl");
     const long = "é".repeat(700_000);
-    writeFileSync(l, row(1) + row(600) + row(1000, { note: long }) + row(1001) + "\n" + row(999));
+    writeFileSync(l, `${row(1) + row(600) + row(1000, { note: long }) + row(1001)}\n${row(999)}`);
     const seen: number[] = [];
     tailRows(l, 950, (r) => seen.push(r.ts as number));
     expect(seen).toEqual([999, 1001, 1000]);
@@ -113,11 +112,24 @@ describe("tailRows", () => {
     const l = join(tempDir(), "l.jsonl");
     writeFileSync(l, `${row(1)}oops\n${row(2)}{"ts":3`);
     const w: number[] = [];
-    expect(() => tailRows(l, 0, () => {}, (x) => w.push(x.line))).toThrow(`${l}:2: corrupt line`);
+    expect(() =>
+      tailRows(
+        l,
+        0,
+        () => {},
+        (x) => w.push(x.line),
+      ),
+    ).toThrow(`${l}:2: corrupt line`);
     expect(w).toEqual([4]);
     const quiet: number[] = [];
     writeFileSync(l, `${row(1)}{"ts":3`);
-    tailRows(l, 0, (r) => quiet.push(r.ts as number), () => quiet.push(-1), true);
+    tailRows(
+      l,
+      0,
+      (r) => quiet.push(r.ts as number),
+      () => quiet.push(-1),
+      true,
+    );
     expect(quiet).toEqual([1]);
   });
 });

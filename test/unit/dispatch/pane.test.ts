@@ -101,7 +101,7 @@ describe("deliveryResult", () => {
 
 test("the source keeps the reference's marker names and never the retired pane_advanced heuristics", () => {
   const src = readFileSync(join(ROOT, "src", "dispatch", "pipeline", "pane.ts"), "utf8");
-  for (const name of ["HOOK_TRUST_MARKERS", "LIMIT_MARKERS", "PREPARED_PROMPT_MARKERS", "PREPARED_UNICODE_PROMPT_MARKERS"]) expect(src).toContain(`export const ${name}`);
+  for (const name of ["HOOK_TRUST_MARKERS", "LIMIT_MARKERS", "PREPARED_PROMPT_MARKERS", "PREPARED_UNICODE_PROMPT_MARKERS"]) expect(src).toContain(`const ${name} `);
   expect(src).not.toContain("pane_advanced");
   expect(src).not.toContain("pane_last_output");
 });

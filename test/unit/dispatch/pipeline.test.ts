@@ -94,7 +94,11 @@ async function go(over: Partial<DispatchRequest> = {}, extraEnv: Record<string, 
 }
 const gateCalls = () => world.calls.filter((c) => c[1] === "dispatch-gate");
 const orcaCalls = () => world.calls.filter((c) => c[0] === ORCA).map((c) => `${c[1]} ${c[2]}`);
-const ledgerRows = () => readFileSync(LEDGER(), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const ledgerRows = () =>
+  readFileSync(LEDGER(), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 beforeEach(() => {
   dir = tempDir("dispatch-pipe-");
@@ -110,7 +114,25 @@ describe("the full run", () => {
   test("gate (dry, recorded) -> task -> terminal -> inject -> register -> audit row -> agent-started", async () => {
     installed("claude", "grok");
     const r = await go();
-    expect(r).toMatchObject({ exit: 0, step: "done", runtime: "grok", model: "grok-4.5", tier: "efficient", contract_sha: SHA, task_id: "task_000000000001", terminal: "term_new", terminal_reused: false, dispatch_id: "ctx_000000000001", register_reason: "OK", register_warnings: ["MODEL_UNVERIFIED"], probe: "unavailable", delivery: { pre: "prepared-prompt", post: "unknown", class: "agent-started", polls: 1 }, same_host: false, master_host_source: "env", est_chars: 33 });
+    expect(r).toMatchObject({
+      exit: 0,
+      step: "done",
+      runtime: "grok",
+      model: "grok-4.5",
+      tier: "efficient",
+      contract_sha: SHA,
+      task_id: "task_000000000001",
+      terminal: "term_new",
+      terminal_reused: false,
+      dispatch_id: "ctx_000000000001",
+      register_reason: "OK",
+      register_warnings: ["MODEL_UNVERIFIED"],
+      probe: "unavailable",
+      delivery: { pre: "prepared-prompt", post: "unknown", class: "agent-started", polls: 1 },
+      same_host: false,
+      master_host_source: "env",
+      est_chars: 33,
+    });
     expect(orcaCalls()).toEqual(["orchestration run-current", "orchestration task-create", "terminal create", "terminal wait", "terminal read", "orchestration dispatch", "terminal read"]);
     const [dry, rec, reg] = gateCalls();
     expect(dry).toEqual([...SELF, "dispatch-gate", "check", "--ledger", LEDGER(), "--runtime", "grok", "--model", "grok-4.5", "--contract", join(dir, "c.md"), "--agents", "1", "--est-chars", "33", "--completion-channel", "orchestration", "--no-record"]);
@@ -127,7 +149,19 @@ describe("the full run", () => {
     expect(tc[4]).toMatch(/^--task-title=mogui c\.md aaaaaaaa [0-9a-z]+$/);
     expect(world.calls.find((c) => c[2] === "dispatch")).toEqual([ORCA, "orchestration", "dispatch", "--task=task_000000000001", "--to=term_new", "--inject", "--json"]);
     expect(ledgerRows()).toEqual([
-      { ts: 1_800_000_000, kind: "host_diversity_audit", runtime: "grok", master_host_runtime: "claude", same_host: false, same_host_reason: null, installed_runtimes: ["claude", "grok"], alternative_runtimes: ["grok"], orchestration_task: "task_000000000001", job_id: "ctx_000000000001", contract_sha: SHA },
+      {
+        ts: 1_800_000_000,
+        kind: "host_diversity_audit",
+        runtime: "grok",
+        master_host_runtime: "claude",
+        same_host: false,
+        same_host_reason: null,
+        installed_runtimes: ["claude", "grok"],
+        alternative_runtimes: ["grok"],
+        orchestration_task: "task_000000000001",
+        job_id: "ctx_000000000001",
+        contract_sha: SHA,
+      },
     ]);
     expect(stderr).toContain("→ task_000000000001 → term_new (new)");
     expect(stderr).toContain(`⚡ register ✓ ctx_000000000001 · warn:MODEL_UNVERIFIED · probe: job=ledger-matched model=unavailable`);
@@ -319,10 +353,7 @@ describe("refusals and failures", () => {
   test("register DENY or failure: exit 4, the worker IS running", async () => {
     world.gate.register = () => deny("ORCHESTRATION_UNVERIFIED");
     expect(await go()).toMatchObject({ exit: 4, step: "register", dispatch_id: "ctx_000000000001", register_reason: "ORCHESTRATION_UNVERIFIED" });
-    expect(stderr.slice(-2)).toEqual([
-      "✗ register ORCHESTRATION_UNVERIFIED · dispatch=ctx_000000000001 (worker IS running — resolve register manually)",
-      "  once it settles, clean up: mogui worker-reap --dispatch-id ctx_000000000001",
-    ]);
+    expect(stderr.slice(-2)).toEqual(["✗ register ORCHESTRATION_UNVERIFIED · dispatch=ctx_000000000001 (worker IS running — resolve register manually)", "  once it settles, clean up: mogui worker-reap --dispatch-id ctx_000000000001"]);
     world.gate.register = () => ({ timedOut: true });
     expect(await go()).toMatchObject({ exit: 4, step: "register" });
     expect(stderr.at(-2)).toContain("✗ register UNAVAILABLE (");

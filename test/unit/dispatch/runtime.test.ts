@@ -69,7 +69,11 @@ describe("probe target (§4.4 step 8)", () => {
   test("newestMatch: the newest file by mtime; ~ is HOME; no match is null", () => {
     const d = tempDir("dispatch-glob-");
     mkdirSync(join(d, "s", "deep"), { recursive: true });
-    for (const [f, age] of [["s/a.jsonl", 30], ["s/deep/b.jsonl", 10], ["s/c.txt", 0]] as const) {
+    for (const [f, age] of [
+      ["s/a.jsonl", 30],
+      ["s/deep/b.jsonl", 10],
+      ["s/c.txt", 0],
+    ] as const) {
       writeFileSync(join(d, f), "{}");
       const t = new Date(Date.now() - age * 1000);
       utimesSync(join(d, f), t, t);
@@ -92,11 +96,50 @@ describe("gate argv", () => {
   test("check: --est-chars omitted when unmeasured; --no-record only for the dry run; --tier-policy only when given", () => {
     const a = { ledger: "/l", runtime: "codex", model: "m", contract: "/c", estChars: null, record: true };
     expect(checkArgv(["/m"], a)).toEqual(["/m", "dispatch-gate", "check", "--ledger", "/l", "--runtime", "codex", "--model", "m", "--contract", "/c", "--agents", "1", "--completion-channel", "orchestration"]);
-    expect(checkArgv(["/m"], { ...a, estChars: 5, record: false, tierPolicy: "/p" })).toEqual(["/m", "dispatch-gate", "check", "--ledger", "/l", "--runtime", "codex", "--model", "m", "--tier-policy", "/p", "--contract", "/c", "--agents", "1", "--est-chars", "5", "--completion-channel", "orchestration", "--no-record"]);
+    expect(checkArgv(["/m"], { ...a, estChars: 5, record: false, tierPolicy: "/p" })).toEqual([
+      "/m",
+      "dispatch-gate",
+      "check",
+      "--ledger",
+      "/l",
+      "--runtime",
+      "codex",
+      "--model",
+      "m",
+      "--tier-policy",
+      "/p",
+      "--contract",
+      "/c",
+      "--agents",
+      "1",
+      "--est-chars",
+      "5",
+      "--completion-channel",
+      "orchestration",
+      "--no-record",
+    ]);
   });
   test("register", () => {
     expect(registerArgv(["/m"], { ledger: "/l", jobId: "ctx_1", contractSha: "ab", runtime: "codex", probeCmd: "p", task: "task_1", declaredModel: "m", modelProbeCmd: "mp" })).toEqual([
-      "/m", "dispatch-gate", "register", "--ledger", "/l", "--job-id", "ctx_1", "--contract-sha", "ab", "--runtime", "codex", "--probe-cmd", "p", "--orchestration-task", "task_1", "--declared-model", "m", "--model-probe-cmd", "mp",
+      "/m",
+      "dispatch-gate",
+      "register",
+      "--ledger",
+      "/l",
+      "--job-id",
+      "ctx_1",
+      "--contract-sha",
+      "ab",
+      "--runtime",
+      "codex",
+      "--probe-cmd",
+      "p",
+      "--orchestration-task",
+      "task_1",
+      "--declared-model",
+      "m",
+      "--model-probe-cmd",
+      "mp",
     ]);
   });
 });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CaseBook, CaseBookError, caseFromMapping, loadCasebook, parseSplit, renderSplitMarkdown, VISIBLE_SPLITS, type VerificationCase } from "../../../src/evidence/acceptance/casebook.ts";
+import { CaseBook, caseFromMapping, loadCasebook, parseSplit, renderSplitMarkdown, VISIBLE_SPLITS, type VerificationCase } from "../../../src/evidence/acceptance/casebook.ts";
 import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "../../../src/evidence/acceptance/config.ts";
 import { readCandidate, type Candidate } from "../../../src/evidence/acceptance/candidate.ts";
 import { inPlaceGuard, LoopConfigError, runAcceptanceLoop, type LoopDeps } from "../../../src/evidence/acceptance/loop.ts";
@@ -15,6 +15,7 @@ import { shlexSplit, ShlexError } from "../../../src/evidence/acceptance/shlex.t
 import { combinedPassed, decide, isComplete, scoreResults, type RawResult } from "../../../src/evidence/acceptance/verdict.ts";
 import { stubRunner } from "../../helpers/stub-runner.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const C = (caseId: string, split: VerificationCase["split"], stratum: string, origin: VerificationCase["origin"] = "seed"): VerificationCase => ({
   caseId,
@@ -28,7 +29,7 @@ const err = (f: () => unknown) => {
   try {
     f();
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
   return "no error";
 };
@@ -59,9 +60,7 @@ describe("case book (§13.3)", () => {
     expect(err(() => new CaseBook([C("a", "train", "x"), C("a", "holdout", "x")]).validate())).toBe("duplicate case_id: a");
     expect(err(() => new CaseBook([C("a", "train", "x")]).validate())).toBe("split holdout must include at least one case");
     expect(err(() => new CaseBook([C("a", "holdout", "x")]).validate())).toBe("split train must include at least one case");
-    expect(err(() => new CaseBook([C("a", "train", "x"), C("b", "train", "y"), C("c", "holdout", "x")]).validate())).toBe(
-      "train and holdout must cover the same seed strata; got train=['x', 'y'] holdout=['x']",
-    );
+    expect(err(() => new CaseBook([C("a", "train", "x"), C("b", "train", "y"), C("c", "holdout", "x")]).validate())).toBe("train and holdout must cover the same seed strata; got train=['x', 'y'] holdout=['x']");
     expect(() => new CaseBook([C("a", "train", "x"), C("b", "holdout", "x"), C("r", "holdout", "only-here", "regression")]).validate()).not.toThrow();
     expect(() => BOOK.validate()).not.toThrow();
   });
@@ -90,9 +89,17 @@ describe("case book (§13.3)", () => {
     expect(log.promote([C("t1", "train", "a"), C("h1", "holdout", "a")], 0)).toEqual(["t1", "h1"]);
     expect(log.promote([C("t1", "train", "a"), C("gone", "holdout", "q")], 2)).toEqual(["gone"]);
     writeFileSync(path, `${readFileSync(path, "utf8")}not json\n`);
-    const rows = readFileSync(path, "utf8").trim().split("\n").slice(0, 3).map((l) => JSON.parse(l));
+    const rows = readFileSync(path, "utf8")
+      .trim()
+      .split("\n")
+      .slice(0, 3)
+      .map((l) => JSON.parse(l));
     expect(rows[0]).toEqual({ case_id: "t1", split: "train", stratum: "a", command: ["check", "t1"], origin: "regression", ts: 1_700_000_000.5, iteration: 0, observed_split: "train" });
-    expect(log.cases().map((c) => [c.caseId, c.origin])).toEqual([["t1", "regression"], ["h1", "regression"], ["gone", "regression"]]);
+    expect(log.cases().map((c) => [c.caseId, c.origin])).toEqual([
+      ["t1", "regression"],
+      ["h1", "regression"],
+      ["gone", "regression"],
+    ]);
     const applied = log.apply(BOOK);
     expect(applied.cases.find((c) => c.caseId === "t1")!.split).toBe("train");
     expect(applied.cases.find((c) => c.caseId === "gone")).toEqual({ caseId: "gone", split: "holdout", stratum: "q", command: ["check", "gone"], origin: "regression" });
@@ -104,7 +111,11 @@ describe("verdict (§13.4)", () => {
   const res = (ids: string[]): RawResult[] => gated.map((c) => ({ caseId: c.caseId, passed: ids.includes(c.caseId) }));
 
   test("a missing result is a failure; split and stratum come from the book, not the evaluator", () => {
-    const card = scoreResults("x", gated, [{ caseId: "t1", passed: 1, split: "holdout", stratum: "evil" }, { caseId: "h1", passed: true }, { caseId: "nope", passed: true }]);
+    const card = scoreResults("x", gated, [
+      { caseId: "t1", passed: 1, split: "holdout", stratum: "evil" },
+      { caseId: "h1", passed: true },
+      { caseId: "nope", passed: true },
+    ]);
     expect(card.results.map((r) => [r.caseId, r.split, r.stratum, r.passed, r.detail])).toEqual([
       ["t1", "train", "a", true, ""],
       ["t2", "train", "b", false, "missing result"],
@@ -240,13 +251,52 @@ describe("the loop (§13.5)", () => {
     const ev = (async () => []) as Evaluator;
     expect(err(() => inPlaceGuard(0, plain, ev, false))).toBe("max_iterations must be at least 1");
     expect(() => inPlaceGuard(2, plain, ev, false)).not.toThrow();
-    expect(() => inPlaceGuard(1, markInPlace(async () => null), markInPlace(async () => []), false)).not.toThrow();
-    expect(() => inPlaceGuard(3, markInPlace(async () => null), markInPlace(async () => []), true)).not.toThrow();
-    expect(err(() => inPlaceGuard(2, markInPlace(async () => null), ev, false))).toStartWith("proposer mutates the workspace in place; pass on_reject");
-    expect(err(() => inPlaceGuard(2, plain, markInPlace(async () => []), false))).toStartWith("evaluator mutates the workspace in place");
-    expect(err(() => inPlaceGuard(2, markInPlace(async () => null), markInPlace(async () => []), false))).toBe(
-      "proposer and evaluator mutate the workspace in place; pass on_reject to restore it after a rejected candidate, or set max_iterations=1. Iterating past a rejection without restoring would evaluate the rejected tree.",
-    );
+    expect(() =>
+      inPlaceGuard(
+        1,
+        markInPlace(async () => null),
+        markInPlace(async () => []),
+        false,
+      ),
+    ).not.toThrow();
+    expect(() =>
+      inPlaceGuard(
+        3,
+        markInPlace(async () => null),
+        markInPlace(async () => []),
+        true,
+      ),
+    ).not.toThrow();
+    expect(
+      err(() =>
+        inPlaceGuard(
+          2,
+          markInPlace(async () => null),
+          ev,
+          false,
+        ),
+      ),
+    ).toStartWith("proposer mutates the workspace in place; pass on_reject");
+    expect(
+      err(() =>
+        inPlaceGuard(
+          2,
+          plain,
+          markInPlace(async () => []),
+          false,
+        ),
+      ),
+    ).toStartWith("evaluator mutates the workspace in place");
+    expect(
+      err(() =>
+        inPlaceGuard(
+          2,
+          markInPlace(async () => null),
+          markInPlace(async () => []),
+          false,
+        ),
+      ),
+    ).toBe("proposer and evaluator mutate the workspace in place; pass on_reject to restore it after a rejected candidate, or set max_iterations=1. Iterating past a rejection without restoring would evaluate the rejected tree.");
     expect(() => inPlaceGuard(2, plain, ev, false)).not.toThrow(LoopConfigError);
   });
 
@@ -301,7 +351,14 @@ describe("config (§13.2, D26)", () => {
     writeFileSync(p, typeof body === "string" ? body : JSON.stringify(body));
     return p;
   };
-  const good = { name: " demo ", proposer: { runtime: " Claude " }, cases: [{ case_id: "a", split: "train", stratum: "x" }, { case_id: "b", split: "holdout", stratum: "x" }] };
+  const good = {
+    name: " demo ",
+    proposer: { runtime: " Claude " },
+    cases: [
+      { case_id: "a", split: "train", stratum: "x" },
+      { case_id: "b", split: "holdout", stratum: "x" },
+    ],
+  };
   const msg = (body: unknown) => {
     const p = write(body);
     try {
@@ -309,7 +366,7 @@ describe("config (§13.2, D26)", () => {
       return "ok";
     } catch (e) {
       expect(e).toBeInstanceOf(AcceptanceConfigError);
-      return (e as Error).message.replace(p, "<cfg>");
+      return errorMessage(e).replace(p, "<cfg>");
     }
   };
 

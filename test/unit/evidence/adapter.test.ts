@@ -34,7 +34,7 @@ describe("doctor", () => {
     const runner = stubRunner([
       [["git", "--version"], { stdout: "git version 2.43.0\n" }],
       [["node", "--version"], { code: 0, stderr: "v20\n" }],
-      [["orca", "status", "--json"], { code: 1, stdout: "" , stderr: "not running\n" }],
+      [["orca", "status", "--json"], { code: 1, stdout: "", stderr: "not running\n" }],
       [["bd", "--version"], { missing: true }],
       [["bun", "--version"], { timedOut: true }],
     ]);

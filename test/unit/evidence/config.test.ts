@@ -10,6 +10,7 @@ import { InstanceConfigError, PRODUCT_REPO_PLACEHOLDER, loadInstanceConfig, pars
 import { validateSchema } from "../../../src/lib/config/json-schema-check.ts";
 import { CONFIG_KINDS, configNames, jsonSchemaFor } from "../../../src/evidence/config/registry.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const CONFIG = join(ROOT, "config");
 const read = (f: string) => readFileSync(join(CONFIG, f), "utf8");
@@ -81,7 +82,7 @@ describe("instance runtime config loader (§17): messages unchanged after moving
       return "ok";
     } catch (e) {
       expect(e).toBeInstanceOf(InstanceConfigError);
-      return (e as Error).message;
+      return errorMessage(e);
     }
   };
   test("every error message", () => {

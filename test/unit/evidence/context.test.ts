@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { loadManifest, ManifestError, parseManifest, type WorkspaceManifest } from "../../../src/evidence/context/manifest.ts";
 import { gitMarker, resolveContext } from "../../../src/evidence/context/resolve.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 function workspace() {
   const root = tempDir("mogui-ctx-");
@@ -85,7 +86,7 @@ describe("manifest", () => {
       return "ok";
     } catch (e) {
       expect(e).toBeInstanceOf(ManifestError);
-      return (e as Error).message;
+      return errorMessage(e);
     }
   };
   test("every shape message; relative workspace_root resolves against the manifest's directory", () => {

@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { descriptorPath, isProhibited, loadDescriptor, parseDescriptor, repositoryForPath, type WorkspaceDescriptor } from "../../../src/evidence/descriptor/descriptor.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const repo = (over: Record<string, unknown> = {}) => ({ name: "prod", path: "prod", role: "product", prohibited: ["force-push"], ...over });
 const msg = (raw: unknown) => {
@@ -11,7 +12,7 @@ const msg = (raw: unknown) => {
     parseDescriptor(typeof raw === "string" ? raw : JSON.stringify(raw), "/d.json");
     return "ok";
   } catch (e) {
-    return (e as Error).message.replace("workspace descriptor /d.json: ", "");
+    return errorMessage(e).replace("workspace descriptor /d.json: ", "");
   }
 };
 
@@ -30,7 +31,7 @@ describe("parse", () => {
     expect(msg({ repositories: [repo({ prohibited: null })] })).toBe("repositories[0].prohibited must be a JSON array of strings");
     expect(msg({ repositories: [repo({ capabilities: ["pr", 1] })] })).toBe("repositories[0].capabilities must be a JSON array of strings");
     expect(msg({ repositories: [repo({ capabilities: ["pr", " "] })] })).toBe("repositories[0].capabilities entries must be non-empty strings");
-    expect(msg({ repositories: [repo(), repo({ path: "prod/" , name: "b"})] })).toBe("duplicate repository path 'prod'");
+    expect(msg({ repositories: [repo(), repo({ path: "prod/", name: "b" })] })).toBe("duplicate repository path 'prod'");
     expect(msg({ repositories: [repo(), repo({ path: "b" })] })).toBe("duplicate repository name 'prod'");
     expect(msg({ master_seat: 3 })).toBe("master_seat must be a string or null");
     expect(msg({ _docs: { anything: 1 }, _x: false, repositories: [repo({ _note: 1, remote: "r" })] })).toBe("ok");
@@ -61,10 +62,7 @@ describe("resolution (D2): --config > WORKSPACE_DESCRIPTOR > MOGUI_WORKSPACE_DES
 
 describe("matching and prohibition", () => {
   const d: WorkspaceDescriptor = {
-    ...parseDescriptor(
-      JSON.stringify({ workspace_root: "/ws", repositories: [repo(), repo({ name: "ops", path: "tools/ops", role: "ops", prohibited: [] }), repo({ name: "root", path: ".", prohibited: ["x"] })] }),
-      "/d",
-    ),
+    ...parseDescriptor(JSON.stringify({ workspace_root: "/ws", repositories: [repo(), repo({ name: "ops", path: "tools/ops", role: "ops", prohibited: [] }), repo({ name: "root", path: ".", prohibited: ["x"] })] }), "/d"),
     sourcePath: "/d",
     configPath: "/d",
   };

@@ -10,6 +10,7 @@ import { realRunner } from "../../../src/lib/runner.ts";
 import { stubRunner } from "../../helpers/stub-runner.ts";
 import { gitEnv, makeRepo, sh } from "../../helpers/git.ts";
 import { tempDir } from "../../helpers/paths.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const NOW = Date.UTC(2026, 0, 2, 3, 4, 5, 600);
 const ctx = { runner: realRunner, env: gitEnv() };
@@ -17,10 +18,7 @@ const ctx = { runner: realRunner, env: gitEnv() };
 function setup(extra: Record<string, unknown> = {}) {
   const f = makeRepo();
   const dir = tempDir("mogui-digest-");
-  const cfg = digestConfigFrom(
-    { repos: [{ path: f.repo, name: "prod" }], ledger_path: "ledger.jsonl", job_log_globs: [], monitor_pgrep_patterns: [], baseline_path: "baseline.json", digest_dir: "out", ...extra },
-    dir,
-  );
+  const cfg = digestConfigFrom({ repos: [{ path: f.repo, name: "prod" }], ledger_path: "ledger.jsonl", job_log_globs: [], monitor_pgrep_patterns: [], baseline_path: "baseline.json", digest_dir: "out", ...extra }, dir);
   return { f, dir, cfg };
 }
 const head = (repo: string) => sh(repo, "rev-parse", "HEAD");
@@ -126,7 +124,12 @@ describe("sense", () => {
       [["pgrep", "-f", "d"], { missing: true }],
     ]);
     const out = await Promise.all(["a", "b", "c", "d"].map((p) => processState({ runner, env: {} }, p)));
-    expect(out.map((o) => [o.status, o.error])).toEqual([["running", null], ["idle", null], ["idle", "pgrep: bad pattern"], ["idle", "pgrep: executable not found"]]);
+    expect(out.map((o) => [o.status, o.error])).toEqual([
+      ["running", null],
+      ["idle", null],
+      ["idle", "pgrep: bad pattern"],
+      ["idle", "pgrep: executable not found"],
+    ]);
   });
 
   test("ledger tail keeps the last N JSON objects, skipping bad lines", () => {
@@ -176,7 +179,7 @@ describe("render and config", () => {
         digestConfigFrom(raw, "/b");
         return "ok";
       } catch (x) {
-        return (x as Error).message;
+        return errorMessage(x);
       }
     };
     expect(e({ repos: [], ledger_path: "l" })).toBe("Missing digest config fields: job_log_globs, monitor_pgrep_patterns, baseline_path, digest_dir");

@@ -218,7 +218,7 @@ function eligible(w: ModelWt, f: Fleet): boolean {
   if (holdsWork(w) || openBinding(w, f) || f.herdrFails || f.orcaFails || f.procsUnmeasured) return false;
   if (w.foreignPane || w.strayOrca) return false;
   // A process working elsewhere with a file open inside is not a leftover: the worktree is left.
-  if (f.procs.some((p) => p.file !== null && p.file.startsWith(`${w.path}/`))) return false;
+  if (f.procs.some((p) => p.file?.startsWith(`${w.path}/`))) return false;
   return true;
 }
 
@@ -255,10 +255,7 @@ function stubRunner(f: Fleet, removed: string[], orcaClosed: string[]): Runner {
     }
     if (argv[0] === "herdr") {
       if (f.herdrFails) return res(argv, 1, "", `${JSON.stringify({ error: { code: "internal_error", message: "boom" } })}\n`);
-      const panes = f.repos.flatMap((r) => r.wts).flatMap((w) => [
-        ...(w.recorded && w.recordedLive ? [{ pane_id: w.recorded, cwd: w.path }] : []),
-        ...(w.foreignPane ? [{ pane_id: w.foreignPane, cwd: w.path }] : []),
-      ]);
+      const panes = f.repos.flatMap((r) => r.wts).flatMap((w) => [...(w.recorded && w.recordedLive ? [{ pane_id: w.recorded, cwd: w.path }] : []), ...(w.foreignPane ? [{ pane_id: w.foreignPane, cwd: w.path }] : [])]);
       if (argv[1] === "pane" && argv[2] === "list") return res(argv, 0, `${JSON.stringify({ id: "cli:pane:list", result: { type: "pane_list", panes } })}\n`);
       if (argv[1] === "pane" && argv[2] === "close") return res(argv, 0, `${JSON.stringify({ id: "cli:pane:close", result: { type: "ok" } })}\n`);
     }
@@ -307,7 +304,15 @@ function stubRunner(f: Fleet, removed: string[], orcaClosed: string[]): Runner {
       case "branch":
         if (args[1] === "--show-current") return res(argv, 0, w && !w.detached ? `${w.branch}\n` : w ? "" : "main\n");
         // Repository-wide, like git: every branch merged into origin/main, wherever it is asked from.
-        if (args[1] === "-a") return res(argv, 0, `  main\n${at.repo.wts.filter((x) => x.merged).map((x) => `+ ${x.branch}\n`).join("")}`);
+        if (args[1] === "-a")
+          return res(
+            argv,
+            0,
+            `  main\n${at.repo.wts
+              .filter((x) => x.merged)
+              .map((x) => `+ ${x.branch}\n`)
+              .join("")}`,
+          );
         break;
       case "for-each-ref":
         return res(argv, 0, w?.worktreeRef ? "refs/worktree/keep\n" : "");
@@ -337,7 +342,7 @@ function fakeTable(f: Fleet, signals: { pid: number; sig: string }[]): ProcTable
     },
     async current(pid, start) {
       const p = f.procs.find((x) => x.pid === pid);
-      if (!p || !p.alive) return null;
+      if (!p?.alive) return null;
       if (p.reused) return null; // the pid now belongs to another process: another start time
       return p.start === start ? info(p) : null;
     },
@@ -429,10 +434,11 @@ describe("fleet reap over random fleets", () => {
       totals.d31Left += results.filter((x) => x.reason === "hidden_index_flags" || x.reason?.startsWith("precious_ignored:")).length;
       totals.d40Left += results.filter((x) => /^(identity_mismatch|operation_in_progress|worktree_ref_unique):|^precious_ignored:(prod\.env|gen\/)/.test(x.reason ?? "")).length;
       totals.swapped += all.filter((w) => w.swapped).length;
-      for (const x of results) if (x.outcome === "left") {
-        const k = (x.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|panes unmeasured|processes unmeasured|after stopping).*/, "$1");
-        keptBy.set(k, (keptBy.get(k) ?? 0) + 1);
-      }
+      for (const x of results)
+        if (x.outcome === "left") {
+          const k = (x.reason ?? "?").replace(/:.*$/, "").replace(/^(bound to open|live|process|Current branch|Worktree is locked|panes unmeasured|processes unmeasured|after stopping).*/, "$1");
+          keptBy.set(k, (keptBy.get(k) ?? 0) + 1);
+        }
       // D40: a swapped worktree is left as identity_mismatch, and nothing of the other repository was signalled.
       // D41: only the terminal of a settled register dispatch in a worktree reap may act on is ever closed.
       for (const h of orcaClosed) {

@@ -9,8 +9,7 @@ import { brakeCommand, isBrakeOnlySettings, jobCap, wireSpendBrake } from "../..
 import { parseTierPolicy, TierPolicyError } from "../../../src/lib/config/tier-policy.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
-const policy = (extra: Record<string, unknown>) =>
-  parseTierPolicy("p.json", JSON.stringify({ version: 2, tiers: { top: ["claude-opus-5"], efficient: ["claude-sonnet-5"] }, fanout_caps: {}, ...extra }));
+const policy = (extra: Record<string, unknown>) => parseTierPolicy("p.json", JSON.stringify({ version: 2, tiers: { top: ["claude-opus-5"], efficient: ["claude-sonnet-5"] }, fanout_caps: {}, ...extra }));
 
 describe("the decision", () => {
   test("under 80% nothing, at 80% warn once, past the cap deny", () => {
@@ -33,7 +32,10 @@ describe("the tier policy", () => {
     expect(policy({ spend_window: 90 }).spendWindowSeconds).toBe(90);
     expect(() => policy({ spend_window: "2h" })).toThrow(TierPolicyError);
     expect(() => policy({ spend_window: 0 })).toThrow(/spend_window must be 5h or 7d/);
-    expect([...policy({ job_token_caps: { top: 5, unknown: 7 } }).jobTokenCaps]).toEqual([["top", 5], ["unknown", 7]]);
+    expect([...policy({ job_token_caps: { top: 5, unknown: 7 } }).jobTokenCaps]).toEqual([
+      ["top", 5],
+      ["unknown", 7],
+    ]);
     expect(() => policy({ job_token_caps: { nope: 5 } })).toThrow(/job_token_caps.nope names no tier/);
     expect(() => policy({ job_token_caps: { top: -1 } })).toThrow(/non-negative integer/);
   });

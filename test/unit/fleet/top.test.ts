@@ -13,10 +13,39 @@ const base: Facts = { record: "job", open: true, status: "running", pane: "live"
 
 function row(over: Partial<TopRow> = {}): TopRow {
   return {
-    id: "job-1", source: "job", host: "herdr", pane: "w1:p1", agent: "claude", model: "claude-sonnet-5", model_claimed: "claude-sonnet-5", model_observed: "claude-sonnet-5",
-    tier: "efficient", job_tier: "T2", state: "working", stuck: false, escalated: false, verdict_pending: false, group: "running", age_seconds: 600, idle_seconds: 4,
-    tokens: 123_456, spend: null, burn_tokens_per_hour: 40_000, burn_spend_per_hour: null, pushed: null, claimed_sha: null, verdict: null, reap: { safe: false, reason: "bound to open job job-1 (status running)" },
-    repo: "/src/app", worktree: "/src/wt-1", branch: "fix-1", brief: null, transcripts: [], binding_source: null, drift: null, ...over,
+    id: "job-1",
+    source: "job",
+    host: "herdr",
+    pane: "w1:p1",
+    agent: "claude",
+    model: "claude-sonnet-5",
+    model_claimed: "claude-sonnet-5",
+    model_observed: "claude-sonnet-5",
+    tier: "efficient",
+    job_tier: "T2",
+    state: "working",
+    stuck: false,
+    escalated: false,
+    verdict_pending: false,
+    group: "running",
+    age_seconds: 600,
+    idle_seconds: 4,
+    tokens: 123_456,
+    spend: null,
+    burn_tokens_per_hour: 40_000,
+    burn_spend_per_hour: null,
+    pushed: null,
+    claimed_sha: null,
+    verdict: null,
+    reap: { safe: false, reason: "bound to open job job-1 (status running)" },
+    repo: "/src/app",
+    worktree: "/src/wt-1",
+    branch: "fix-1",
+    brief: null,
+    transcripts: [],
+    binding_source: null,
+    drift: null,
+    ...over,
   };
 }
 
@@ -180,7 +209,20 @@ describe("publish and detail helpers", () => {
 
   test("a transcript line in the detail pane: its type, role and text (Claude Code and Codex shapes)", async () => {
     const { summariseLine } = await import("../../../src/fleet/top/detail.ts");
-    expect(summariseLine(JSON.stringify({ type: "assistant", message: { role: "assistant", content: [{ type: "text", text: "done,\n pushed" }, { type: "tool_use", name: "Bash" }] } }))).toBe("assistant/assistant: done, pushed Bash");
+    expect(
+      summariseLine(
+        JSON.stringify({
+          type: "assistant",
+          message: {
+            role: "assistant",
+            content: [
+              { type: "text", text: "done,\n pushed" },
+              { type: "tool_use", name: "Bash" },
+            ],
+          },
+        }),
+      ),
+    ).toBe("assistant/assistant: done, pushed Bash");
     expect(summariseLine(JSON.stringify({ type: "event_msg", payload: { type: "token_count" } }))).toBe("event_msg: token_count");
     expect(summariseLine("not json")).toBe("not json");
   });

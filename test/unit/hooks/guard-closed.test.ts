@@ -130,7 +130,7 @@ const ALLOW: [string, () => string, string?][] = [
   ["glob over the parent that cannot match the product", () => `rm -rf ${PARENT}/zz*`],
   ["a word over 4 KB that cannot be a path", () => `cat /tmp/${"x".repeat(5000)}`],
   ["a long commit message heredoc", () => `git commit -m "$(cat <<'EOF'\n${"body ".repeat(2000)}\nEOF\n)"`],
-  ["while IFS= read", () => "while IFS= read -r f; do echo \"$f\"; done < plain"],
+  ["while IFS= read", () => 'while IFS= read -r f; do echo "$f"; done < plain'],
   ["arithmetic over literals", () => "echo $((1+2)); for ((i=0;i<3;i++)); do echo $i; done"],
   ["xargs with a reader", () => `ls ${P}/src | xargs wc -l`],
   ["cp a product file out", () => `cp ${P}/README.md ${OPS}/copy.md`],
@@ -143,7 +143,7 @@ const ALLOW: [string, () => string, string?][] = [
   ["a program reading a variable the hook's environment holds", () => `python3 -c 'import os; print(os.environ["HOME"])'; node -e 'console.log(process.env.PATH)'`],
 ];
 
-const cwdOf = (k?: string) => (k === "product" ? P : k === "parent" ? PARENT : k ?? OPS);
+const cwdOf = (k?: string) => (k === "product" ? P : k === "parent" ? PARENT : (k ?? OPS));
 
 describe("guard: where static reading cannot decide, block (issue 23)", () => {
   for (const [name, cmd, cwd] of BLOCK) test(name, () => expect({ name, block: bash(cmd(), cwdOf(cwd)).block }).toEqual({ name, block: true }));

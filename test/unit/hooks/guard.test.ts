@@ -259,7 +259,49 @@ describe("product-path-guard: random commands never throw (seeded; MOGUI_GUARD_S
       x = (x * 1103515245 + 12345) % 2147483648;
       return x % n;
     };
-    const bits = () => [P, OPS, LINK, "..", "~", "$D", "${D}", "$(echo x)", "`pwd`", "{a,b}", "{1..3}", "'", '"', "\\", ";", "&&", "|", "(", ")", "<<EOF\n", "\nEOF\n", "$(", "${", "=", "D=", "for", "in", "do", "done", "f()", "{", "}", "cat", "rm", "awk", "sed", "-i", "git", "-C", "-c", "x"];
+    const bits = () => [
+      P,
+      OPS,
+      LINK,
+      "..",
+      "~",
+      "$D",
+      "${D}",
+      "$(echo x)",
+      "`pwd`",
+      "{a,b}",
+      "{1..3}",
+      "'",
+      '"',
+      "\\",
+      ";",
+      "&&",
+      "|",
+      "(",
+      ")",
+      "<<EOF\n",
+      "\nEOF\n",
+      "$(",
+      "${",
+      "=",
+      "D=",
+      "for",
+      "in",
+      "do",
+      "done",
+      "f()",
+      "{",
+      "}",
+      "cat",
+      "rm",
+      "awk",
+      "sed",
+      "-i",
+      "git",
+      "-C",
+      "-c",
+      "x",
+    ];
     const frags = bits();
     for (let i = 0; i < 2000; i++) {
       const words = Array.from({ length: 1 + rnd(12) }, () => frags[rnd(frags.length)]!);

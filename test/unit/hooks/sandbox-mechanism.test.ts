@@ -36,25 +36,58 @@ describe("deny paths", () => {
 describe("bubblewrap argv", () => {
   test("/ as it is, ancestors pinned, each path read-only, cwd, status fd, then the command", () => {
     expect(bwrapArgv("/usr/bin/bwrap", ["/srv/code/product"], "/work", 3)).toEqual([
-      "/usr/bin/bwrap", "--dev-bind", "/", "/", "--dev-bind", "/srv", "/srv", "--dev-bind", "/srv/code", "/srv/code",
-      "--ro-bind", "/srv/code/product", "/srv/code/product", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL", "--die-with-parent", "--chdir", "/work", "--json-status-fd", "3", "--",
+      "/usr/bin/bwrap",
+      "--dev-bind",
+      "/",
+      "/",
+      "--dev-bind",
+      "/srv",
+      "/srv",
+      "--dev-bind",
+      "/srv/code",
+      "/srv/code",
+      "--ro-bind",
+      "/srv/code/product",
+      "/srv/code/product",
+      "--unshare-pid",
+      "--proc",
+      "/proc",
+      "--cap-drop",
+      "ALL",
+      "--die-with-parent",
+      "--chdir",
+      "/work",
+      "--json-status-fd",
+      "3",
+      "--",
     ]);
-    expect(sandboxArgv({ name: "bubblewrap", path: "bwrap" }, ["/p"], "/", ["ls", "-la"])).toEqual(["bwrap", "--dev-bind", "/", "/", "--ro-bind", "/p", "/p", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL", "--die-with-parent", "--chdir", "/", "--", "ls", "-la"]);
+    expect(sandboxArgv({ name: "bubblewrap", path: "bwrap" }, ["/p"], "/", ["ls", "-la"])).toEqual([
+      "bwrap",
+      "--dev-bind",
+      "/",
+      "/",
+      "--ro-bind",
+      "/p",
+      "/p",
+      "--unshare-pid",
+      "--proc",
+      "/proc",
+      "--cap-drop",
+      "ALL",
+      "--die-with-parent",
+      "--chdir",
+      "/",
+      "--",
+      "ls",
+      "-la",
+    ]);
   });
 });
 
 describe("macOS sandbox-exec profile", () => {
   test("allow default, deny writes under each path, deny writes to each ancestor's own entry", () => {
     expect(macProfile(["/Users/me/code/product"])).toBe(
-      [
-        "(version 1)",
-        "(allow default)",
-        '(deny file-write* (subpath "/Users/me/code/product"))',
-        '(deny file-write* (literal "/Users"))',
-        '(deny file-write* (literal "/Users/me"))',
-        '(deny file-write* (literal "/Users/me/code"))',
-        "",
-      ].join("\n"),
+      ["(version 1)", "(allow default)", '(deny file-write* (subpath "/Users/me/code/product"))', '(deny file-write* (literal "/Users"))', '(deny file-write* (literal "/Users/me"))', '(deny file-write* (literal "/Users/me/code"))', ""].join("\n"),
     );
   });
 
@@ -140,9 +173,17 @@ describe("the three layers in Claude Code settings", () => {
     const s: Record<string, unknown> = {};
     mergeLayers(s, ["/srv/p"]);
     const none = evaluateLayers({}, ["/srv/p"], host);
-    expect(none.map((l) => [l.name, l.active])).toEqual([["sandbox", false], ["permissions", false], ["guard", false]]);
+    expect(none.map((l) => [l.name, l.active])).toEqual([
+      ["sandbox", false],
+      ["permissions", false],
+      ["guard", false],
+    ]);
     const two = evaluateLayers(s, ["/srv/p"], host);
-    expect(two.map((l) => [l.name, l.active])).toEqual([["sandbox", true], ["permissions", true], ["guard", false]]);
+    expect(two.map((l) => [l.name, l.active])).toEqual([
+      ["sandbox", true],
+      ["permissions", true],
+      ["guard", false],
+    ]);
     s.hooks = { PreToolUse: [{ matcher: "Edit|Write|MultiEdit|NotebookEdit|Bash", hooks: [{ type: "command", command: "/opt/mogui hook product-path-guard" }] }] };
     expect(evaluateLayers(s, ["/srv/p"], host).every((l) => l.active)).toBe(true);
     // The guard on Bash alone does not cover the file tools.

@@ -144,17 +144,13 @@ describe("usage errors (exit 2, one line)", () => {
   test("exclusive groups", () => {
     const rules: ParseRules = { exclusive: [["json", "dry-run", "mode"]] };
     expect(usage(["T1", "--json", "--dry-run"], defs, rules).message).toBe("flags --json, --dry-run cannot be used together");
-    expect(usage(["T1", "--mode", "m", "--json", "--dry-run"], defs, rules).message).toBe(
-      "flags --json, --dry-run, --mode cannot be used together",
-    );
+    expect(usage(["T1", "--mode", "m", "--json", "--dry-run"], defs, rules).message).toBe("flags --json, --dry-run, --mode cannot be used together");
   });
 
   test("exactlyOne groups: none or two", () => {
     const rules: ParseRules = { exactlyOne: [["task-id", "dispatch-id"]] };
     expect(usage(["T1"], defs, rules).message).toBe("one of --task-id, --dispatch-id is required");
-    expect(usage(["T1", "--dispatch-id", "d", "--task-id", "t"], defs, rules).message).toBe(
-      "flags --task-id, --dispatch-id cannot be used together",
-    );
+    expect(usage(["T1", "--dispatch-id", "d", "--task-id", "t"], defs, rules).message).toBe("flags --task-id, --dispatch-id cannot be used together");
   });
 
   test("required flags", () => {

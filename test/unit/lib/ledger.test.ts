@@ -6,20 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import {
-  LedgerError,
-  type LedgerWarning,
-  appendRow,
-  appendRows,
-  boundedWarnings,
-  checkLedger,
-  checkWritable,
-  lockPathFor,
-  readAll,
-  readBackwards,
-  readRows,
-  rowsSince,
-} from "../../../src/lib/ledger.ts";
+import { LedgerError, type LedgerWarning, appendRow, appendRows, boundedWarnings, checkLedger, checkWritable, lockPathFor, readAll, readBackwards, readRows, rowsSince } from "../../../src/lib/ledger.ts";
 import { acquireLock } from "../../../src/lib/lock.ts";
 import { sortKeys, sortedJson } from "../../../src/lib/output.ts";
 import { BUN, ROOT, tempDir } from "../../helpers/paths.ts";
@@ -102,9 +89,7 @@ async function deadPid(): Promise<number> {
 describe("appendRow / appendRows", () => {
   test("32 processes x 100 appends to one ledger: 3,200 complete rows, each (writer, seq) exactly once", async () => {
     const path = ledgerPath();
-    const procs = Array.from({ length: 32 }, (_, i) =>
-      Bun.spawn([BUN, WRITER, path, `w${i}`, "100"], { stdout: "ignore", stderr: "pipe" }),
-    );
+    const procs = Array.from({ length: 32 }, (_, i) => Bun.spawn([BUN, WRITER, path, `w${i}`, "100"], { stdout: "ignore", stderr: "pipe" }));
     const codes = await Promise.all(procs.map((p) => p.exited));
     expect(codes).toEqual(Array(32).fill(0));
 

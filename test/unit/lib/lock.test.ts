@@ -9,15 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, readlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import {
-  DEFAULT_LOCK_TIMEOUT_MS,
-  LockTimeoutError,
-  PID_LOCK_MAX_AGE_MS,
-  acquireLock,
-  acquirePidLock,
-  lockBackend,
-  withLock,
-} from "../../../src/lib/lock.ts";
+import { DEFAULT_LOCK_TIMEOUT_MS, LockTimeoutError, PID_LOCK_MAX_AGE_MS, acquireLock, acquirePidLock, lockBackend, withLock } from "../../../src/lib/lock.ts";
 import { BUN, ROOT, tempDir } from "../../helpers/paths.ts";
 
 const COUNTER = join(ROOT, "test", "fixtures-scripts", "lock-counter.ts");
@@ -146,14 +138,7 @@ describe.if(flock)("acquireLock / withLock: kernel flock (D33)", () => {
     const sleeper = Bun.spawn(["sleep", "30"]);
     try {
       const old = new Date(Date.now() - 3_600_000);
-      const notes = [
-        `${sleeper.pid} ${hostname()} ${Date.now()}\n`,
-        `${process.pid} ${hostname()} 0\n`,
-        `${await deadPid()} ${hostname()} ${Date.now()}\n`,
-        `${await deadPid()} not-${hostname()} ${Date.now()}\n`,
-        "garbage\n",
-        "",
-      ];
+      const notes = [`${sleeper.pid} ${hostname()} ${Date.now()}\n`, `${process.pid} ${hostname()} 0\n`, `${await deadPid()} ${hostname()} ${Date.now()}\n`, `${await deadPid()} not-${hostname()} ${Date.now()}\n`, "garbage\n", ""];
       for (const note of notes) {
         for (const mtime of [new Date(), old]) {
           const path = lockFile();

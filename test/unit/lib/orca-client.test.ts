@@ -145,9 +145,7 @@ describe("dispatchShow", () => {
     expect([e.failure, e.exitCode]).toEqual(["parse", null]);
     expect(e.message).toBe("orca orchestration dispatch-show: output is not JSON: ctx_aaaaaaaaaaaa task=task_0123456789ab [completed]");
     const empty = client([[SHOW, { code: 0, stdout: "" }]]);
-    expect((await orcaError(empty.orca.dispatchShow("task_0123456789ab"))).message).toBe(
-      "orca orchestration dispatch-show: output is not JSON: (empty)",
-    );
+    expect((await orcaError(empty.orca.dispatchShow("task_0123456789ab"))).message).toBe("orca orchestration dispatch-show: output is not JSON: (empty)");
   });
 
   test("an envelope without the expected keys is 'parse' naming the problem", async () => {
@@ -155,10 +153,7 @@ describe("dispatchShow", () => {
     const ea = await orcaError(a.orca.dispatchShow("task_0123456789ab"));
     expect(ea.failure).toBe("parse");
     // The union's branches name what is missing, with the full path.
-    expect(ea.message).toBe(
-      'orca orchestration dispatch-show: unexpected JSON: × Invalid key: Expected "status" but received undefined;   → at dispatch.status; ' +
-        '× Invalid key: Expected "dispatch_id" but received undefined;   → at dispatch.dispatch_id',
-    );
+    expect(ea.message).toBe('orca orchestration dispatch-show: unexpected JSON: × Invalid key: Expected "status" but received undefined;   → at dispatch.status; ' + '× Invalid key: Expected "dispatch_id" but received undefined;   → at dispatch.dispatch_id');
 
     const b = client([[SHOW, { stdout: envelope({ something: "else" }) }]]);
     const eb = await orcaError(b.orca.dispatchShow("task_0123456789ab"));
@@ -206,12 +201,7 @@ describe("terminals and tasks", () => {
     const err = { id: "x", ok: false, error: { code: "terminal_stop_live", message: "PTY still live", data: { close: {} } } };
     const { orca } = client([[argv, { code: 1, stdout: err }]]);
     const e = await orcaError(orca.terminalClose("term_1111"));
-    expect([e.failure, e.exitCode, e.orcaCode, e.message]).toEqual([
-      "exit",
-      1,
-      "terminal_stop_live",
-      "orca terminal close failed: terminal_stop_live: PTY still live",
-    ]);
+    expect([e.failure, e.exitCode, e.orcaCode, e.message]).toEqual(["exit", 1, "terminal_stop_live", "orca terminal close failed: terminal_stop_live: PTY still live"]);
   });
 
   test("terminalClose with a result that has no close object is 'parse'", async () => {
@@ -278,11 +268,14 @@ describe("success envelopes that exit 1 (terminal wait, terminal send)", () => {
 
   test("terminalWait returns satisfied and unsatisfied waits; the wait's timeout is orcaCode timeout; deadline +5 s", async () => {
     const { orca, runner } = client([
-      [WAIT, [
-        { stdout: envelope({ wait: { handle: "term_1", condition: "tui-idle", satisfied: true, status: "running", exitCode: null } }) },
-        { code: 1, stdout: envelope({ wait: { handle: "term_1", satisfied: false, status: "running", exitCode: null, blockedReason: "agent-approval-prompt" } }) },
-        { code: 1, stdout: { id: "x", ok: false, error: { code: "timeout", message: "timeout" } } },
-      ]],
+      [
+        WAIT,
+        [
+          { stdout: envelope({ wait: { handle: "term_1", condition: "tui-idle", satisfied: true, status: "running", exitCode: null } }) },
+          { code: 1, stdout: envelope({ wait: { handle: "term_1", satisfied: false, status: "running", exitCode: null, blockedReason: "agent-approval-prompt" } }) },
+          { code: 1, stdout: { id: "x", ok: false, error: { code: "timeout", message: "timeout" } } },
+        ],
+      ],
     ]);
     expect(await orca.terminalWait("term_1", "tui-idle", 1000)).toMatchObject({ satisfied: true, status: "running" });
     expect(await orca.terminalWait("term_1", "tui-idle", 1000)).toMatchObject({ satisfied: false, blockedReason: "agent-approval-prompt" });
@@ -292,11 +285,14 @@ describe("success envelopes that exit 1 (terminal wait, terminal send)", () => {
 
   test("terminalSend returns a refusal (accepted:false, exit 1) as the send record", async () => {
     const { orca } = client([
-      [SEND, [
-        { stdout: envelope({ send: { handle: "term_1", accepted: true, bytesWritten: 3 } }) },
-        { code: 1, stdout: envelope({ send: { handle: "term_1", accepted: false, bytesWritten: 0, refusedReason: "no-agent" } }) },
-        { code: 1, stdout: { id: "x", ok: false, error: { code: "terminal_not_writable", message: "exited" } } },
-      ]],
+      [
+        SEND,
+        [
+          { stdout: envelope({ send: { handle: "term_1", accepted: true, bytesWritten: 3 } }) },
+          { code: 1, stdout: envelope({ send: { handle: "term_1", accepted: false, bytesWritten: 0, refusedReason: "no-agent" } }) },
+          { code: 1, stdout: { id: "x", ok: false, error: { code: "terminal_not_writable", message: "exited" } } },
+        ],
+      ],
     ]);
     expect(await orca.terminalSend("term_1", { text: "hi", enter: true })).toMatchObject({ accepted: true, bytesWritten: 3 });
     expect(await orca.terminalSend("term_1", { text: "hi", enter: true })).toMatchObject({ accepted: false, refusedReason: "no-agent" });

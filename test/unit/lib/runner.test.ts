@@ -159,7 +159,10 @@ describe("stubRunner", () => {
 
   test("queued replies are consumed in order and the last one repeats", async () => {
     const run = stubRunner([
-      [["orca", "status"], [{ stdout: "one" }, { stdout: "two", code: 3 }, { stdout: "three" }]],
+      [
+        ["orca", "status"],
+        [{ stdout: "one" }, { stdout: "two", code: 3 }, { stdout: "three" }],
+      ],
       [["git", "rev-parse", "HEAD"], { stdout: "abc\n" }],
     ]);
     expect(run.pending()).toEqual(['["orca","status"]']);
@@ -210,7 +213,10 @@ describe("withDefaults", () => {
     const w = withDefaults(stub, () => ({ env: { A: "1" }, cwd: "/x" }));
     await w(["a"]);
     await w(["b"], { env: { B: "2" }, cwd: "/y", timeoutMs: 5 });
-    expect(seen).toEqual([{ env: { A: "1" }, cwd: "/x" }, { env: { B: "2" }, cwd: "/y", timeoutMs: 5 }]);
+    expect(seen).toEqual([
+      { env: { A: "1" }, cwd: "/x" },
+      { env: { B: "2" }, cwd: "/y", timeoutMs: 5 },
+    ]);
     expect(isRealRunner(w)).toBe(false);
     expect(isRealRunner(realRunner)).toBe(true);
     expect(isRealRunner(withDefaults(realRunner, () => ({})))).toBe(true);

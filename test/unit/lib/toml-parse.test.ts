@@ -58,13 +58,7 @@ sandbox.mode = "workspace-write"
   });
 
   test("strings: escapes, multi-line basic with line-ending backslash, multi-line literal keeps backslashes", () => {
-    const doc = parseToml(
-      'a = "tab\\there \\u00e9 \\U0001F600 \\"q\\""\n' +
-        'b = """\nline1\nline2 \\\n   joined"""\n' +
-        "c = '''\n\\d+ 'x' '''\n" +
-        "d = 'C:\\path'\n" +
-        'e = """two ""quotes"""""\n',
-    );
+    const doc = parseToml('a = "tab\\there \\u00e9 \\U0001F600 \\"q\\""\n' + 'b = """\nline1\nline2 \\\n   joined"""\n' + "c = '''\n\\d+ 'x' '''\n" + "d = 'C:\\path'\n" + 'e = """two ""quotes"""""\n');
     expect(doc.a).toBe('tab\there é 😀 "q"');
     expect(doc.b).toBe("line1\nline2 joined");
     expect(doc.c).toBe("\\d+ 'x' ");
@@ -73,10 +67,7 @@ sandbox.mode = "workspace-write"
   });
 
   test("numbers, booleans, dates and nested arrays", () => {
-    const doc = parseToml(
-      "i = 1_000\nn = -17\nh = 0xff\no = 0o17\nb = 0b101\nf = 3.14\ne = 1e3\ng = -2.5E-2\ninf1 = inf\nnn = nan\n" +
-        "t = true\nfa = false\nd = 1979-05-27T07:32:00Z\nld = 1979-05-27\narr = [ [1, 2], ['a'], [], ]\n",
-    );
+    const doc = parseToml("i = 1_000\nn = -17\nh = 0xff\no = 0o17\nb = 0b101\nf = 3.14\ne = 1e3\ng = -2.5E-2\ninf1 = inf\nnn = nan\n" + "t = true\nfa = false\nd = 1979-05-27T07:32:00Z\nld = 1979-05-27\narr = [ [1, 2], ['a'], [], ]\n");
     expect(doc.i).toBe(1000);
     expect(doc.n).toBe(-17);
     expect(doc.h).toBe(255);
@@ -96,7 +87,12 @@ sandbox.mode = "workspace-write"
 
   test("arrays of tables with sub-tables attach to the last element", () => {
     const doc = parseToml("[[a]]\nx = 1\n[a.sub]\ny = 2\n[[a]]\nx = 3\n[[a.list]]\nz = 4\n");
-    expect(plain(doc)).toEqual({ a: [{ x: 1, sub: { y: 2 } }, { x: 3, list: [{ z: 4 }] }] });
+    expect(plain(doc)).toEqual({
+      a: [
+        { x: 1, sub: { y: 2 } },
+        { x: 3, list: [{ z: 4 }] },
+      ],
+    });
   });
 
   test("CRLF line endings and a BOM", () => {
@@ -107,9 +103,9 @@ sandbox.mode = "workspace-write"
   const bad: Array<[string, string, number]> = [
     ["a = 1\na = 2\n", "redefine", 2],
     ["[t]\nx=1\n[t]\n", "redefine", 3],
-    ["x = 1\n\ny = \"unterminated\n", "control characters", 3],
+    ['x = 1\n\ny = "unterminated\n', "control characters", 3],
     ["a = 1 b = 2\n", "end-of-line", 1],
-    ["\n\nregex = \"\\d+\"\n", "unrecognised escape sequence", 3],
+    ['\n\nregex = "\\d+"\n', "unrecognised escape sequence", 3],
     ["a = [1, 2\n", "expected comma", 2],
     ["a = 1__0\n", "underscore", 1],
     ["a = 1\n[a]\n", "redefine", 2],

@@ -62,7 +62,10 @@ describe("relative path rules", () => {
 describe("planApply", () => {
   test("every plan action, sorted by path", () => {
     const t = template(["a.md", "b.md", "missing.md", "docs/runbooks/role-state.md", "../escape.md", "/abs.md", "link/x.md", 5 as unknown as string], {
-      "a.md": "A", "b.md": "B", "docs/runbooks/role-state.md": "RS", "docs/lineage/MASTER-LINEAGE.md": "L",
+      "a.md": "A",
+      "b.md": "B",
+      "docs/runbooks/role-state.md": "RS",
+      "docs/lineage/MASTER-LINEAGE.md": "L",
     });
     const ops = tree({ "b.md": "old", "docs/runbooks/role-state.md": "mine" });
     symlinkSync(tempDir(), join(ops, "link"));

@@ -30,8 +30,18 @@ describe("templateCheck", () => {
     const { report, code } = templateCheck(ops, null);
     expect(code).toBe(0);
     expect(report).toEqual({
-      report_set: "install-manifest", ops_root: ops, template: null, installed_version: "v1", manifest_status: "ok", absent_required: [], unknown_present: [],
-      template_version: null, adoption_notes: [], questions_unanswered: [], invalid_paths: [], unfilled_placeholders: [],
+      report_set: "install-manifest",
+      ops_root: ops,
+      template: null,
+      installed_version: "v1",
+      manifest_status: "ok",
+      absent_required: [],
+      unknown_present: [],
+      template_version: null,
+      adoption_notes: [],
+      questions_unanswered: [],
+      invalid_paths: [],
+      unfilled_placeholders: [],
     });
   });
 

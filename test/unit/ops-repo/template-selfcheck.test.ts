@@ -13,8 +13,7 @@ import { tempDir } from "../../helpers/paths.ts";
 import { unitCtx } from "../../helpers/unit-ctx.ts";
 import { put } from "../../helpers/files.ts";
 
-const ROLE = (path: string, id: string) =>
-  `Current Role: Maintenance\nRole Lock: ENABLED\nFrozen: all other roles\nUnlock: explicit user instruction only\nMaster seat (absolute path): \`${path}\`\nMaster seat (workspace id): \`${id}\`\n`;
+const ROLE = (path: string, id: string) => `Current Role: Maintenance\nRole Lock: ENABLED\nFrozen: all other roles\nUnlock: explicit user instruction only\nMaster seat (absolute path): \`${path}\`\nMaster seat (workspace id): \`${id}\`\n`;
 
 async function workspace(): Promise<{ root: string; ops: string; store: string; input: SelfcheckInput }> {
   const root = tempDir("mogui-ws-");
@@ -24,9 +23,22 @@ async function workspace(): Promise<{ root: string; ops: string; store: string; 
   writePlan(ops, t, planApply(ops, t), { WORKSPACE_NAME: "acme", WORKSPACE_ROOT: root, OPS_REPO: ops, MONITOR_NS: "a", MODEL_ID: "m", REPO_LIST: "-", RUNTIME_ROOT: "/opt" });
   for (const f of ["CLAUDE.md", "AGENTS.md"]) put(root, f, await Bun.file(join(ops, "workspace-card", f)).text());
   put(ops, "docs/runbooks/role-state.md", ROLE(root, "id:folder:seat-1"));
-  put(root, ".claude/settings.json", JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "mogui hook role-state-inject" }] }], PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "MOGUI_X=1 mogui hook product-path-guard" }] }] } }));
+  put(
+    root,
+    ".claude/settings.json",
+    JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: "mogui hook role-state-inject" }] }], PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "MOGUI_X=1 mogui hook product-path-guard" }] }] } }),
+  );
   const store = join(root, "orca-data.json");
-  put(root, "orca-data.json", JSON.stringify({ folderWorkspaces: [{ id: "seat-1", folderPath: root, isArchived: false }, { id: "old", folderPath: root, isArchived: true }] }));
+  put(
+    root,
+    "orca-data.json",
+    JSON.stringify({
+      folderWorkspaces: [
+        { id: "seat-1", folderPath: root, isArchived: false },
+        { id: "old", folderPath: root, isArchived: true },
+      ],
+    }),
+  );
   return { root, ops, store, input: { root, ops, template: t, knownHooks: ["product-path-guard", "role-state-inject"], platform: "linux" } };
 }
 
@@ -38,7 +50,14 @@ describe("harness-selfcheck", () => {
   test("a good seat prints every line fine and exits 0", async () => {
     const w = await workspace();
     const r = await selfcheck(ctx({ ORCA_WORKSPACE_ID: "id:folder:seat-1", ORCA_DATA_PATH: w.store }, { stdout: `${join(w.ops, ".beads")}\n` }), w.input);
-    expect(r.lines.map((l) => [l.name, l.ok])).toEqual([["Seat", true], ["Skills", true], ["Hooks", true], ["Card", true], ["Tracker", true], ["Template", true]]);
+    expect(r.lines.map((l) => [l.name, l.ok])).toEqual([
+      ["Seat", true],
+      ["Skills", true],
+      ["Hooks", true],
+      ["Card", true],
+      ["Tracker", true],
+      ["Template", true],
+    ]);
     expect(r.lines[0]!.detail).toBe(`${w.root} (id:folder:seat-1, sole workspace for the recorded path)`);
     expect(r.code).toBe(0);
   });
@@ -50,7 +69,16 @@ describe("harness-selfcheck", () => {
     expect((await seat({ ORCA_DATA_PATH: w.store })).detail).toBe("undecided (ORCA_WORKSPACE_ID is unset; run inside the master's Orca terminal)");
     expect((await seat({ ORCA_WORKSPACE_ID: "folder:seat-1", ORCA_DATA_PATH: "/nonexistent/store.json" })).detail).toMatch(/^undecided \(Orca profile store unreadable/);
     expect((await seat({ ORCA_WORKSPACE_ID: "repo1::/elsewhere", ORCA_DATA_PATH: w.store })).detail).toMatch(/^MISSEATED — this terminal's workspace repo1::\/elsewhere is \/elsewhere/);
-    put(w.root, "orca-data.json", JSON.stringify({ folderWorkspaces: [{ id: "seat-1", folderPath: w.root }, { id: "seat-2", folderPath: w.root }] }));
+    put(
+      w.root,
+      "orca-data.json",
+      JSON.stringify({
+        folderWorkspaces: [
+          { id: "seat-1", folderPath: w.root },
+          { id: "seat-2", folderPath: w.root },
+        ],
+      }),
+    );
     expect((await seat({ ORCA_WORKSPACE_ID: "folder:seat-1", ORCA_DATA_PATH: w.store })).detail).toMatch(/^AMBIGUOUS — .* owned by more than one live workspace \(seat-1, seat-2\)/);
     put(w.root, "orca-data.json", JSON.stringify({ folderWorkspaces: [{ id: "seat-9", folderPath: w.root }] }));
     const moved = await seat({ ORCA_WORKSPACE_ID: "folder:seat-9", ORCA_DATA_PATH: w.store });
@@ -94,7 +122,20 @@ describe("helpers", () => {
     put(dir, "hooks/ok.sh", "#!/bin/sh\n");
     chmodSync(join(dir, "hooks/ok.sh"), 0o755);
     put(dir, "hooks/noexec.sh", "");
-    const cmds = hookCommands({ hooks: { A: [{ hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/ok.sh" }, { type: "command", command: "hooks/noexec.sh" }, { type: "prompt", prompt: "x" }] }], B: [{ hooks: [{ type: "command", command: "/opt/bin/mogui hook nope" }] }] } });
+    const cmds = hookCommands({
+      hooks: {
+        A: [
+          {
+            hooks: [
+              { type: "command", command: "$CLAUDE_PROJECT_DIR/hooks/ok.sh" },
+              { type: "command", command: "hooks/noexec.sh" },
+              { type: "prompt", prompt: "x" },
+            ],
+          },
+        ],
+        B: [{ hooks: [{ type: "command", command: "/opt/bin/mogui hook nope" }] }],
+      },
+    });
     expect(cmds).toEqual(["$CLAUDE_PROJECT_DIR/hooks/ok.sh", "hooks/noexec.sh", "/opt/bin/mogui hook nope"]);
     const isExec = (p: string) => p.endsWith("ok.sh") || p === "/opt/bin/mogui";
     expect(hookProblems(cmds, dir, ["guard"], isExec)).toEqual(["not an executable file: hooks/noexec.sh", "unknown mogui hook in '/opt/bin/mogui hook nope'", "not wired: guard"]);

@@ -53,17 +53,72 @@ describe("gitleaks config", () => {
     const set = base();
     expect(set.re2Rejected).toEqual([]);
     expect(set.rules.map((r) => r.id)).toEqual([
-      "private_key", "aws_access_key", "aws_secret_key", "google_api_key", "azure_storage_key", "github_token",
-      "github_fine_grained_token", "gitlab_token", "slack_token", "slack_app_token", "discord_webhook", "discord_bot_token",
-      "stripe_key", "stripe_webhook_secret", "jwt", "npm_token", "pypi_token", "anthropic_key", "openai_sk",
-      "huggingface_token", "gcp_oauth_client_secret", "aws_session_token", "aws_session_token_assignment", "azure_ad_client_secret",
-      "atlassian_api_token", "databricks_token", "digitalocean_token", "dockerhub_token", "docker_config_auth", "doppler_token",
-      "grafana_token", "heroku_api_key", "heroku_api_key_assignment", "kubeadm_bootstrap_token", "linear_api_key", "mailgun_key",
-      "notion_token", "postman_api_key", "sendgrid_api_key", "sentry_token", "sentry_dsn", "shopify_token", "square_token",
-      "terraform_cloud_token", "twilio_api_key", "vault_token", "age_secret_key", "wireguard_private_key", "telegram_bot_token",
-      "url_credentials", "curl_user_password", "netrc_password", "pgpass_password", "auth_header", "connection_string_password",
-      "bearer_token", "dotenv_export", "assignment_secret", "assignment_secret_unquoted", "env_assignment", "property_secret",
-      "home_path", "internal_ip", "jira_hf", "slack_url", "internal_host",
+      "private_key",
+      "aws_access_key",
+      "aws_secret_key",
+      "google_api_key",
+      "azure_storage_key",
+      "github_token",
+      "github_fine_grained_token",
+      "gitlab_token",
+      "slack_token",
+      "slack_app_token",
+      "discord_webhook",
+      "discord_bot_token",
+      "stripe_key",
+      "stripe_webhook_secret",
+      "jwt",
+      "npm_token",
+      "pypi_token",
+      "anthropic_key",
+      "openai_sk",
+      "huggingface_token",
+      "gcp_oauth_client_secret",
+      "aws_session_token",
+      "aws_session_token_assignment",
+      "azure_ad_client_secret",
+      "atlassian_api_token",
+      "databricks_token",
+      "digitalocean_token",
+      "dockerhub_token",
+      "docker_config_auth",
+      "doppler_token",
+      "grafana_token",
+      "heroku_api_key",
+      "heroku_api_key_assignment",
+      "kubeadm_bootstrap_token",
+      "linear_api_key",
+      "mailgun_key",
+      "notion_token",
+      "postman_api_key",
+      "sendgrid_api_key",
+      "sentry_token",
+      "sentry_dsn",
+      "shopify_token",
+      "square_token",
+      "terraform_cloud_token",
+      "twilio_api_key",
+      "vault_token",
+      "age_secret_key",
+      "wireguard_private_key",
+      "telegram_bot_token",
+      "url_credentials",
+      "curl_user_password",
+      "netrc_password",
+      "pgpass_password",
+      "auth_header",
+      "connection_string_password",
+      "bearer_token",
+      "dotenv_export",
+      "assignment_secret",
+      "assignment_secret_unquoted",
+      "env_assignment",
+      "property_secret",
+      "home_path",
+      "internal_ip",
+      "jira_hf",
+      "slack_url",
+      "internal_host",
     ]);
     const text = readFileSync(join(ROOT, "config", "gitleaks.toml"), "utf8");
     expect(text).toContain("GITLEAKS_CONFIG");
@@ -124,11 +179,9 @@ describe("engine", () => {
 
   test("allowlist regexTarget, stopwords, AND condition, entropy", () => {
     const cfg = loadConfigString(
-      [
-        "[[rules]]", "id = 'tok'", "regex = '''tok_([a-z0-9]{8})'''", "entropy = 2.0",
-        "[[rules.allowlists]]", "stopwords = ['aaaa']",
-        "[[rules.allowlists]]", "condition = 'AND'", "regexTarget = 'line'", "regexes = ['''SAFE''']", "paths = ['''^docs/''']",
-      ].join("\n"),
+      ["[[rules]]", "id = 'tok'", "regex = '''tok_([a-z0-9]{8})'''", "entropy = 2.0", "[[rules.allowlists]]", "stopwords = ['aaaa']", "[[rules.allowlists]]", "condition = 'AND'", "regexTarget = 'line'", "regexes = ['''SAFE''']", "paths = ['''^docs/''']"].join(
+        "\n",
+      ),
       "t",
     );
     const cc = compileRules(cfg.rules, cfg.allowlists);
@@ -185,7 +238,9 @@ describe("--engine gitleaks merged config", () => {
 test("a rule with a path and no regex reports the file itself", () => {
   const set = loadConfigString("[[rules]]\nid = 'pem_file'\ndescription = 'Key file'\npath = '''\\.pem$'''\n", "t");
   const c = compileRules(set.rules, set.allowlists);
-  expect(scanText(c, "keys/server.pem", "anything")).toEqual([{ file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)", fingerprint: expect.stringMatching(/^keys\/server\.pem:pem_file:[0-9a-f]{16}:1$/) }]);
+  expect(scanText(c, "keys/server.pem", "anything")).toEqual([
+    { file: "keys/server.pem", line: 1, column: 1, rule: "pem_file", description: "Key file", match: "", snippet: "(the file name matches)", fingerprint: expect.stringMatching(/^keys\/server\.pem:pem_file:[0-9a-f]{16}:1$/) },
+  ]);
   expect(scanText(c, "keys/server.txt", "anything")).toEqual([]);
 });
 
@@ -214,7 +269,13 @@ test("a share's file list reads back exactly (odd names: blanks, line breaks, ta
 });
 
 test("shares: contiguous slices in order covering every file once; this process's share leads by at most a tenth", () => {
-  for (const [n, jobs] of [[2000, 2], [20000, 2], [20001, 3], [4999, 8], [10, 4]] as const) {
+  for (const [n, jobs] of [
+    [2000, 2],
+    [20000, 2],
+    [20001, 3],
+    [4999, 8],
+    [10, 4],
+  ] as const) {
     const files = Array.from({ length: n }, (_, i) => i);
     const shares = splitShares(files, jobs);
     expect(shares).toHaveLength(jobs);

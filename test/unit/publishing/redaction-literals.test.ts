@@ -12,7 +12,10 @@ describe("required literals", () => {
     expect(factors("ab+c")).toEqual([["ab"], ["c"]]);
     expect(factors("ab*c")).toEqual([["a"], ["c"]]);
     expect(factors("x(?:foo|bar)?y")).toEqual([["x"], ["y"]]);
-    expect(factors("(?:ab|cd)(?:ef|gh)")).toEqual([["ab", "cd"], ["ef", "gh"]]);
+    expect(factors("(?:ab|cd)(?:ef|gh)")).toEqual([
+      ["ab", "cd"],
+      ["ef", "gh"],
+    ]);
     expect(factors("key\\s*[:=]")).toEqual([["key"], [":", "="]]);
     expect(factors("foo|")).toEqual([]);
     expect(factors("[a-z]+\\d")).toEqual([]);

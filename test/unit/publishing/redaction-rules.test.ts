@@ -141,11 +141,7 @@ describe("D34: allowlists judge the secret, not the line", () => {
 describe("masking of whole secrets", () => {
   test("a multi-line, one-line or JSON-escaped private key is masked whole", () => {
     const lines = body();
-    for (const text of [
-      [BEGIN("RSA "), ...lines, END("RSA ")].join("\n"),
-      `k: ${[BEGIN("EC "), ...lines, END("EC ")].join(" ")} tail`,
-      `{"k":"${[BEGIN("RSA "), ...lines, END("RSA ")].join("\\n")}","n":1}`,
-    ]) {
+    for (const text of [[BEGIN("RSA "), ...lines, END("RSA ")].join("\n"), `k: ${[BEGIN("EC "), ...lines, END("EC ")].join(" ")} tail`, `{"k":"${[BEGIN("RSA "), ...lines, END("RSA ")].join("\\n")}","n":1}`]) {
       const f = scanText(c, "k.txt", text);
       expect(f.map((x) => x.rule)).toEqual(["private_key"]);
       for (const l of lines) for (let i = 0; i + 8 <= l.length; i += 4) expect(JSON.stringify(f)).not.toContain(l.slice(i, i + 8));
@@ -275,11 +271,13 @@ test("leading literals of literal-led rules (the shared first-character gates)",
   for (const r of set.rules) {
     const leads = leadingLiterals(r.regex!);
     if (!leads) continue;
-    for (const [id, pos] of CASES) if (id === r.id) for (let k = 0; k < 5; k++) {
-      const text = pos();
-      const m = new RegExp(r.regex!.source, r.regex!.flags.replace("g", "")).exec(text);
-      if (m) expect(leads.some((l) => m[0].startsWith(l))).toBe(true);
-    }
+    for (const [id, pos] of CASES)
+      if (id === r.id)
+        for (let k = 0; k < 5; k++) {
+          const text = pos();
+          const m = new RegExp(r.regex!.source, r.regex!.flags.replace("g", "")).exec(text);
+          if (m) expect(leads.some((l) => m[0].startsWith(l))).toBe(true);
+        }
   }
 });
 

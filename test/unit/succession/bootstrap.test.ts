@@ -80,9 +80,18 @@ describe("bootstrap-live (§11, D25)", () => {
     const out = await runLive(base({ bd: bd("t-1 first\nStatus: x\n\nt-2 second\n---\nt-3 after", "### [L0] a\nTOP SECRET\n### [L1] b\n### c\n"), charterPointer: "  see charter  " }));
     expect(out).toBe(
       [
-        "[MASTER-BOOTSTRAP v1]", "## Role State", BLOCK, "## Active tracks", "t-1 first", "t-2 second", "## Charter", "see charter",
-        "[BD-PRIME-AUDIT] memories=3 (L0=1, L1=1, untagged=1), block=0.0KB — ALERT (budget 12KB)", "[DUAL-INSTANCE] skipped (no session id)",
-        "## Alerts", "[AUDIT-ALERT] untagged memories 1",
+        "[MASTER-BOOTSTRAP v1]",
+        "## Role State",
+        BLOCK,
+        "## Active tracks",
+        "t-1 first",
+        "t-2 second",
+        "## Charter",
+        "see charter",
+        "[BD-PRIME-AUDIT] memories=3 (L0=1, L1=1, untagged=1), block=0.0KB — ALERT (budget 12KB)",
+        "[DUAL-INSTANCE] skipped (no session id)",
+        "## Alerts",
+        "[AUDIT-ALERT] untagged memories 1",
       ].join("\n"),
     );
     expect(out).not.toContain("TOP SECRET");
@@ -91,15 +100,26 @@ describe("bootstrap-live (§11, D25)", () => {
     const boom = async () => {
       throw new Error("bd: executable not found");
     };
-    const out = await runLive({ handoffDir: "/nonexistent", roleStateFile: "/nonexistent/rs.md", bd: boom, sessionId: "S", probe: async () => { throw new Error("ps: timed out"); } });
+    const out = await runLive({
+      handoffDir: "/nonexistent",
+      roleStateFile: "/nonexistent/rs.md",
+      bd: boom,
+      sessionId: "S",
+      probe: async () => {
+        throw new Error("ps: timed out");
+      },
+    });
     expect(out).toContain("## Role State\n(role-state unavailable)\n## Active tracks\n(none)\n");
     expect(out).toContain("[BD-PRIME-AUDIT] unavailable (bd: executable not found)");
     expect(out).toContain("[DUAL-INSTANCE] probe-failed (ps: timed out)");
     for (const a of [
-      "[AUDIT-ALERT] role-state-file: missing (/nonexistent/rs.md)", "[AUDIT-ALERT] role-state: handoff dir missing (/nonexistent)",
-      "[AUDIT-ALERT] tracks: collection failed bd: executable not found", "[AUDIT-ALERT] bd-prime: collection failed bd: executable not found",
+      "[AUDIT-ALERT] role-state-file: missing (/nonexistent/rs.md)",
+      "[AUDIT-ALERT] role-state: handoff dir missing (/nonexistent)",
+      "[AUDIT-ALERT] tracks: collection failed bd: executable not found",
+      "[AUDIT-ALERT] bd-prime: collection failed bd: executable not found",
       "[AUDIT-ALERT] dual-instance: detection failed ps: timed out",
-    ]) expect(out).toContain(a);
+    ])
+      expect(out).toContain(a);
   });
   test("D25: 500 tracks and many alerts still fit the cap, each cut marked", async () => {
     const many = Array.from({ length: 500 }, (_, i) => `track-${i} ${"x".repeat(30)}`).join("\n");
@@ -132,7 +152,11 @@ describe("bootstrap-live (§11, D25)", () => {
   });
   test("fail-open: an internal error is one [BOOTSTRAP-FALLBACK] line", async () => {
     const opts = base();
-    Object.defineProperty(opts, "handoffDir", { get: () => { throw new TypeError("boom\nsecond line"); } });
+    Object.defineProperty(opts, "handoffDir", {
+      get: () => {
+        throw new TypeError("boom\nsecond line");
+      },
+    });
     expect(await runLive(opts)).toBe("[BOOTSTRAP-FALLBACK] TypeError: boom second line");
   });
   test("the SessionStart payload: source and session_id from a JSON object, nothing from anything else", () => {

@@ -6,9 +6,20 @@ import { activeTracks, replayText, trackLine, TrackRuleError, WorkspaceRuntime }
 import { tempDir } from "../../helpers/paths.ts";
 
 const entry = (generation: number, over: Record<string, unknown> = {}) => ({
-  generation, parent_session: "p", successor_session: "s", timestamp: "2026-01-01T00:00:00Z", inherited_role: "Research",
-  succession_reason: "r", recovery_sources: "h.md", inherited_open_tracks: "T1", verification: "PASS", repeated_question_count: 0,
-  reopened_decision_count: 2, context_loss_summary: "none", predecessor_retirement_verified: "CLOSED", ...over,
+  generation,
+  parent_session: "p",
+  successor_session: "s",
+  timestamp: "2026-01-01T00:00:00Z",
+  inherited_role: "Research",
+  succession_reason: "r",
+  recovery_sources: "h.md",
+  inherited_open_tracks: "T1",
+  verification: "PASS",
+  repeated_question_count: 0,
+  reopened_decision_count: 2,
+  context_loss_summary: "none",
+  predecessor_retirement_verified: "CLOSED",
+  ...over,
 });
 
 describe("lineage (§9, D23)", () => {
@@ -44,9 +55,7 @@ describe("lineage (§9, D23)", () => {
   test("a write that does not verify restores the original bytes", () => {
     const p = join(tempDir(), "L.md");
     writeFileSync(p, "# Lineage\n");
-    expect(() => appendEntry(p, entry(1), { afterWrite: () => writeFileSync(p, "clobbered") })).toThrow(
-      `post-write verification failed for ${p}; original bytes restored`,
-    );
+    expect(() => appendEntry(p, entry(1), { afterWrite: () => writeFileSync(p, "clobbered") })).toThrow(`post-write verification failed for ${p}; original bytes restored`);
     expect(readFileSync(p, "utf8")).toBe("# Lineage\n");
   });
   test("a symlinked ledger is refused", () => {
@@ -76,8 +85,13 @@ describe("work ledger (§8)", () => {
     expect(trackLine(t!)).toBe("T1 x ## Role State Current Role: Architecture [REGISTERED]");
   });
   test("replay keeps going past bad lines, each a numbered warning", () => {
-    const r = replayText(['{"event":"register","track_id":"A","title":"a","ts":1}', "{bad", "[1]", '{"event":"nope","track_id":"A","ts":2}', '{"event":"update","track_id":"A","status":"","ts":3}', '{"event":"register","track_id":"B","title":"b","ts":4}'].join("\n"));
+    const r = replayText(
+      ['{"event":"register","track_id":"A","title":"a","ts":1}', "{bad", "[1]", '{"event":"nope","track_id":"A","ts":2}', '{"event":"update","track_id":"A","status":"","ts":3}', '{"event":"register","track_id":"B","title":"b","ts":4}'].join("\n"),
+    );
     expect(r.warnings).toEqual(["line 2: invalid JSON", "line 3: not an object", "line 4: unknown event: nope"]);
-    expect(activeTracks(r).map((t) => [t.track_id, t.status])).toEqual([["A", "REGISTERED"], ["B", "REGISTERED"]]);
+    expect(activeTracks(r).map((t) => [t.track_id, t.status])).toEqual([
+      ["A", "REGISTERED"],
+      ["B", "REGISTERED"],
+    ]);
   });
 });

@@ -57,7 +57,14 @@ describe("recover (§7)", () => {
   test("step 0 MISS fails closed: 1, 2-3 and 5 SKIP, no ledger step, nothing probed", async () => {
     const runner = stubRunner([]);
     const r = await recover(lcCtx(runner), { charter: "/nope/charter.md", handoff: "/nope/h.md", repos: ["/repo"], monitorPatterns: ["x"] }, { process: async () => "", monitor: async () => ({ code: 0, stdout: "", stderr: "" }) });
-    expect(r.steps.map((s) => [s.step, s.status])).toEqual([["0", "MISS"], ["1", "SKIP"], ["2-3", "SKIP"], ["4", "WARN"], ["5", "SKIP"], ["6", "OK"]]);
+    expect(r.steps.map((s) => [s.step, s.status])).toEqual([
+      ["0", "MISS"],
+      ["1", "SKIP"],
+      ["2-3", "SKIP"],
+      ["4", "WARN"],
+      ["5", "SKIP"],
+      ["6", "OK"],
+    ]);
     expect(r.steps[0]!.evidence).toBe("Charter missing: /nope/charter.md");
     expect(r.manual_actions[0]).toBe("Stop recovery until the charter path is restored.");
     expect(runner.calls).toEqual([]);

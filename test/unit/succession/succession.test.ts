@@ -5,7 +5,7 @@ import { extractRoleState } from "../../../src/succession/bootstrap/role-state.t
 import { SuccessionError } from "../../../src/succession/master/errors.ts";
 import { buildHandoff, freezeRoles } from "../../../src/succession/master/handoff.ts";
 import { listArgs, parseTerminalList } from "../../../src/succession/master/sessions.ts";
-import { parseCreated, SpawnParseError, titleMatches, worktreesMatch } from "../../../src/succession/master/spawn-match.ts";
+import { parseCreated, type SpawnParseError, titleMatches, worktreesMatch } from "../../../src/succession/master/spawn-match.ts";
 import { defaultModel, shellQuote, startupCommand } from "../../../src/succession/master/startup.ts";
 import { detectTrigger } from "../../../src/succession/master/trigger.ts";
 import { verifySuccessor } from "../../../src/succession/master/verify.ts";

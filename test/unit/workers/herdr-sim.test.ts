@@ -38,7 +38,10 @@ describe("herdr simulator", () => {
     const taken = await h("agent", "start", "fix-1", "--kind", "claude", "--pane", "w1:p1");
     expect(taken.code).toBe(1);
     expect(taken.stdout).toBe("");
-    expect(JSON.parse(taken.stderr)).toEqual({ error: { code: "agent_name_taken", message: expect.stringMatching(/^agent name fix-1 is already used; candidates: terminal_id=term_\w+ pane_id=w1:p1 workspace_id=w1 tab_id=w1:t1 cwd=\/repo status=Idle$/) }, id: "cli:agent:start" });
+    expect(JSON.parse(taken.stderr)).toEqual({
+      error: { code: "agent_name_taken", message: expect.stringMatching(/^agent name fix-1 is already used; candidates: terminal_id=term_\w+ pane_id=w1:p1 workspace_id=w1 tab_id=w1:t1 cwd=\/repo status=Idle$/) },
+      id: "cli:agent:start",
+    });
     expect(JSON.parse((await h("agent", "start", "Bad", "--kind", "claude", "--pane", "w1:p1")).stderr).error.code).toBe("invalid_agent_name");
     expect(JSON.parse((await h("agent", "start", "other", "--kind", "claude", "--pane", "w1:p1")).stderr).error.code).toBe("agent_pane_busy");
     expect(JSON.parse((await h("agent", "start", "other", "--kind", "claude", "--pane", "w9:p1")).stderr).error.code).toBe("agent_pane_not_found");

@@ -162,7 +162,7 @@ describe("herdr host", () => {
       [["herdr", "pane", "list"], { code: 2, stderr: "unknown option: --json\n" }],
       [["herdr", "agent", "list"], { missing: true }],
       [["herdr", "pane", "get", "x"], { timedOut: true }],
-      [["herdr", "pane", "get", "y"], { stdout: "{\"id\":\"cli:pane:get\",\"result\":{" }],
+      [["herdr", "pane", "get", "y"], { stdout: '{"id":"cli:pane:get","result":{' }],
     ]);
     const h = new HerdrHost(ctx);
     await expect(h.client.paneList()).rejects.toMatchObject({ failure: "usage" });

@@ -209,7 +209,7 @@ describe("D40 identity", () => {
       await Bun.sleep(50);
       const o = await reapOracle(ours, { env: gitEnv(), repo: f.repo });
       expect(o.identityMismatch).toBe(true);
-      const before = readFileSync(join(theirs, sh(theirs, "branch", "--show-current") + ".txt"));
+      const before = readFileSync(join(theirs, `${sh(theirs, "branch", "--show-current")}.txt`));
       for (const execute of [false, true]) {
         const { results } = await fleetReap(f.repo, execute);
         const mine = results.find((r) => r.path === ours)!;
@@ -219,7 +219,7 @@ describe("D40 identity", () => {
       expect(sleeper.exitCode).toBe(null);
       expect(sleeper.signalCode).toBe(null);
       expect(sh(other.repo, "worktree", "list", "--porcelain")).toContain(theirs);
-      expect(readFileSync(join(theirs, sh(theirs, "branch", "--show-current") + ".txt"))).toEqual(before);
+      expect(readFileSync(join(theirs, `${sh(theirs, "branch", "--show-current")}.txt`))).toEqual(before);
     } finally {
       rmSync(other.dir, { recursive: true, force: true });
     }

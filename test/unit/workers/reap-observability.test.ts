@@ -30,12 +30,7 @@ describe("dispatchStates", () => {
   });
 
   test("rows without an event (gate check/register rows) and other events are ignored", async () => {
-    const p = ledger([
-      { ts: 1, decision: "ALLOW", reason: "OK", tier: "top" },
-      { ts: 2, event: "register", track_id: "x" },
-      { ts: 3, event: "check", dispatch_id: 42 },
-      sub("a", 4),
-    ]);
+    const p = ledger([{ ts: 1, decision: "ALLOW", reason: "OK", tier: "top" }, { ts: 2, event: "register", track_id: "x" }, { ts: 3, event: "check", dispatch_id: 42 }, sub("a", 4)]);
     expect([...(await dispatchStates(p)).keys()]).toEqual(["a"]);
   });
 

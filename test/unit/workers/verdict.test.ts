@@ -12,7 +12,11 @@ const input = (over: Partial<VerdictInput> = {}): VerdictInput => ({ findings: b
 
 describe("parseFindings", () => {
   test("markdown and JSON forms; unknown severities are refused", () => {
-    expect(blocker).toEqual([{ severity: "BLOCKER", title: "broken" }, { severity: "SHOULD", title: "nicer" }, { severity: "NICE", title: "typo" }]);
+    expect(blocker).toEqual([
+      { severity: "BLOCKER", title: "broken" },
+      { severity: "SHOULD", title: "nicer" },
+      { severity: "NICE", title: "typo" },
+    ]);
     expect(parseFindings("- SHOULD: x")).toEqual([{ severity: "SHOULD", title: "x" }]);
     expect(parseFindings(JSON.stringify({ findings: [{ severity: "NICE", title: "y" }] }))).toEqual([{ severity: "NICE", title: "y" }]);
     expect(parseFindings("nothing to report\n")).toEqual([]);
@@ -64,6 +68,16 @@ describe("mergeGate", () => {
     expect(mergeGate(job("T2", { pushes: [ok] }))).toContain("independent verifier");
     expect(mergeGate(job("T2", { pushes: [ok], verdicts: [{ outcome: "self_check", independent: false }] }))).toContain("independent verifier");
     expect(mergeGate(job("T2", { pushes: [ok], verdicts: [{ outcome: "pass", independent: true }] }))).toBeNull();
-    expect(mergeGate(job("T3", { pushes: [ok], verdicts: [{ outcome: "pass", independent: true }, { outcome: "rework", round: 1, blockers: ["x"] }] }))).toContain("rework round 1 is open");
+    expect(
+      mergeGate(
+        job("T3", {
+          pushes: [ok],
+          verdicts: [
+            { outcome: "pass", independent: true },
+            { outcome: "rework", round: 1, blockers: ["x"] },
+          ],
+        }),
+      ),
+    ).toContain("rework round 1 is open");
   });
 });

@@ -39,6 +39,7 @@ import type { SafetyVerdict } from "../../../src/workers/reap/worktree-safety.ts
 import { gitEnv, makeRepo, type Fixture } from "../../helpers/git.ts";
 import { prng } from "../../helpers/prng.ts";
 import { reapOracle, settledReapCtx, type OracleVerdict } from "../../helpers/reap-oracle.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 const SEED = Number(process.env.MOGUI_PROPERTY_SEED ?? 0x5eed_2026) >>> 0;
 const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 500);
@@ -385,7 +386,7 @@ async function runOne(s: Scenario): Promise<Outcome> {
     try {
       action = (await reap(ctx, { taskId: "task_000000000001", worktree: path, execute: true, allowIgnored })).record.actions_taken;
     } catch (e) {
-      action = `reap threw: ${(e as Error).message}`; // reported with the seed below, not as a bare crash
+      action = `reap threw: ${errorMessage(e)}`; // reported with the seed below, not as a bare crash
     }
     const left = `worktree_left:${path}:`;
     const v: SafetyVerdict =

@@ -49,10 +49,6 @@ export function shellInit(call: Call): number | undefined {
   return raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
 }
 
-export function bump(p: HPane): void {
-  p.revision++;
-}
-
 /** The text a read returns: the last `lines` lines of scrollback (`visible` = the last 24 rows of the screen). */
 export function readText(p: HPane, source: string, lines: number | undefined): string {
   const n = source === "visible" || source === "detection" ? Math.min(lines ?? 24, 24) : Math.min(lines ?? 80, 1000);

@@ -6,14 +6,37 @@ import { pasteText, pressKeys } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 
 /** Canonical kind -> executable (src/detect/mod.rs); aliases map to their canonical kind. */
-export const AGENT_KINDS: Record<string, string> = {
-  pi: "pi", claude: "claude", codex: "codex", gemini: "gemini", cursor: "cursor-agent", devin: "devin", agy: "agy",
-  cline: "cline", omp: "omp", mastracode: "mastracode", opencode: "opencode", copilot: "copilot", kimi: "kimi",
-  kiro: "kiro-cli", droid: "droid", amp: "amp", grok: "grok", hermes: "hermes", kilo: "kilo", qodercli: "qodercli",
-  maki: "maki", qwen: "qwen",
+const AGENT_KINDS: Record<string, string> = {
+  pi: "pi",
+  claude: "claude",
+  codex: "codex",
+  gemini: "gemini",
+  cursor: "cursor-agent",
+  devin: "devin",
+  agy: "agy",
+  cline: "cline",
+  omp: "omp",
+  mastracode: "mastracode",
+  opencode: "opencode",
+  copilot: "copilot",
+  kimi: "kimi",
+  kiro: "kiro-cli",
+  droid: "droid",
+  amp: "amp",
+  grok: "grok",
+  hermes: "hermes",
+  kilo: "kilo",
+  qodercli: "qodercli",
+  maki: "maki",
+  qwen: "qwen",
 };
 const ALIASES: Record<string, string> = {
-  "claude-code": "claude", "cursor-agent": "cursor", antigravity: "agy", "github-copilot": "copilot", "kiro-cli": "kiro", "grok-build": "grok",
+  "claude-code": "claude",
+  "cursor-agent": "cursor",
+  antigravity: "agy",
+  "github-copilot": "copilot",
+  "kiro-cli": "kiro",
+  "grok-build": "grok",
 };
 const NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const DEBUG_STATUS: Record<string, string> = { idle: "Idle", working: "Working", blocked: "Blocked", done: "Done", unknown: "Unknown" };

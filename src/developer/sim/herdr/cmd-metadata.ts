@@ -15,7 +15,7 @@ const USAGE =
 const STATES = ["idle", "working", "blocked", "done", "unknown"];
 
 /** One source's metadata on a pane (stored beside the pane's other state). */
-export interface PaneMetadata {
+interface PaneMetadata {
   tokens: Record<string, string>;
   title?: string | null;
   display_agent?: string | null;

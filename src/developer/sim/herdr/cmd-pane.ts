@@ -6,6 +6,7 @@ import { pasteText, pressKeys, setState, typeRaw, typeText } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 import { closePane, newPane } from "./topology.ts";
 import { INTERNAL_STATES, type InternalState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
 
 function list(call: Call): Outcome {
   const ws = call.args.values.get("workspace");
@@ -105,7 +106,7 @@ async function waitOutput(call: Call): Promise<Outcome> {
     try {
       re = new RegExp(regex);
     } catch (e) {
-      throw new HerdrSimError("invalid_regex", (e as Error).message);
+      throw new HerdrSimError("invalid_regex", errorMessage(e));
     }
   }
   const id = call.args.pos[0]!;
@@ -151,18 +152,36 @@ export const PANE_COMMANDS: Record<string, CommandDef> = {
   "pane read": { spec: { usage: "herdr pane read <pane_id> [--source visible|recent|recent-unwrapped|detection] [--lines N] [--format text|ansi] [--ansi] [--raw]", positionals: ["pane_id"], required: 1, ...READ }, run: read },
   "pane close": { spec: { usage: "herdr pane close <pane_id>", positionals: ["pane_id", "extra..."], required: 1 }, run: close },
   "pane split": {
-    spec: { usage: "herdr pane split [<pane_id>|--pane ID|--current] --direction right|down [--ratio FLOAT] [--cwd PATH] [--env KEY=VALUE] [--focus] [--no-focus]", positionals: ["pane_id"], required: 0, values: ["pane", "direction", "ratio", "cwd"], multi: ["env"], bools: ["current", "focus", "no-focus"] },
+    spec: {
+      usage: "herdr pane split [<pane_id>|--pane ID|--current] --direction right|down [--ratio FLOAT] [--cwd PATH] [--env KEY=VALUE] [--focus] [--no-focus]",
+      positionals: ["pane_id"],
+      required: 0,
+      values: ["pane", "direction", "ratio", "cwd"],
+      multi: ["env"],
+      bools: ["current", "focus", "no-focus"],
+    },
     run: split,
   },
   "pane send-text": { spec: { usage: "herdr pane send-text <pane_id> <text...>", positionals: ["pane_id", "text..."], required: 2 }, run: sendText },
   "pane send-keys": { spec: { usage: "herdr pane send-keys <pane_id> <key> [key ...]", positionals: ["pane_id", "keys..."], required: 2 }, run: sendKeys },
   "pane run": { spec: { usage: "herdr pane run <pane_id> <command...>", positionals: ["pane_id", "command..."], required: 2 }, run },
   "pane wait-output": {
-    spec: { usage: "herdr pane wait-output <pane_id> (--match TEXT | --regex PATTERN) [--source visible|recent|recent-unwrapped] [--lines N] [--timeout MS] [--raw]", positionals: ["pane_id"], required: 1, values: ["match", "regex", "source", "lines", "timeout"], bools: ["raw"] },
+    spec: {
+      usage: "herdr pane wait-output <pane_id> (--match TEXT | --regex PATTERN) [--source visible|recent|recent-unwrapped] [--lines N] [--timeout MS] [--raw]",
+      positionals: ["pane_id"],
+      required: 1,
+      values: ["match", "regex", "source", "lines", "timeout"],
+      bools: ["raw"],
+    },
     run: waitOutput,
   },
   "pane report-agent": {
-    spec: { usage: "herdr pane report-agent <pane_id> --source ID --agent LABEL --state idle|working|blocked|unknown [--message TEXT] [--seq N]", positionals: ["pane_id"], required: 1, values: ["source", "agent", "state", "message", "seq", "agent-session-id", "agent-session-path"] },
+    spec: {
+      usage: "herdr pane report-agent <pane_id> --source ID --agent LABEL --state idle|working|blocked|unknown [--message TEXT] [--seq N]",
+      positionals: ["pane_id"],
+      required: 1,
+      values: ["source", "agent", "state", "message", "seq", "agent-session-id", "agent-session-path"],
+    },
     run: reportAgent,
   },
   "pane focus": { spec: { usage: "herdr pane focus <pane_id>", positionals: ["pane_id"], required: 1 }, run: focus },

@@ -13,18 +13,25 @@ import { FAULT_MODES, type FaultMode, type HFault } from "./types.ts";
 
 export class FaultSpecError extends Error {}
 
-export function parseEnvFaults(spec: string | undefined): HFault[] {
+function parseEnvFaults(spec: string | undefined): HFault[] {
   if (!spec?.trim()) return [];
-  return spec.split(",").map((s) => s.trim()).filter(Boolean).map((item) => {
-    const eq = item.indexOf("=");
-    if (eq <= 0) throw new FaultSpecError(`HERDR_SIM_FAULT: '${item}' is not command=mode[:arg]`);
-    const command = item.slice(0, eq).trim().replace(/\s+/g, " ");
-    const [mode, arg, extra] = item.slice(eq + 1).trim().split(":");
-    if (!(FAULT_MODES as readonly string[]).includes(mode!)) throw new FaultSpecError(`HERDR_SIM_FAULT: unknown mode '${mode}' (known: ${FAULT_MODES.join(", ")})`);
-    if (extra !== undefined) throw new FaultSpecError(`HERDR_SIM_FAULT: '${item}' has more than one ':arg'`);
-    if (mode === "exit" && arg !== undefined && !/^\d+$/.test(arg)) throw new FaultSpecError(`HERDR_SIM_FAULT: bad exit code in '${item}'`);
-    return { command, mode: mode as FaultMode, ...(arg !== undefined ? { arg } : {}) };
-  });
+  return spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((item) => {
+      const eq = item.indexOf("=");
+      if (eq <= 0) throw new FaultSpecError(`HERDR_SIM_FAULT: '${item}' is not command=mode[:arg]`);
+      const command = item.slice(0, eq).trim().replace(/\s+/g, " ");
+      const [mode, arg, extra] = item
+        .slice(eq + 1)
+        .trim()
+        .split(":");
+      if (!(FAULT_MODES as readonly string[]).includes(mode!)) throw new FaultSpecError(`HERDR_SIM_FAULT: unknown mode '${mode}' (known: ${FAULT_MODES.join(", ")})`);
+      if (extra !== undefined) throw new FaultSpecError(`HERDR_SIM_FAULT: '${item}' has more than one ':arg'`);
+      if (mode === "exit" && arg !== undefined && !/^\d+$/.test(arg)) throw new FaultSpecError(`HERDR_SIM_FAULT: bad exit code in '${item}'`);
+      return { command, mode: mode as FaultMode, ...(arg !== undefined ? { arg } : {}) };
+    });
 }
 
 export function takeFault(path: string, env: Env, store: Store | null): HFault | undefined {

@@ -3,7 +3,7 @@ import { metadataTokens } from "./cmd-metadata.ts";
 import type { HPane, HState, InternalState } from "./types.ts";
 
 /** The state a call sees: a flapping pane reports the current step of its cycle. */
-export function currentState(p: HPane): InternalState | null {
+function currentState(p: HPane): InternalState | null {
   if (!p.agent) return null;
   if (p.flap && p.flap.length > 0) return p.flap[(p.flap_i ?? 0) % p.flap.length]!;
   return p.agent.state;
@@ -17,14 +17,14 @@ export function agentStatus(p: HPane): string {
   return st;
 }
 
-export function title(p: HPane): string {
+function title(p: HPane): string {
   if (p.title_override) return p.title_override;
   if (!p.agent) return p.shell_title;
   return currentState(p) === "working" ? `⠋ ${p.agent.kind}` : p.agent.kind;
 }
 
 /** Minus one leading Braille spinner or Claude glyph and the whitespace after it (src/terminal/title.rs). */
-export function stripTitle(t: string): string {
+function stripTitle(t: string): string {
   return t.replace(/^[\u2800-\u28FF·✢✳✶✻✽]\s*/u, "");
 }
 

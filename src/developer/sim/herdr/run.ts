@@ -18,7 +18,7 @@ import { TOPOLOGY_COMMANDS } from "./cmd-topology.ts";
 import { FaultSpecError, takeFault } from "./faults.ts";
 import { HerdrSimError, SIM_VERSION, Store } from "./store.ts";
 
-export const HERDR_COMMANDS: Record<string, CommandDef> = { ...AGENT_COMMANDS, ...PANE_COMMANDS, ...TOPOLOGY_COMMANDS, ...METADATA_COMMANDS };
+const HERDR_COMMANDS: Record<string, CommandDef> = { ...AGENT_COMMANDS, ...PANE_COMMANDS, ...TOPOLOGY_COMMANDS, ...METADATA_COMMANDS };
 
 const SKILL = `---
 name: herdr
@@ -31,7 +31,9 @@ CLI server errors are JSON on stderr with exit status 1. CLI syntax errors exit 
 `;
 
 function groupHelp(group: string): string {
-  const lines = Object.entries(HERDR_COMMANDS).filter(([k]) => k.startsWith(`${group} `)).map(([, d]) => `  ${d.spec.usage.replace(/^herdr /, "")}`);
+  const lines = Object.entries(HERDR_COMMANDS)
+    .filter(([k]) => k.startsWith(`${group} `))
+    .map(([, d]) => `  ${d.spec.usage.replace(/^herdr /, "")}`);
   return `herdr ${group} commands:\n${lines.join("\n")}\n`;
 }
 
@@ -67,8 +69,8 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
     ctx.io.stderr("herdr simulator: the TUI is not simulated; run a subcommand (herdr --help)\n");
     return HERDR_EXIT.USAGE;
   }
-  if (group === "--version" || group === "-V") return void ctx.io.stdout(`herdr ${SIM_VERSION}\n`), HERDR_EXIT.OK;
-  if (group === "--skill") return void ctx.io.stdout(SKILL), HERDR_EXIT.OK;
+  if (group === "--version" || group === "-V") return (void ctx.io.stdout(`herdr ${SIM_VERSION}\n`), HERDR_EXIT.OK);
+  if (group === "--skill") return (void ctx.io.stdout(SKILL), HERDR_EXIT.OK);
   if (group === "--help" || group === "-h" || group === "help") {
     ctx.io.stdout(`herdr (mogui simulator)\n\n${[...new Set(Object.keys(HERDR_COMMANDS).map((k) => k.split(" ")[0]!))].map(groupHelp).join("\n")}`);
     return HERDR_EXIT.OK;
@@ -78,7 +80,7 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
     ctx.io.stderr(`unknown option: ${group}\nrun 'herdr --help' for usage\n`);
     return HERDR_EXIT.USAGE;
   }
-  if (sub === "help" || sub === "--help" || sub === "-h") return void ctx.io.stdout(groupHelp(group)), HERDR_EXIT.OK;
+  if (sub === "help" || sub === "--help" || sub === "-h") return (void ctx.io.stdout(groupHelp(group)), HERDR_EXIT.OK);
   const path = `${group} ${sub ?? ""}`;
   const def = HERDR_COMMANDS[path];
   if (!def) {
@@ -91,8 +93,8 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   try {
     const args = parse(def.spec, argv.slice(2));
     const fault = takeFault(path, ctx.env, store);
-    if (fault?.mode === "exit") return void ctx.io.stderr("herdr: injected failure\n"), Number(fault.arg ?? HERDR_EXIT.ERROR);
-    if (fault?.mode === "malformed") return void ctx.io.stdout(`{"id":"${id}","result":{\n`), HERDR_EXIT.OK;
+    if (fault?.mode === "exit") return (void ctx.io.stderr("herdr: injected failure\n"), Number(fault.arg ?? HERDR_EXIT.ERROR));
+    if (fault?.mode === "malformed") return (void ctx.io.stdout(`{"id":"${id}","result":{\n`), HERDR_EXIT.OK);
     if (fault?.mode === "error") throw new HerdrSimError(fault.arg ?? "internal_error", "injected failure");
     if (fault?.mode === "hang") {
       logCall(ctx, argv, null);
@@ -105,9 +107,9 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
     else if ("result" in out) ctx.io.stdout(`${sortedJson({ id, result: out.result })}\n`);
     return HERDR_EXIT.OK;
   } catch (e) {
-    if (e instanceof HerdrUsage) return void ctx.io.stderr(`${e.message}\n`), HERDR_EXIT.USAGE;
+    if (e instanceof HerdrUsage) return (void ctx.io.stderr(`${e.message}\n`), HERDR_EXIT.USAGE);
     if (e instanceof HerdrSimError) return printError(ctx, id, e);
-    if (e instanceof FaultSpecError) return void ctx.io.stderr(`herdr simulator: ${e.message}\n`), HERDR_EXIT.ERROR;
+    if (e instanceof FaultSpecError) return (void ctx.io.stderr(`herdr simulator: ${e.message}\n`), HERDR_EXIT.ERROR);
     throw e;
   }
 }

@@ -3,12 +3,14 @@
  * cross-process lock (read -> change -> write tmp + rename); a transaction that throws writes nothing. A missing
  * file is seeded from HERDR_SIM_SCENARIO (a JSON file of the same shape; every key optional).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Env } from "../../../lib/context.ts";
 import { withLock } from "../../../lib/lock.ts";
 import { paneId, tabId, terminalId, workspaceId } from "./ids.ts";
-import { FAULT_MODES, INTERNAL_STATES, type HAgent, type HFault, type HPane, type HState, type HTab, type HWorkspace } from "./types.ts";
+import { FAULT_MODES, INTERNAL_STATES, type HAgent, type HFault, type HState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
+import { atomicWrite } from "../../../lib/fs.ts";
 
 export class HerdrSimError extends Error {
   constructor(
@@ -21,7 +23,7 @@ export class HerdrSimError extends Error {
 
 export const SIM_VERSION = "0.8.2";
 
-export function emptyState(): HState {
+function emptyState(): HState {
   return { version: SIM_VERSION, next_workspace: 1, next_terminal: 1, workspaces: [], tabs: [], panes: [], faults: [] };
 }
 
@@ -52,7 +54,7 @@ function normAgent(raw: unknown): HAgent | null {
 }
 
 /** Fill in everything a scenario may leave out, so hand-written scenarios stay short. */
-export function normalizeState(raw: unknown, nowMs: number, root: string): HState {
+function normalizeState(raw: unknown, nowMs: number, root: string): HState {
   const r = obj(raw);
   const sub = (s: unknown) => String(s ?? "").replaceAll("${ROOT}", root);
   const s = emptyState();
@@ -140,13 +142,13 @@ export class Store {
     try {
       text = readFileSync(resolve(this.cwd, spec), "utf8");
     } catch (e) {
-      throw new HerdrSimError("internal_error", `herdr simulator: cannot read scenario ${spec}: ${(e as Error).message}`);
+      throw new HerdrSimError("internal_error", `herdr simulator: cannot read scenario ${spec}: ${errorMessage(e)}`);
     }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new HerdrSimError("internal_error", `herdr simulator: scenario ${spec} is not JSON: ${(e as Error).message}`);
+      throw new HerdrSimError("internal_error", `herdr simulator: scenario ${spec} is not JSON: ${errorMessage(e)}`);
     }
     return normalizeState(raw, this.now(), root);
   }
@@ -157,7 +159,7 @@ export class Store {
     try {
       return { state: JSON.parse(text) as HState, text };
     } catch (e) {
-      throw new HerdrSimError("internal_error", `herdr simulator: state file ${this.path} is not JSON: ${(e as Error).message}`);
+      throw new HerdrSimError("internal_error", `herdr simulator: state file ${this.path} is not JSON: ${errorMessage(e)}`);
     }
   }
 
@@ -173,13 +175,9 @@ export class Store {
       const out = fn(state);
       const next = `${JSON.stringify(state, null, 2)}\n`;
       if (next !== text) {
-        const tmp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        writeFileSync(tmp, next);
-        renameSync(tmp, this.path);
+        atomicWrite(this.path, next);
       }
       return out;
     });
   }
 }
-
-export type { HPane, HTab, HWorkspace };

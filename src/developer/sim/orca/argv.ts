@@ -12,12 +12,9 @@ export interface ParsedArgs {
   flags: Flags;
 }
 
-export const GLOBAL_FLAGS = ["help", "json", "pairing-code", "environment"];
+const GLOBAL_FLAGS = ["help", "json", "pairing-code", "environment"];
 
-const BOOLEAN_FLAGS = new Set([
-  "all", "current", "dry-run", "enter", "focus", "force", "full", "help", "inject", "interrupt", "json",
-  "messages", "ready", "return-preamble", "run-hooks", "tab", "tasks", "unread", "wait",
-]);
+const BOOLEAN_FLAGS = new Set(["all", "current", "dry-run", "enter", "focus", "force", "full", "help", "inject", "interrupt", "json", "messages", "ready", "return-preamble", "run-hooks", "tab", "tasks", "unread", "wait"]);
 
 export function parseOrcaArgv(argv: readonly string[]): ParsedArgs {
   const path: string[] = [];
@@ -70,7 +67,10 @@ function nearest(input: string, candidates: readonly string[]): string[] {
 export function unknownCommand(path: string[], known: readonly string[]): SimError {
   const input = path.join(" ");
   const sameDepth = [...new Set(known.map((k) => k.split(" ").slice(0, path.length).join(" ")))];
-  const suggestions = nearest(input, sameDepth.filter((k) => k.split(" ").length === path.length));
+  const suggestions = nearest(
+    input,
+    sameDepth.filter((k) => k.split(" ").length === path.length),
+  );
   const nextSteps = suggestions.length ? [`Did you mean: ${suggestions.map((s) => `orca ${s}`).join(", ")}`] : [];
   return invalidArgument(`Unknown command: ${input}`, { suggestions, nextSteps });
 }

@@ -18,7 +18,7 @@ export interface Call {
   cwd: string;
 }
 
-export interface CommandDef {
+interface CommandDef {
   /** Accepted flags besides the global ones (docs/orca-cli.md; unknown ones are `invalid_argument`). */
   flags: readonly string[];
   usage: string;

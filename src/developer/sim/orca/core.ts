@@ -21,7 +21,7 @@ function statusResult(s: SimState): Record<string, unknown> {
   };
 }
 
-export function statusText(r: Record<string, any>, connection: string): string {
+function statusText(r: Record<string, any>, connection: string): string {
   return [
     `appRunning: ${r.app.running}`,
     `pid: ${r.app.pid ?? "none"}`,

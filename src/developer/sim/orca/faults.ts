@@ -30,7 +30,10 @@ function parseItem(item: string): Fault {
   const eq = item.indexOf("=");
   if (eq <= 0) throw new FaultSpecError(`ORCA_SIM_FAULT: '${item}' is not command=mode[:n][@N[+]]`);
   const command = item.slice(0, eq).trim().replace(/\s+/g, " ");
-  const [body, target, more] = item.slice(eq + 1).trim().split("@");
+  const [body, target, more] = item
+    .slice(eq + 1)
+    .trim()
+    .split("@");
   const [mode, code, extra] = body!.split(":");
   if (!(FAULT_MODES as readonly string[]).includes(mode!)) {
     throw new FaultSpecError(`ORCA_SIM_FAULT: unknown mode '${mode}' (known: ${FAULT_MODES.join(", ")})`);
@@ -44,7 +47,7 @@ function parseItem(item: string): Fault {
   return f;
 }
 
-export function parseEnvFaults(spec: string | undefined): Fault[] {
+function parseEnvFaults(spec: string | undefined): Fault[] {
   if (!spec?.trim()) return [];
   return spec
     .split(",")

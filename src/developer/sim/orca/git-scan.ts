@@ -18,10 +18,13 @@ export function isGitRepo(path: string): boolean {
   return existsSync(join(path, ".git"));
 }
 
-export function parsePorcelain(text: string): GitWorktree[] {
+function parsePorcelain(text: string): GitWorktree[] {
   const out: GitWorktree[] = [];
   for (const block of text.split(/\n\s*\n/)) {
-    const lines = block.split("\n").map((l) => l.trim()).filter(Boolean);
+    const lines = block
+      .split("\n")
+      .map((l) => l.trim())
+      .filter(Boolean);
     const wt = lines.find((l) => l.startsWith("worktree "));
     if (!wt) continue;
     const head = lines.find((l) => l.startsWith("HEAD "))?.slice(5) ?? "";

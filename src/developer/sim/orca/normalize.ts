@@ -28,10 +28,16 @@ const StateSchema = v.looseObject({
   messages: rows({}),
   deliveries: v.optional(v.array(v.object({ id: v.string(), handle: v.string(), messageIds: v.array(v.string()), acked: v.boolean() })), []),
   faults: v.optional(
-    v.array(v.object({
-      command: v.string(), mode: v.picklist(FAULT_MODES), code: v.optional(v.number()), times: v.optional(v.number()),
-      at: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))), from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-    })),
+    v.array(
+      v.object({
+        command: v.string(),
+        mode: v.picklist(FAULT_MODES),
+        code: v.optional(v.number()),
+        times: v.optional(v.number()),
+        at: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+        from: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      }),
+    ),
     [],
   ),
   calls: v.optional(v.record(v.string(), v.number()), {}),
@@ -64,7 +70,7 @@ function agentFields(t: Raw): Pick<SimTerminal, "pids" | "agentStatus" | "agentS
 
 export const DEFAULT_HEAD = "0".repeat(40);
 
-export function refBranch(b: string): string {
+function refBranch(b: string): string {
   return !b || b.startsWith("refs/") ? b : `refs/heads/${b}`;
 }
 

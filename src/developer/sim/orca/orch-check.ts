@@ -70,7 +70,10 @@ function modeOf(call: Call): Mode {
 
 async function check(call: Call): Promise<Outcome> {
   const mode = modeOf(call);
-  const types = optString(call.flags, "types")?.split(",").map((t) => t.trim()).filter(Boolean);
+  const types = optString(call.flags, "types")
+    ?.split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   const timeoutMs = optInt(call.flags, "timeout-ms");
   const handle = requireCaller(call, "terminal");
   const ack = optString(call.flags, "ack");

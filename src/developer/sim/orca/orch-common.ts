@@ -34,15 +34,12 @@ export function liveCaller(s: SimState, handle: string): SimTerminal {
   });
 }
 
-export function runRequired(): SimError {
+function runRequired(): SimError {
   return new SimError("run_required", "No Run is bound. Use orchestration run-create or run-use first. No effects were applied.", {
     effectsApplied: false,
     guide: { topic: "orchestration", full: true },
     nextCommandArgs: ["skills", "get", "orchestration", "--full"],
-    nextSteps: [
-      "Create a Run: orca orchestration run-create --objective <text> --json",
-      "Or bind an existing one: orca orchestration run-use --id <run_id> --json",
-    ],
+    nextSteps: ["Create a Run: orca orchestration run-create --objective <text> --json", "Or bind an existing one: orca orchestration run-use --id <run_id> --json"],
   });
 }
 

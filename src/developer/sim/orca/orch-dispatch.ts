@@ -11,7 +11,7 @@ import { activeDispatchFor, boundRun, callerOf, latestDispatch, liveCaller, pars
 import type { Outcome } from "./output.ts";
 import type { DispatchRow, SimState, SimTerminal, TaskRow } from "./types.ts";
 
-export function preamble(coordinator: string, worker: string, task: TaskRow, dispatchId: string): string {
+function preamble(coordinator: string, worker: string, task: TaskRow, dispatchId: string): string {
   const ids = `--task-id ${task.id} --dispatch-id ${dispatchId}`;
   return [
     `You are an Orca worker. Your coordinator is ${coordinator}. You own task ${task.id} (dispatch ${dispatchId}).`,
@@ -30,7 +30,10 @@ function startable(s: SimState, task: TaskRow, runId: string): void {
   if (task.status === "ready") return;
   const unmet = parseDeps(task.deps).filter((d) => s.tasks.find((t) => t.id === d)?.status !== "completed");
   throw new SimError("task_not_startable", `Task ${task.id} is ${task.status}; only ready tasks can be dispatched`, {
-    taskId: task.id, runId, status: task.status, unmetDependencies: unmet,
+    taskId: task.id,
+    runId,
+    status: task.status,
+    unmetDependencies: unmet,
     nextSteps: ["Only ready tasks can be dispatched; check 'orca orchestration task-list --json'."],
   });
 }
@@ -43,7 +46,9 @@ function target(s: SimState, to: string, coordinator: string, inject: boolean): 
   if (busy) throw new SimError("runtime_error", `Terminal ${to} already has an active dispatch (${busy.id} for task ${busy.task_id})`);
   if (inject && !t.agent) {
     throw new SimError("inject_rejected", `Cannot dispatch --inject to terminal ${to}: no recognized agent detected. Start an agent in it first.`, {
-      terminal: to, reason: "no_agent_detected", nextSteps: ["Start a coding agent in the terminal, or dispatch without --inject."],
+      terminal: to,
+      reason: "no_agent_detected",
+      nextSteps: ["Start a coding agent in the terminal, or dispatch without --inject."],
     });
   }
   return t;
@@ -52,10 +57,23 @@ function target(s: SimState, to: string, coordinator: string, inject: boolean): 
 function newDispatch(s: SimState, task: TaskRow, t: SimTerminal, at: string): DispatchRow {
   const failures = Math.max(0, ...s.dispatches.filter((d) => d.task_id === task.id).map((d) => d.failure_count));
   return {
-    id: orchId("ctx"), run_id: task.run_id, task_id: task.id, contract_version: 1, launch_token_hash: randomHash(),
-    assignee_handle: t.handle, assignee_pane_key: paneKey(t), capability_hash: randomHash(), process_incarnation: incarnationOf(t),
-    capability_revoked_at: null, status: "dispatched", failure_count: failures, last_failure: null,
-    dispatched_at: at, completed_at: null, created_at: at, last_heartbeat_at: null,
+    id: orchId("ctx"),
+    run_id: task.run_id,
+    task_id: task.id,
+    contract_version: 1,
+    launch_token_hash: randomHash(),
+    assignee_handle: t.handle,
+    assignee_pane_key: paneKey(t),
+    capability_hash: randomHash(),
+    process_incarnation: incarnationOf(t),
+    capability_revoked_at: null,
+    status: "dispatched",
+    failure_count: failures,
+    last_failure: null,
+    dispatched_at: at,
+    completed_at: null,
+    created_at: at,
+    last_heartbeat_at: null,
   };
 }
 
@@ -78,7 +96,24 @@ function dispatch(call: Call): Outcome {
     task.status = "dispatched";
     const text = preamble(run.coordinator_handle, to, task, row.id);
     if (inject) t.output.push(...text.split("\n"), ...(t.onInject ?? []));
-    else pushMessage(s, { run_id: run.id, delivery_contract: "current_delivery", from_handle: handle, to_handle: to, subject: `Task ${task.id}`, body: text, type: "dispatch", priority: "normal", thread_id: null, payload: JSON.stringify({ taskId: task.id, dispatchId: row.id }), sender_pane_key: null }, now(call));
+    else
+      pushMessage(
+        s,
+        {
+          run_id: run.id,
+          delivery_contract: "current_delivery",
+          from_handle: handle,
+          to_handle: to,
+          subject: `Task ${task.id}`,
+          body: text,
+          type: "dispatch",
+          priority: "normal",
+          thread_id: null,
+          payload: JSON.stringify({ taskId: task.id, dispatchId: row.id }),
+          sender_pane_key: null,
+        },
+        now(call),
+      );
     return { dispatch: row, injected: inject, ...(optBool(call.flags, "return-preamble") ? { preamble: text } : {}) };
   });
   const d = out.dispatch;

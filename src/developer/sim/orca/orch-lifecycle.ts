@@ -25,7 +25,7 @@ function reject(code: string, reason: string): SimError {
 }
 
 /** The task and dispatch a lifecycle message is about; ids default to the sender's active dispatch. */
-export function reportTarget(s: SimState, r: Report): { task: TaskRow; dispatch: DispatchRow } {
+function reportTarget(s: SimState, r: Report): { task: TaskRow; dispatch: DispatchRow } {
   const active = activeDispatchFor(s, r.sender);
   const dispatchId = r.dispatchId ?? active?.id;
   const taskId = r.taskId ?? (dispatchId ? s.dispatches.find((d) => d.id === dispatchId)?.task_id : undefined);

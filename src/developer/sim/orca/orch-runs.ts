@@ -4,9 +4,7 @@ import { type Call, type CommandTable, now } from "./call.ts";
 import { invalidArgument, SimError } from "./errors.ts";
 import { iso, orchId } from "./ids.ts";
 import { incarnationOf, paneKey } from "./normalize-orch.ts";
-import {
-  findRun, latestDispatch, liveCaller, publicRun, readRun, requireCaller, resolveRun, TASK_STATUSES,
-} from "./orch-common.ts";
+import { findRun, latestDispatch, liveCaller, publicRun, readRun, requireCaller, resolveRun, TASK_STATUSES } from "./orch-common.ts";
 import type { Outcome } from "./output.ts";
 import type { SimRun, TaskRow } from "./types.ts";
 
@@ -80,11 +78,21 @@ function taskCreate(call: Call): Outcome {
     }
     const done = deps.every((d) => s.tasks.find((t) => t.id === d)?.status === "completed");
     const row: TaskRow = {
-      id: orchId("task"), run_id: run.id, parent_id: parent,
-      created_by_terminal_handle: handle, created_by_pane_key: paneKey(creator), created_by_process_incarnation: incarnationOf(creator),
+      id: orchId("task"),
+      run_id: run.id,
+      parent_id: parent,
+      created_by_terminal_handle: handle,
+      created_by_pane_key: paneKey(creator),
+      created_by_process_incarnation: incarnationOf(creator),
       created_by_run_generation: run.consumer_generation,
-      task_title: optString(call.flags, "task-title") ?? null, display_name: optString(call.flags, "display-name") ?? null,
-      spec, status: done ? "ready" : "pending", deps: JSON.stringify(deps), result: null, created_at: iso(now(call)), completed_at: null,
+      task_title: optString(call.flags, "task-title") ?? null,
+      display_name: optString(call.flags, "display-name") ?? null,
+      spec,
+      status: done ? "ready" : "pending",
+      deps: JSON.stringify(deps),
+      result: null,
+      created_at: iso(now(call)),
+      completed_at: null,
     };
     s.tasks.push(row);
     return row;
@@ -123,10 +131,7 @@ function retired(): Outcome {
     effectsApplied: false,
     guide: { topic: "orchestration", full: true },
     nextCommandArgs: ["skills", "get", "orchestration", "--full"],
-    nextSteps: [
-      "Using this same Orca CLI executable, run: skills get orchestration --full",
-      "Read the returned guide completely and do not retry the previous command unchanged.",
-    ],
+    nextSteps: ["Using this same Orca CLI executable, run: skills get orchestration --full", "Read the returned guide completely and do not retry the previous command unchanged."],
   });
 }
 

@@ -85,7 +85,11 @@ function send(call: Call): Outcome {
     const lifecyclePayload = taskId || dispatchId || f.outcome ? { taskId: lifecycle?.taskId ?? taskId, dispatchId: lifecycle?.dispatchId ?? dispatchId, outcome: f.outcome } : null;
     const payload = f.payload ?? (lifecyclePayload ? JSON.stringify(lifecyclePayload) : null);
     const messages: MessageRow[] = r.to.map((to) =>
-      pushMessage(s, { run_id: r.runId, delivery_contract: "current_delivery", from_handle: handle, to_handle: to, subject, body, type: f.type, priority: f.priority, thread_id: optString(call.flags, "thread-id") ?? null, payload, sender_pane_key: paneKey(sender) }, now(call)),
+      pushMessage(
+        s,
+        { run_id: r.runId, delivery_contract: "current_delivery", from_handle: handle, to_handle: to, subject, body, type: f.type, priority: f.priority, thread_id: optString(call.flags, "thread-id") ?? null, payload, sender_pane_key: paneKey(sender) },
+        now(call),
+      ),
     );
     return { r, messages, lifecycle };
   });

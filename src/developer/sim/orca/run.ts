@@ -27,7 +27,7 @@ const DEFAULT_VERSION = "1.4.164";
 const LATE_MS = 3_600_000;
 
 /** Every command the simulator knows, keyed by command path; anything else is `Unknown command`. */
-export const COMMAND_TABLE: CommandTable = {
+const COMMAND_TABLE: CommandTable = {
   ...CORE_COMMANDS,
   ...TERMINAL_COMMANDS,
   ...RUN_COMMANDS,
@@ -37,7 +37,7 @@ export const COMMAND_TABLE: CommandTable = {
   ...CHECK_COMMANDS,
 };
 
-export function helpText(path: string): string {
+function helpText(path: string): string {
   const exact = COMMAND_TABLE[path];
   if (exact) return `Usage: ${exact.usage}\n`;
   const under = Object.entries(COMMAND_TABLE).filter(([k]) => !path || k === path || k.startsWith(`${path} `));
@@ -68,7 +68,10 @@ See docs/dispatch.md (walkthrough) and fixtures/scenarios/README.md (every varia
 /** Appends `{"argv","exit","ts"}` once per call; a hang logs `exit:null` before it starts sleeping. */
 export class CallLog {
   private done = false;
-  constructor(private readonly ctx: Ctx, private readonly argv: readonly string[]) {}
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly argv: readonly string[],
+  ) {}
   write(exit: number | null): void {
     const path = this.ctx.env.ORCA_SIM_CALL_LOG;
     if (this.done || !path) return;
@@ -83,7 +86,11 @@ function openStore(ctx: Ctx): Store | null {
   const path = ctx.env.ORCA_SIM_STATE;
   if (!path) return null;
   const abs = resolve(ctx.cwd, path);
-  return new Store(abs, () => seedState(ctx.env, ctx.cwd, abs, ctx.now()), () => ctx.now());
+  return new Store(
+    abs,
+    () => seedState(ctx.env, ctx.cwd, abs, ctx.now()),
+    () => ctx.now(),
+  );
 }
 
 async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise<number> {

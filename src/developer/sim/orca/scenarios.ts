@@ -14,8 +14,9 @@ import settled from "../../../../fixtures/scenarios/settled.json";
 import { SimError } from "./errors.ts";
 import { normalizeState } from "./normalize.ts";
 import type { SimState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
 
-export const BUILTIN_SCENARIOS: Record<string, unknown> = { basic, empty, folder, settled };
+const BUILTIN_SCENARIOS: Record<string, unknown> = { basic, empty, folder, settled };
 
 function scenarioText(name: string, cwd: string): string {
   if (Object.hasOwn(BUILTIN_SCENARIOS, name)) return JSON.stringify(BUILTIN_SCENARIOS[name]);
@@ -26,7 +27,7 @@ function scenarioText(name: string, cwd: string): string {
 }
 
 /** `${ROOT}` is replaced inside the JSON text, escaped as a JSON string body. */
-export function substituteRoot(text: string, root: string): string {
+function substituteRoot(text: string, root: string): string {
   return text.replaceAll("${ROOT}", JSON.stringify(root).slice(1, -1));
 }
 
@@ -39,7 +40,7 @@ export function seedState(env: Env, cwd: string, statePath: string, now: number)
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new SimError("runtime_error", `orca simulator: scenario '${name}' is not JSON: ${(e as Error).message}`, undefined, true);
+    throw new SimError("runtime_error", `orca simulator: scenario '${name}' is not JSON: ${errorMessage(e)}`, undefined, true);
   }
   return normalizeState(raw, now);
 }

@@ -18,10 +18,7 @@ export interface Workspace {
   kind: "git" | "folder";
 }
 
-export const VALID_SELECTOR_FORMS = [
-  "id:<repo-id>::<absolute-path>", "path:<absolute-path>", "name:<display-name>", "branch:<branch>",
-  "identity:<identity-key>", "issue:<number>", "current", "active",
-];
+const VALID_SELECTOR_FORMS = ["id:<repo-id>::<absolute-path>", "path:<absolute-path>", "name:<display-name>", "branch:<branch>", "identity:<identity-key>", "issue:<number>", "current", "active"];
 
 export function canonical(p: string): string {
   try {
@@ -31,11 +28,9 @@ export function canonical(p: string): string {
   }
 }
 
-export function workspaces(s: SimState): Workspace[] {
+function workspaces(s: SimState): Workspace[] {
   const git: Workspace[] = s.worktrees.map((w) => ({ id: w.id, path: w.path, branch: w.branch, displayName: w.displayName, kind: "git" }));
-  const folders: Workspace[] = s.repos
-    .filter((r) => r.kind === "folder")
-    .map((r) => ({ id: folderWorkspaceId(r.id), path: r.path, branch: "", displayName: r.displayName, kind: "folder" }));
+  const folders: Workspace[] = s.repos.filter((r) => r.kind === "folder").map((r) => ({ id: folderWorkspaceId(r.id), path: r.path, branch: "", displayName: r.displayName, kind: "folder" }));
   return [...git, ...folders];
 }
 
@@ -64,12 +59,19 @@ function matches(w: Workspace, sel: string, cwd: string, opts: SelectorOptions):
   const value = rest.join(":");
   const branchIs = (b: string) => w.kind === "git" && (w.branch === b || w.branch === `refs/heads/${b}`);
   switch (kind) {
-    case "id": return w.id === value;
-    case "path": return canonical(w.path) === canonical(resolve(cwd, value));
-    case "name": return w.displayName === value;
-    case "branch": return branchIs(value);
-    case "identity": case "issue": return false;
-    default: return w.kind === "git" && (w.id === sel || (isAbsolute(sel) && canonical(w.path) === canonical(sel)) || branchIs(sel));
+    case "id":
+      return w.id === value;
+    case "path":
+      return canonical(w.path) === canonical(resolve(cwd, value));
+    case "name":
+      return w.displayName === value;
+    case "branch":
+      return branchIs(value);
+    case "identity":
+    case "issue":
+      return false;
+    default:
+      return w.kind === "git" && (w.id === sel || (isAbsolute(sel) && canonical(w.path) === canonical(sel)) || branchIs(sel));
   }
 }
 
@@ -79,12 +81,8 @@ function notFound(s: SimState, sel: string): SimError {
     for (const w of s.worktrees.filter((x) => x.repoId === sel.slice(3))) suggestions.push(`id:${w.id}`, `path:${w.path}`);
   }
   if (!sel.startsWith("id:") && sel.startsWith("folder:")) suggestions.push(`id:${sel}`);
-  const nextSteps = [
-    `No Orca workspace matched the worktree selector "${sel}". Use one of: ${VALID_SELECTOR_FORMS.join(", ")}.`,
-    "Run 'orca worktree list --json' to see the workspaces Orca knows.",
-  ];
-  return new SimError("selector_not_found", `No Orca workspace matched the worktree selector "${sel}".`,
-    { selector: sel, validSelectorForms: VALID_SELECTOR_FORMS, suggestions: suggestions.slice(0, 3), nextSteps }, true);
+  const nextSteps = [`No Orca workspace matched the worktree selector "${sel}". Use one of: ${VALID_SELECTOR_FORMS.join(", ")}.`, "Run 'orca worktree list --json' to see the workspaces Orca knows."];
+  return new SimError("selector_not_found", `No Orca workspace matched the worktree selector "${sel}".`, { selector: sel, validSelectorForms: VALID_SELECTOR_FORMS, suggestions: suggestions.slice(0, 3), nextSteps }, true);
 }
 
 export function resolveWorktree(s: SimState, sel: string, cwd: string, opts: SelectorOptions = {}): Workspace {
@@ -92,11 +90,16 @@ export function resolveWorktree(s: SimState, sel: string, cwd: string, opts: Sel
   const hits = workspaces(s).filter((w) => matches(w, sel, cwd, opts));
   if (hits.length === 1) return hits[0]!;
   if (hits.length === 0) throw notFound(s, sel);
-  throw new SimError("selector_ambiguous", `Worktree selector "${sel}" matched ${hits.length} workspaces.`, {
-    selector: sel,
-    matches: hits.map((h) => h.id),
-    nextSteps: ["Use an id:<repo-id>::<absolute-path> or path:<absolute-path> selector."],
-  }, true);
+  throw new SimError(
+    "selector_ambiguous",
+    `Worktree selector "${sel}" matched ${hits.length} workspaces.`,
+    {
+      selector: sel,
+      matches: hits.map((h) => h.id),
+      nextSteps: ["Use an id:<repo-id>::<absolute-path> or path:<absolute-path> selector."],
+    },
+    true,
+  );
 }
 
 export function resolveRepo(s: SimState, sel: string): SimRepo {

@@ -3,13 +3,15 @@
  * (read -> change -> write tmp + rename), so concurrent `orca` calls never lose each other's updates and a
  * reader never sees a half-written file. A transaction that throws writes nothing.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { withLock } from "../../../lib/lock.ts";
 import { SimError } from "./errors.ts";
 import { normalizeState } from "./normalize.ts";
 import { pretty } from "./output.ts";
 import type { SimState } from "./types.ts";
+import { errorMessage } from "../../../lib/errors.ts";
+import { atomicWrite } from "../../../lib/fs.ts";
 
 export class Store {
   private cachedRuntimeId: string | undefined;
@@ -31,7 +33,7 @@ export class Store {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new SimError("runtime_error", `orca simulator: state file ${this.path} is not JSON: ${(e as Error).message}`, undefined, true);
+      throw new SimError("runtime_error", `orca simulator: state file ${this.path} is not JSON: ${errorMessage(e)}`, undefined, true);
     }
     return { state: normalizeState(raw, this.now()), text };
   }
@@ -58,9 +60,7 @@ export class Store {
   }
 
   private write(text: string): void {
-    const tmp = `${this.path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, this.path);
+    atomicWrite(this.path, text);
   }
 
   runtimeId(): string {

@@ -17,14 +17,16 @@ const DEFAULT_WAIT_MS = 5 * 60_000;
 const POLL_MS = 50;
 
 function waitOutcome(handle: string, condition: string, t: SimTerminal | undefined, reading: AgentStatus | undefined): Outcome | undefined {
-  const exited = !t || !t.alive;
+  const exited = !t?.alive;
   if (!exited && condition === "exit") return undefined;
   const agent = reading ?? t?.agentStatus ?? "idle";
   if (!exited && agent === "working") return undefined;
   const blockedReason = !exited && agent !== "idle" ? { blockedReason: agent } : {};
   const satisfied = condition === "exit" ? exited : !exited && agent === "idle";
   const wait = { handle, condition, satisfied, status: t ? terminalStatus(t) : "exited", exitCode: t?.exitCode ?? null, ...blockedReason };
-  const text = Object.entries(wait).map(([k, v]) => `${k}: ${v}`).join("\n");
+  const text = Object.entries(wait)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join("\n");
   return { result: { wait }, text, exit: satisfied ? 0 : 1 };
 }
 
@@ -51,7 +53,12 @@ async function wait(call: Call): Promise<Outcome> {
   const deadline = Date.now() + (optInt(call.flags, "timeout-ms") ?? DEFAULT_WAIT_MS);
   for (;;) {
     // A terminal closed while we wait has exited.
-    const done = waitOutcome(handle, condition, call.store.read().terminals.find((t) => t.handle === handle), reading);
+    const done = waitOutcome(
+      handle,
+      condition,
+      call.store.read().terminals.find((t) => t.handle === handle),
+      reading,
+    );
     if (done) return done;
     if (Date.now() >= deadline) throw new SimError("timeout", "timeout");
     await Bun.sleep(POLL_MS);

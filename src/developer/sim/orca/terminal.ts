@@ -74,7 +74,9 @@ function list(call: Call): Outcome {
 function show(call: Call): Outcome {
   const t = findTerminal(call.store.read(), terminalArg(call));
   const terminal = terminalDetail(t);
-  const text = Object.entries(terminal).map(([k, v]) => `${k}: ${v === null ? "null" : String(v)}`).join("\n");
+  const text = Object.entries(terminal)
+    .map(([k, v]) => `${k}: ${v === null ? "null" : String(v)}`)
+    .join("\n");
   return { result: { terminal }, text };
 }
 

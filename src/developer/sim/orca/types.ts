@@ -65,10 +65,7 @@ export interface SimTerminal {
 }
 
 /** `blockedReason` values of `terminal wait` (docs/orca-cli.md §5). */
-export const BLOCKED_REASONS = [
-  "codex-update-prompt", "codex-trust-workspace", "codex-cwd-prompt", "codex-model-migration-prompt",
-  "codex-hooks-review-prompt", "codex-interactive-prompt", "agent-approval-prompt",
-] as const;
+const BLOCKED_REASONS = ["codex-update-prompt", "codex-trust-workspace", "codex-cwd-prompt", "codex-model-migration-prompt", "codex-hooks-review-prompt", "codex-interactive-prompt", "agent-approval-prompt"] as const;
 export const AGENT_STATUSES = ["idle", "working", ...BLOCKED_REASONS] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
@@ -142,17 +139,14 @@ export interface MessageRow {
 }
 
 /** One FIFO batch handed to a recipient by the default `check`; replayed until acknowledged. */
-export interface Delivery {
+interface Delivery {
   id: string;
   handle: string;
   messageIds: string[];
   acked: boolean;
 }
 
-export const FAULT_MODES = [
-  "exit", "malformed", "error_envelope", "hang", "legacy", "survive_close",
-  "stale_handle", "foreign_handle", "close_noop", "swallow", "not_accepted", "late",
-] as const;
+export const FAULT_MODES = ["exit", "malformed", "error_envelope", "hang", "legacy", "survive_close", "stale_handle", "foreign_handle", "close_noop", "swallow", "not_accepted", "late"] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 /** Modes that only mean something for one command; naming another command is a spec error, not a no-op. */

@@ -1,12 +1,12 @@
 /** What the acceptance-loop commands share: config loading with every error as a clean exit 2 (D26). */
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Ctx } from "../../lib/context.ts";
-import { ExitError } from "../../lib/errors.ts";
-import type { ExitDef } from "../../lib/exits.ts";
-import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "./config.ts";
-import type { CaseBook } from "./casebook.ts";
-import { within } from "../../lib/paths.ts";
+import type { Ctx } from "../../../src/lib/context.ts";
+import { ExitError } from "../../../src/lib/errors.ts";
+import type { ExitDef } from "../../../src/lib/exits.ts";
+import { AcceptanceConfigError, loadAcceptanceConfig, type AcceptanceConfig } from "../../../src/evidence/acceptance/config.ts";
+import type { CaseBook } from "../../../src/evidence/acceptance/casebook.ts";
+import { within } from "../../../src/lib/paths.ts";
 
 /** The acceptance-loop commands' `usage` row: a config or case book problem is a usage error (exit 2, naming the file). */
 export const ACCEPTANCE_USAGE = {
@@ -22,7 +22,6 @@ export function loadForCli(ctx: Pick<Ctx, "cwd" | "env">, configFlag: string): {
     throw e;
   }
 }
-
 
 /**
  * The proposer runs with the workspace root as its working directory and the user's permissions: whatever lies

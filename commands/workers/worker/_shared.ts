@@ -1,13 +1,14 @@
 /** Arg fragments, exit rows and small helpers the `mogui worker ...` commands share. */
 import { existsSync } from "node:fs";
-import { ARGS } from "../../lib/args.ts";
-import { moguiHome, type Ctx } from "../../lib/context.ts";
-import { COMMON_EXITS, NamedExit, SHARED_EXITS, type Exits } from "../../lib/exits.ts";
-import { HerdrError } from "../../lib/herdr/client.ts";
-import { OrcaError } from "../../lib/orca/client.ts";
-import { inboxRoot, LEDGER_ENV, ledgerPath } from "./jobs.ts";
-import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "./stability.ts";
-import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "./policy.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { moguiHome, type Ctx } from "../../../src/lib/context.ts";
+import { COMMON_EXITS, NamedExit } from "../../../src/lib/exits.ts";
+import { HerdrError } from "../../../src/lib/herdr/client.ts";
+import { OrcaError } from "../../../src/lib/orca/client.ts";
+import { inboxRoot, LEDGER_ENV, ledgerPath } from "../../../src/workers/worker/jobs.ts";
+import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../../src/workers/worker/stability.ts";
+import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "../../../src/workers/worker/policy.ts";
+import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 
 /** Grades in the order the help and the usage errors name them (best first). */
 export const GRADE_OPTIONS = ["S+", "S", "A+", "A", "B", "C"] as const;
@@ -24,12 +25,6 @@ export const WORKER_ARGS = {
   readings: { type: "int", min: 1, max: 1000, default: DEFAULT_READINGS, valueHint: "n", description: "Status readings that must all be not-working" },
   "interval-ms": { type: "int", min: 0, max: 3_600_000, default: DEFAULT_INTERVAL_MS, valueHint: "ms", description: "Time between readings" },
 } as const;
-
-/** Rows several `worker` commands share; each command spreads them with its own meaning where it differs. */
-export const WORKER_EXITS = {
-  hostFailed: { code: 1, meaning: "the host (herdr / orca) or git failed: missing executable, timeout, error reply" },
-  ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage; jobs ledger unreadable, unwritable, corrupt or locked (LEDGER_UNAVAILABLE); unknown job" },
-} as const satisfies Exits;
 
 /** A usage-class failure raised below a command (the policy unreadable): exit 2, one line, no help line. */
 function workerUsage(message: string): NamedExit {

@@ -1,11 +1,11 @@
 /** What the dispatch-gate commands share: the decision printer, the exit rows, warnings, flag parsing. */
-import type { Ctx } from "../../lib/context.ts";
-import { SHARED_EXITS } from "../../lib/exits.ts";
-import { UsageError } from "../../lib/errors.ts";
-import type { LedgerWarning } from "../../lib/ledger.ts";
-import { logger } from "../../lib/log.ts";
-import { printDoc } from "../../lib/output.ts";
-import { decisionJson, denyLine, type GateDecision } from "./reasons.ts";
+import type { Ctx } from "../../../src/lib/context.ts";
+import { SHARED_EXITS } from "../../../src/lib/exits.ts";
+import { UsageError } from "../../../src/lib/errors.ts";
+import type { LedgerWarning } from "../../../src/lib/ledger.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { decisionJson, denyLine, type GateDecision } from "../../../src/dispatch/gate/reasons.ts";
 
 const LEDGER_FAULT = "ledger unreadable, unwritable, corrupt (line named) or gate lock not taken: `dispatch-gate: LEDGER_UNAVAILABLE: <why>`";
 

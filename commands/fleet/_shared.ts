@@ -1,17 +1,17 @@
 /** What `mogui top` builds from its flags: the request, the price table and tier policy, and errors as one line. */
 import { resolve } from "node:path";
-import type { Ctx } from "../../lib/context.ts";
-import { errorMessage, UsageError } from "../../lib/errors.ts";
-import { LedgerError } from "../../lib/ledger.ts";
-import { gateLedgerPath } from "../../dispatch/gate/paths.ts";
-import { loadTierPolicy, type TierPolicy } from "../../lib/config/tier-policy.ts";
-import { DEFAULT_PRECIOUS_IGNORED } from "../../workers/reap/worktree-safety.ts";
-import { ledgerPath as jobsLedgerPath } from "../../workers/worker/jobs.ts";
-import { loadPreciousIgnored, PolicyError } from "../../workers/worker/policy.ts";
-import type { HostName } from "../fleet/panes.ts";
-import { loadPrices, PriceTableError } from "../spend/report.ts";
-import { pricesPath, spendLedgerPath } from "../../dispatch/gate/spend-paths.ts";
-import type { TopRequest } from "./collect.ts";
+import type { Ctx } from "../../src/lib/context.ts";
+import { errorMessage, UsageError } from "../../src/lib/errors.ts";
+import { LedgerError } from "../../src/lib/ledger.ts";
+import { gateLedgerPath } from "../../src/dispatch/gate/paths.ts";
+import { loadTierPolicy, type TierPolicy } from "../../src/lib/config/tier-policy.ts";
+import { DEFAULT_PRECIOUS_IGNORED } from "../../src/workers/reap/worktree-safety.ts";
+import { ledgerPath as jobsLedgerPath } from "../../src/workers/worker/jobs.ts";
+import { loadPreciousIgnored, PolicyError } from "../../src/workers/worker/policy.ts";
+import type { HostName } from "../../src/fleet/fleet/panes.ts";
+import { loadPrices, PriceTableError } from "../../src/fleet/spend/report.ts";
+import { pricesPath, spendLedgerPath } from "../../src/dispatch/gate/spend-paths.ts";
+import type { TopRequest } from "../../src/fleet/top/collect.ts";
 
 export interface TopFlags {
   repo: string[];
@@ -38,7 +38,7 @@ function hosts(raw: readonly string[]): HostName[] {
 }
 
 /** The tier policy for the header; a policy that does not load leaves the header without tiers (and says so). */
-export function policyOf(ctx: Ctx, warnings: string[]): TierPolicy | null {
+function policyOf(ctx: Ctx, warnings: string[]): TierPolicy | null {
   try {
     return loadTierPolicy(ctx);
   } catch (e) {

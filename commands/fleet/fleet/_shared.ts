@@ -1,16 +1,17 @@
 /** Arg fragments, exit rows and request building the `mogui fleet ...` commands share. */
 import { resolve } from "node:path";
-import type { ArgValues } from "../../lib/args.ts";
-import type { Ctx } from "../../lib/context.ts";
-import { UsageError } from "../../lib/errors.ts";
-import { SHARED_EXITS } from "../../lib/exits.ts";
-import { progress } from "../../lib/log.ts";
-import { gateLedgerPath, LEDGER_ENV as GATE_ENV } from "../../dispatch/gate/paths.ts";
-import { DEFAULT_PRECIOUS_IGNORED } from "../../workers/reap/worktree-safety.ts";
-import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../workers/worker/jobs.ts";
-import { loadPreciousIgnored, PolicyError } from "../../workers/worker/policy.ts";
-import type { HostName } from "./panes.ts";
-import { FleetRepoError, type ScanRequest } from "./scan.ts";
+import type { ArgValues } from "../../../src/lib/args.ts";
+import type { Ctx } from "../../../src/lib/context.ts";
+import { UsageError } from "../../../src/lib/errors.ts";
+import { SHARED_EXITS } from "../../../src/lib/exits.ts";
+import { progress } from "../../../src/lib/log.ts";
+import { gateLedgerPath, LEDGER_ENV as GATE_ENV } from "../../../src/dispatch/gate/paths.ts";
+import { DEFAULT_PRECIOUS_IGNORED } from "../../../src/workers/reap/worktree-safety.ts";
+import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../../src/workers/worker/jobs.ts";
+import { loadPreciousIgnored, PolicyError } from "../../../src/workers/worker/policy.ts";
+import type { HostName } from "../../../src/fleet/fleet/panes.ts";
+import { FleetRepoError, type ScanRequest } from "../../../src/fleet/fleet/scan.ts";
+import { ARGS } from "../../../src/lib/args.ts";
 
 export const FLEET_ARGS = {
   repo: { type: "string", valueHint: "path", multiple: true, required: true, description: "A repository whose worktrees to look at (repeatable)" },
@@ -25,7 +26,7 @@ export const FLEET_ARGS = {
     valueHint: "path",
     description: "Surface policy whose reap.precious_ignored replaces the default precious set, as for worker-reap (default $MOGUI_WORKER_POLICY, else $MOGUI_HOME/config/worker-surface-policy.json)",
   },
-  json: { type: "boolean", description: "Print one compact JSON document (keys sorted)" },
+  json: { ...ARGS.json, description: "Print one compact JSON document (keys sorted)" },
 } as const;
 
 export type FleetArgs = ArgValues<typeof FLEET_ARGS>;

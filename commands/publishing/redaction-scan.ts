@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ArgValues } from "../../src/lib/args.ts";
+import { ARGS, type ArgValues } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { errnoCode, errorMessage, UsageError } from "../../src/lib/errors.ts";
@@ -16,7 +16,6 @@ import { DEFAULT_MAX_FINDINGS, findingLine, readBaseline, readIgnore, runNativeS
 import { repoRoot, SourceError, type Mode } from "../../src/publishing/redaction/sources.ts";
 import { transcriptRequest } from "../../src/publishing/redaction/transcripts.ts";
 import { VERSION } from "../../src/lib/version.ts";
-import { ARGS } from "../../src/lib/args.ts";
 
 const P = "redaction-scan";
 

@@ -166,6 +166,14 @@ describe("engine", () => {
     expect(scanText(c(), "fixtures/redaction/x.txt", text)).toEqual([]);
   });
 
+  test("a placeholder word inside a random key body does not hide the key; the word alone still does", () => {
+    const head = ["-----BEGIN ENCRYPTED ", "PRIVATE KEY-----"].join("");
+    const tail = ["-----END ENCRYPTED ", "PRIVATE KEY-----"].join("");
+    const body = ["HP31ytrCV8vMdwbATOdos9m8zsUnb0l6AD8+Uz9DiE24VrRMXpS0XKb/I4rq0c+f", "RV38vofISuqQ/bkKPpG1YhxfGcYdhOprofnjMUwIOb1aZIRqZj3qJMpve+JQjx4J"].join("\n");
+    expect(scanText(c(), "k.pem", `${head}\n${body}\n${tail}\n`).map((x) => x.rule)).toEqual(["private_key"]);
+    expect(scanText(c(), "a", `password = "TODO-set-me-later"`)).toEqual([]);
+  });
+
   test("gitleaks:allow on the line, keywords gate, secretGroup picks the value", () => {
     expect(scanText(c(), "a", `k = "${AWS}" # gitleaks:allow`)).toEqual([]);
     const f = scanText(c(), "a", `password = "Zq8#mPw2vL"`);

@@ -12,7 +12,7 @@ function run(argv: string[], env?: Record<string, string | undefined>): number {
 }
 
 // Lint and format (Biome, biome.json) and dead code (knip, knip.json) first: a finding fails the run before tsc.
-const biome = run([join(root, "node_modules", ".bin", "biome"), "ci", "."]);
+const biome = run([join(root, "node_modules", ".bin", "biome"), "ci", ...(process.env.NO_COLOR ? ["--colors=off"] : []), "."]);
 const knip = biome !== 0 ? biome : run([join(root, "node_modules", ".bin", "knip"), "--no-progress"]);
 const tsc = knip !== 0 ? knip : run([join(root, "node_modules", ".bin", "tsc"), "--noEmit", "-p", "."]);
 if (biome !== 0) {

@@ -35,7 +35,6 @@ function charWidth(c: number): number {
 
 /** Control characters (an escape in a branch name, a model id) never reach the terminal. */
 export function clean(s: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is replaced
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
 }
 

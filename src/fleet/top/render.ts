@@ -183,6 +183,5 @@ function statusLine(view: View, width: number, colour: boolean): string {
 
 /** Visible width of a rendered line (escape sequences excluded): the tests' check that nothing overflows. */
 export function visibleWidth(line: string): number {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI SGR sequences
   return displayWidth(line.replace(/\x1b\[[0-9;]*m/g, ""));
 }

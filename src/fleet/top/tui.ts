@@ -27,14 +27,12 @@ export function splitKeys(data: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < data.length; ) {
     const rest = data.slice(i);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: key bytes
     const m = rest.match(/^\x1b(?:\[|O)([ABCD])/);
     if (m) {
       out.push({ A: "up", B: "down", C: "right", D: "left" }[m[1] as "A" | "B" | "C" | "D"]);
       i += m[0].length;
       continue;
     }
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: key bytes
     const other = rest.match(/^\x1b\[[0-9;]*[~A-Za-z]/);
     if (other) {
       i += other[0].length;

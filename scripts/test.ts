@@ -7,6 +7,24 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 const bun = process.execPath;
 
+/** Heavy files (seconds on 2 idle cores) placed first, so the greedy split balances the shards. */
+const WEIGHT: Record<string, number> = {
+  "test/e2e/fleet/reap-property.test.ts": 30,
+  "test/unit/workers/worktree-property.test.ts": 27,
+  "test/e2e/publishing/redaction-corpus.test.ts": 35,
+  "test/e2e/walkthroughs.test.ts": 21,
+  "test/e2e/uniqueness-concurrency.test.ts": 20,
+  "test/e2e/dispatch/orca-contract.test.ts": 20,
+  "test/e2e/hooks/srt-attacks.test.ts": 11,
+  "test/e2e/hooks/sandbox-attacks.test.ts": 11,
+  "test/e2e/workers/rules.test.ts": 11,
+  "test/e2e/release-install.test.ts": 10,
+  "test/e2e/commands.test.ts": 10,
+  "test/e2e/workers/worker-reap.test.ts": 10,
+  "test/e2e/binary-alone.test.ts": 10,
+  "test/e2e/workers/flow.test.ts": 10,
+};
+
 function run(argv: string[], env?: Record<string, string | undefined>): number {
   const p = Bun.spawnSync(argv, { cwd: root, stdout: "inherit", stderr: "inherit", env: env ?? process.env });
   return p.exitCode ?? 1;
@@ -37,24 +55,6 @@ if (biome !== 0) {
     process.exitCode = extra.length ? run([bun, "test", "--timeout", "60000", ...extra], env) : await sharded(env);
   }
 }
-
-/** Heavy files (seconds on 2 idle cores) placed first, so the greedy split balances the shards. */
-const WEIGHT: Record<string, number> = {
-  "test/e2e/fleet/reap-property.test.ts": 30,
-  "test/unit/workers/worktree-property.test.ts": 27,
-  "test/e2e/publishing/redaction-corpus.test.ts": 35,
-  "test/e2e/walkthroughs.test.ts": 21,
-  "test/e2e/uniqueness-concurrency.test.ts": 20,
-  "test/e2e/dispatch/orca-contract.test.ts": 20,
-  "test/e2e/hooks/srt-attacks.test.ts": 11,
-  "test/e2e/hooks/sandbox-attacks.test.ts": 11,
-  "test/e2e/workers/rules.test.ts": 11,
-  "test/e2e/release-install.test.ts": 10,
-  "test/e2e/commands.test.ts": 10,
-  "test/e2e/workers/worker-reap.test.ts": 10,
-  "test/e2e/binary-alone.test.ts": 10,
-  "test/e2e/workers/flow.test.ts": 10,
-};
 
 async function sharded(env: Record<string, string | undefined>): Promise<number> {
   const files = [...new Bun.Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort();

@@ -7,22 +7,32 @@ import { join } from "node:path";
 const root = join(import.meta.dir, "..");
 const bun = process.execPath;
 
-/** Heavy files (seconds on 2 idle cores) placed first, so the greedy split balances the shards. */
+/** Heavy files (seconds, measured with both shards running) placed first, so the greedy split balances the shards. */
 const WEIGHT: Record<string, number> = {
-  "test/e2e/fleet/reap-property.test.ts": 30,
-  "test/unit/workers/worktree-property.test.ts": 27,
-  "test/e2e/publishing/redaction-corpus.test.ts": 35,
-  "test/e2e/walkthroughs.test.ts": 21,
-  "test/e2e/uniqueness-concurrency.test.ts": 20,
-  "test/e2e/dispatch/orca-contract.test.ts": 20,
-  "test/e2e/hooks/srt-attacks.test.ts": 11,
-  "test/e2e/hooks/sandbox-attacks.test.ts": 11,
-  "test/e2e/workers/rules.test.ts": 11,
-  "test/e2e/release-install.test.ts": 10,
-  "test/e2e/commands.test.ts": 10,
-  "test/e2e/workers/worker-reap.test.ts": 10,
-  "test/e2e/binary-alone.test.ts": 10,
-  "test/e2e/workers/flow.test.ts": 10,
+  "test/e2e/publishing/redaction-corpus.test.ts": 43,
+  "test/e2e/walkthroughs.test.ts": 27,
+  "test/unit/workers/worktree-property.test.ts": 23,
+  "test/e2e/dispatch/orca-contract.test.ts": 23,
+  "test/e2e/fleet/reap-property.test.ts": 21,
+  "test/e2e/workers/rules.test.ts": 19,
+  "test/e2e/uniqueness-concurrency.test.ts": 17,
+  "test/e2e/commands.test.ts": 17,
+  "test/e2e/hooks/srt-attacks.test.ts": 16,
+  "test/e2e/hooks/sandbox-attacks.test.ts": 15,
+  "test/e2e/ledger-contract.test.ts": 14,
+  "test/e2e/developer/mcp.test.ts": 14,
+  "test/e2e/release-install.test.ts": 13,
+  "test/e2e/publishing/redaction-scan.test.ts": 12,
+  "test/e2e/workers/worker-reap.test.ts": 12,
+  "test/e2e/workers/flow.test.ts": 11,
+  "test/e2e/binary-alone.test.ts": 11,
+  "test/e2e/completion.test.ts": 9,
+  "test/unit/workers/worktree-safety.test.ts": 8,
+  "test/e2e/fleet/spend-brake.test.ts": 7,
+  "test/unit/publishing/redaction-literals.test.ts": 7,
+  "test/e2e/dispatch/pipeline.test.ts": 7,
+  "test/e2e/succession/spawn.test.ts": 6,
+  "test/e2e/exit-codes-observed.test.ts": 6,
 };
 
 function run(argv: string[], env?: Record<string, string | undefined>): number {
@@ -58,7 +68,7 @@ if (biome !== 0) {
 
 async function sharded(env: Record<string, string | undefined>): Promise<number> {
   const files = [...new Bun.Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort();
-  const weight = (f: string) => WEIGHT[f] ?? 1.5;
+  const weight = (f: string) => WEIGHT[f] ?? 0.6;
   const shards: { files: string[]; load: number }[] = [
     { files: [], load: 0 },
     { files: [], load: 0 },

@@ -14,7 +14,7 @@ import { e2eEnv, runBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/paths.ts";
 import { spawnArgs, world } from "./cases/workers.ts";
 
-const TRIALS = Number(process.env.MOGUI_CONCURRENCY_TRIALS ?? 3);
+const TRIALS = Number(process.env.MOGUI_CONCURRENCY_TRIALS ?? 2);
 const WRITERS = 32;
 
 function rows(path: string): Record<string, unknown>[] {

@@ -47,7 +47,8 @@ export const DEFAULT_REGENERABLE: readonly string[] = [
   ".DS_Store",
 ];
 
-function globRe(body: string): RegExp {
+/** A .gitignore-style glob body (double star, star, question mark) as an anchored RegExp over a relative path. */
+export function globRe(body: string): RegExp {
   let re = "";
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;

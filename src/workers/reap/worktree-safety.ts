@@ -16,7 +16,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { git } from "../../lib/git.ts";
 import { BRAKE_SETTINGS, isBrakeOnlySettings } from "../worker/brake-wiring.ts";
-import { DEFAULT_REGENERABLE, IDENTITY_MISMATCH, listedReal, operationInProgress, OPERATION_IN_PROGRESS, reflogOnlyCommits, regenerableMatcher, uniqueWorktreeRef, verifyIdentity } from "./keep-rules.ts";
+import { DEFAULT_REGENERABLE, globRe, IDENTITY_MISMATCH, listedReal, operationInProgress, OPERATION_IN_PROGRESS, reflogOnlyCommits, regenerableMatcher, uniqueWorktreeRef, verifyIdentity } from "./keep-rules.ts";
 
 export { DEFAULT_REGENERABLE } from "./keep-rules.ts";
 
@@ -102,21 +102,7 @@ export function preciousMatcher(patterns: readonly string[]): (relPath: string) 
   const res = patterns.map((raw) => {
     const p = raw.replace(/\/+$/, "");
     const anchored = p.includes("/");
-    let re = "";
-    const body = p.replace(/^\//, "");
-    for (let i = 0; i < body.length; i++) {
-      const c = body[i]!;
-      if (c === "*" && body[i + 1] === "*") {
-        i++;
-        if (body[i + 1] === "/") {
-          i++;
-          re += "(?:.*/)?";
-        } else re += ".*";
-      } else if (c === "*") re += "[^/]*";
-      else if (c === "?") re += "[^/]";
-      else re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-    return { anchored, re: new RegExp(`^${re}$`) };
+    return { anchored, re: globRe(p.replace(/^\//, "")) };
   });
   return (rel) => {
     const base = rel.slice(rel.lastIndexOf("/") + 1);

@@ -17,7 +17,7 @@
  *
  * Fleets are reaped ten at a time by one `fleet reap --repo ... --repo ...` run (each judged on its own).
  *
- * Seed: printed; MOGUI_FLEET_SEED replays it, MOGUI_FLEET_REAL_RUNS changes the number of fleets (default 100, to keep the suite under 5 minutes; the stub-host property test runs 300).
+ * Seed: printed; MOGUI_FLEET_SEED replays it, MOGUI_FLEET_REAL_RUNS changes the number of fleets (default 50, to keep the suite under 5 minutes; the stub-host property test runs 300).
  */
 import { afterAll, expect, test } from "bun:test";
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -30,7 +30,7 @@ import { prng } from "../../helpers/prng.ts";
 import { reapOracle, type OracleVerdict } from "../../helpers/reap-oracle.ts";
 
 const SEED = Number(process.env.MOGUI_FLEET_SEED ?? Math.floor(Math.random() * 2 ** 31)) >>> 0;
-const RUNS = Number(process.env.MOGUI_FLEET_REAL_RUNS ?? 100);
+const RUNS = Number(process.env.MOGUI_FLEET_REAL_RUNS ?? 50);
 const BOUND = 3;
 /** Fleets per `fleet reap` run. */
 const BATCH = 10;

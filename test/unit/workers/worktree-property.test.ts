@@ -1,6 +1,6 @@
 /**
  * Property test for worktreeSafety and the real `reap`: a wrong removal destroys work, a skipped one costs a
- * manual cleanup. 200 random worktree states by default (4 repos run concurrently, each one repo with a bare origin and
+ * manual cleanup. 120 random worktree states by default (4 repos run concurrently, each one repo with a bare origin and
  * many linked worktrees), and an independent oracle (test/helpers/reap-oracle.ts) decides for each whether the
  * worktree holds work. Whenever it does, the real execute-mode `reap` (worktreeSafety inside it) must say "left" and
  * must leave the directory; D31's refusals (hidden index flags, precious ignored files) must hold even where no
@@ -42,7 +42,7 @@ import { reapOracle, settledReapCtx, type OracleVerdict } from "../../helpers/re
 import { errorMessage } from "../../../src/lib/errors.ts";
 
 const SEED = Number(process.env.MOGUI_PROPERTY_SEED ?? 0x5eed_2026) >>> 0;
-const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 200); // the suite stays under 5 minutes; raise it to search harder
+const CASES = Number(process.env.MOGUI_PROPERTY_CASES ?? 120); // the suite stays under 5 minutes; raise it to search harder
 const REPOS = 4;
 
 // ------------------------------------------------------------------------------------------------ PRNG

@@ -1,35 +1,13 @@
 /** `herdr agent list|get|start|read|wait|send-keys|focus` (docs/herdr-cli.md §3.1–3.5), 0.8.x shapes. */
+import { AGENT_EXECUTABLES } from "../../../lib/host/types.ts";
 import { HerdrUsage, intFlag } from "./argv.ts";
 import { advanceFlaps, type Call, type CommandDef, findAgent, findPane, type Outcome, pollUntil, READ_SOURCES, readText } from "./call.ts";
 import { agentInfo, agentStatus } from "./info.ts";
 import { pasteText, pressKeys } from "./keys.ts";
 import { HerdrSimError } from "./store.ts";
 
-/** Canonical kind -> executable (src/detect/mod.rs); aliases map to their canonical kind. */
-const AGENT_KINDS: Record<string, string> = {
-  pi: "pi",
-  claude: "claude",
-  codex: "codex",
-  gemini: "gemini",
-  cursor: "cursor-agent",
-  devin: "devin",
-  agy: "agy",
-  cline: "cline",
-  omp: "omp",
-  mastracode: "mastracode",
-  opencode: "opencode",
-  copilot: "copilot",
-  kimi: "kimi",
-  kiro: "kiro-cli",
-  droid: "droid",
-  amp: "amp",
-  grok: "grok",
-  hermes: "hermes",
-  kilo: "kilo",
-  qodercli: "qodercli",
-  maki: "maki",
-  qwen: "qwen",
-};
+/** Canonical kind -> executable (herdr's own table, the one mogui's host adapter uses); aliases map to their canonical kind. */
+const AGENT_KINDS = AGENT_EXECUTABLES;
 const ALIASES: Record<string, string> = {
   "claude-code": "claude",
   "cursor-agent": "cursor",

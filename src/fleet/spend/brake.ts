@@ -4,25 +4,26 @@
  * `mogui hook spend-brake` (PreToolUse in the worker's Claude Code session) calls `advanceBrake` on every tool call
  * with the transcript the hook input names. Only the bytes appended since the last call are read (readUsage from a
  * saved cursor: the same counting rules as `spend record`, each response once, a torn last line left for later).
- * The state is one small JSON file per job under $MOGUI_HOME/spend-brake/, replaced atomically (atomicWrite) under
- * a lock, so a crash leaves either the old or the new state, never half of one: a crash before the rename reads the
- * same bytes again next call, and nothing is counted twice.
+ * The state is one small JSON file per job under $MOGUI_HOME/spend-brake/, replaced atomically (atomicWrite; the
+ * rename is what makes it atomic against a killed hook, so no fsync is paid on every tool call: a power loss that
+ * could lose the state would lose the transcript's own unsynced tail too), so a crash leaves either the old or the
+ * new state, never half of one: a crash before the rename reads the same bytes again next call, and nothing is
+ * counted twice. Concurrent calls: see advanceBrake.
  *
  * A transcript that shrank or was replaced (another inode) is read again from the start; what it had counted stays
  * counted (`retired`), so the brake errs toward stopping, never toward letting a worker run past its cap.
  *
  * `spend watch --follow` uses the same decision (`brakeAction`) on the spend ledger's measured tokens.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { errnoCode } from "../../lib/errors.ts";
 import { dirname, join } from "node:path";
 import { moguiHome, type Ctx } from "../../lib/context.ts";
 import { atomicWrite } from "../../lib/fs.ts";
-import { withLock } from "../../lib/lock.ts";
 import { emptyCursor, readUsage, tokenTotal, type CursorState } from "./usage.ts";
 
 /** The share of the cap at which the brake warns once (80%). */
 const WARN_RATIO = 0.8;
-const LOCK_TIMEOUT_MS = 5_000;
 
 interface BrakeTranscript {
   ino: number;
@@ -105,48 +106,59 @@ function loadBrake(path: string, job: string): BrakeState {
 }
 
 /**
- * Read what `transcript` gained since the last call, fold it into the job's state, decide, save. The whole step
- * holds the state's lock (two tool calls of one session may run their hooks at once).
+ * Read what `transcript` gained since the last call, fold it into the job's state, decide, save. No lock (a kernel
+ * lock costs every tool call a dlopen): each saved state is one consistent read (every transcript's offset with the
+ * tokens counted up to it), and the last rename wins, so two hook calls of one session at once never count a
+ * response twice; at worst the later call reads some bytes again. The one warning is claimed by creating
+ * `<state>.warned` exclusively, so it is given once even then.
  */
 export function advanceBrake(statePath: string, job: string, transcript: string, maxTokens: number): BrakeResult {
   mkdirSync(dirname(statePath), { recursive: true });
-  return withLock(
-    `${statePath}.lock`,
-    () => {
-      const s = loadBrake(statePath, job);
-      let readBytes = 0;
-      let st: { ino: number; size: number } | null = null;
-      try {
-        const t = statSync(transcript);
-        if (t.isFile()) st = { ino: t.ino, size: t.size };
-      } catch {
-        st = null; // not there (yet): nothing new to count
-      }
-      if (st) {
-        let entry: BrakeTranscript | undefined = s.transcripts[transcript];
-        if (entry && (entry.ino !== st.ino || st.size < entry.cursor.offset)) {
-          s.retired += entry.tokens;
-          entry = undefined;
-        }
-        entry ??= { ino: st.ino, cursor: emptyCursor(), tokens: 0 };
-        if (st.size > entry.cursor.offset) {
-          const before = entry.cursor.offset;
-          const r = readUsage(transcript, entry.cursor);
-          for (const u of r.byModel.values()) entry.tokens += tokenTotal(u);
-          entry.cursor = r.cursor;
-          readBytes = r.cursor.offset - before;
-        }
-        s.transcripts[transcript] = entry;
-      }
-      const tokens = stateTotal(s);
-      const action = brakeAction(tokens, maxTokens, s.warned);
-      if (action === "warn") s.warned = true;
-      if (action === "deny") s.denials++;
-      if (readBytes > 0 || action !== "none" || !existsSync(statePath)) atomicWrite(statePath, `${JSON.stringify(s)}\n`, 0o600, ".mogui-brake-");
-      return { job_id: job, tokens, max_tokens: maxTokens, percent: percentOf(tokens, maxTokens), action, read_bytes: readBytes, transcript };
-    },
-    LOCK_TIMEOUT_MS,
-  );
+  const s = loadBrake(statePath, job);
+  let readBytes = 0;
+  let st: { ino: number; size: number } | null = null;
+  try {
+    const t = statSync(transcript);
+    if (t.isFile()) st = { ino: t.ino, size: t.size };
+  } catch {
+    st = null; // not there (yet): nothing new to count
+  }
+  if (st) {
+    let entry: BrakeTranscript | undefined = s.transcripts[transcript];
+    if (entry && (entry.ino !== st.ino || st.size < entry.cursor.offset)) {
+      s.retired += entry.tokens;
+      entry = undefined;
+    }
+    entry ??= { ino: st.ino, cursor: emptyCursor(), tokens: 0 };
+    if (st.size > entry.cursor.offset) {
+      const before = entry.cursor.offset;
+      const r = readUsage(transcript, entry.cursor);
+      for (const u of r.byModel.values()) entry.tokens += tokenTotal(u);
+      entry.cursor = r.cursor;
+      readBytes = r.cursor.offset - before;
+    }
+    s.transcripts[transcript] = entry;
+  }
+  const tokens = stateTotal(s);
+  let action = brakeAction(tokens, maxTokens, s.warned);
+  if (action === "warn") {
+    s.warned = true;
+    if (!claimWarning(`${statePath}.warned`)) action = "none";
+  }
+  if (action === "deny") s.denials++;
+  if (readBytes > 0 || action !== "none" || !existsSync(statePath)) atomicWrite(statePath, `${JSON.stringify(s)}\n`, 0o600, ".mogui-brake-", false);
+  return { job_id: job, tokens, max_tokens: maxTokens, percent: percentOf(tokens, maxTokens), action, read_bytes: readBytes, transcript };
+}
+
+/** True for the one caller that creates the marker; false when it exists already. */
+function claimWarning(marker: string): boolean {
+  try {
+    closeSync(openSync(marker, "wx", 0o600));
+    return true;
+  } catch (e) {
+    if (errnoCode(e) === "EEXIST") return false;
+    throw e;
+  }
 }
 
 /** The one-time warning, said to the session and to the operator. */

@@ -5,9 +5,9 @@ import { errorMessage, UsageError } from "../../src/lib/errors.ts";
 import { LedgerError } from "../../src/lib/ledger.ts";
 import { gateLedgerPath } from "../../src/dispatch/gate/paths.ts";
 import { loadTierPolicy, type TierPolicy } from "../../src/lib/config/tier-policy.ts";
-import { DEFAULT_PRECIOUS_IGNORED } from "../../src/workers/reap/worktree-safety.ts";
+import { reapSets } from "../../src/workers/reap/worktree-safety.ts";
 import { ledgerPath as jobsLedgerPath } from "../../src/workers/worker/jobs.ts";
-import { loadPreciousIgnored, PolicyError } from "../../src/workers/worker/policy.ts";
+import { PolicyError } from "../../src/workers/worker/policy.ts";
 import type { HostName } from "../../src/fleet/fleet/panes.ts";
 import { loadPrices, PriceTableError } from "../../src/fleet/spend/report.ts";
 import { pricesPath, spendLedgerPath } from "../../src/dispatch/gate/spend-paths.ts";
@@ -56,9 +56,9 @@ export function topRequest(ctx: Ctx, f: TopFlags, warnings: string[]): TopReques
     if (e instanceof PriceTableError) throw new UsageError(e.message.replace(/^spend: /, ""), "top");
     throw e;
   }
-  let precious: readonly string[];
+  let sets: ReturnType<typeof reapSets>;
   try {
-    precious = loadPreciousIgnored(ctx, f.policy).patterns ?? DEFAULT_PRECIOUS_IGNORED;
+    sets = reapSets(ctx, f.policy);
   } catch (e) {
     if (e instanceof PolicyError) throw new UsageError(e.message, "top");
     throw e;
@@ -70,7 +70,7 @@ export function topRequest(ctx: Ctx, f: TopFlags, warnings: string[]): TopReques
     spendLedger: spendLedgerPath(ctx, f["spend-ledger"]),
     prices,
     policy: policyOf(ctx, warnings),
-    safety: { precious, allowIgnored: false },
+    safety: { ...sets, allowIgnored: false }, // exactly fleet reap's sets (D43)
     hosts: hosts(f.host),
     timeoutMs: f["timeout-ms"],
     concurrency: f.concurrency,

@@ -8,8 +8,8 @@ import { printJson, printLines } from "../../src/lib/output.ts";
 import { resolve } from "node:path";
 import { unreapedSettled } from "../../src/workers/reap/observability.ts";
 import { REAP_EXITS, reap, type ReapRequest } from "../../src/workers/reap/worker-reap.ts";
-import { DEFAULT_PRECIOUS_IGNORED } from "../../src/workers/reap/worktree-safety.ts";
-import { loadPreciousIgnored, PolicyError } from "../../src/workers/worker/policy.ts";
+import { reapSets } from "../../src/workers/reap/worktree-safety.ts";
+import { PolicyError } from "../../src/workers/worker/policy.ts";
 
 const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 
@@ -104,12 +104,9 @@ export default defineCommand({
     const dispatchId = args["dispatch-id"];
     if (!taskId && !dispatchId) throw new UsageError("one of --task-id, --dispatch-id is required", "worker-reap");
     const timeoutMs = args["timeout-ms"];
-    let precious: readonly string[];
-    let regenerable: readonly string[] | undefined;
+    let sets: ReturnType<typeof reapSets>;
     try {
-      const pol = loadPreciousIgnored(ctx, args.policy);
-      precious = pol.patterns ?? DEFAULT_PRECIOUS_IGNORED;
-      regenerable = pol.regenerable ?? undefined;
+      sets = reapSets(ctx, args.policy);
     } catch (e) {
       if (e instanceof PolicyError) return fail("ledgerUnavailable", `worker-reap: ${e.message}`);
       throw e;
@@ -123,8 +120,8 @@ export default defineCommand({
       ledgerPath: ledger,
       orcaTimeoutMs: timeoutMs,
       gitTimeoutMs: timeoutMs,
-      precious,
-      regenerable,
+      precious: sets.precious,
+      regenerable: sets.regenerable,
       allowIgnored: args["allow-ignored"],
       onLedgerWarning: sink.warn,
     };

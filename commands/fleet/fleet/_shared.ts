@@ -6,9 +6,9 @@ import { UsageError } from "../../../src/lib/errors.ts";
 import { SHARED_EXITS } from "../../../src/lib/exits.ts";
 import { progress } from "../../../src/lib/log.ts";
 import { gateLedgerPath, LEDGER_ENV as GATE_ENV } from "../../../src/dispatch/gate/paths.ts";
-import { DEFAULT_PRECIOUS_IGNORED } from "../../../src/workers/reap/worktree-safety.ts";
+import { reapSets } from "../../../src/workers/reap/worktree-safety.ts";
 import { ledgerPath as jobsLedgerPath, LEDGER_ENV as JOBS_ENV } from "../../../src/workers/worker/jobs.ts";
-import { loadPreciousIgnored, PolicyError } from "../../../src/workers/worker/policy.ts";
+import { PolicyError } from "../../../src/workers/worker/policy.ts";
 import type { HostName } from "../../../src/fleet/fleet/panes.ts";
 import { FleetRepoError, type ScanRequest } from "../../../src/fleet/fleet/scan.ts";
 import { ARGS } from "../../../src/lib/args.ts";
@@ -55,12 +55,9 @@ type Fail = (name: "ledgerUnavailable" | "notARepo", message: string) => never;
 
 /** The request from the parsed flags; the policy's precious set as worker-reap reads it (`--policy`). */
 export function scanRequest(ctx: Ctx, args: FleetArgs, cmd: string, fail: Fail): ScanRequest {
-  let precious: readonly string[];
-  let regenerable: readonly string[] | undefined;
+  let sets: ReturnType<typeof reapSets>;
   try {
-    const pol = loadPreciousIgnored(ctx, args.policy);
-    precious = pol.patterns ?? DEFAULT_PRECIOUS_IGNORED;
-    regenerable = pol.regenerable ?? undefined;
+    sets = reapSets(ctx, args.policy);
   } catch (e) {
     if (e instanceof PolicyError) fail("ledgerUnavailable", `${cmd}: ${e.message}`);
     throw e;
@@ -72,7 +69,7 @@ export function scanRequest(ctx: Ctx, args: FleetArgs, cmd: string, fail: Fail):
     hosts: hosts(args.host, cmd),
     concurrency: args.concurrency,
     timeoutMs: args["timeout-ms"],
-    safety: { precious, regenerable, allowIgnored: args["allow-ignored"] },
+    safety: { ...sets, allowIgnored: args["allow-ignored"] },
   };
 }
 

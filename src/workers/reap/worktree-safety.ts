@@ -16,6 +16,7 @@ import type { Ctx } from "../../lib/context.ts";
 import { errorMessage } from "../../lib/errors.ts";
 import { git } from "../../lib/git.ts";
 import { BRAKE_SETTINGS, isBrakeOnlySettings } from "../worker/brake-wiring.ts";
+import { loadPreciousIgnored } from "../worker/policy.ts";
 import { DEFAULT_REGENERABLE, globRe, IDENTITY_MISMATCH, listedReal, operationInProgress, OPERATION_IN_PROGRESS, reflogOnlyCommits, regenerableMatcher, uniqueWorktreeRef, verifyIdentity } from "./keep-rules.ts";
 
 export { DEFAULT_REGENERABLE } from "./keep-rules.ts";
@@ -26,6 +27,15 @@ export type SafetyVerdict =
 
 /** D31's precious ignored set: ignored files a removal must never take along (matched like .gitignore globs). */
 export const DEFAULT_PRECIOUS_IGNORED: readonly string[] = [".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa*", "id_ed25519*", "*.secret", "credentials*", ".npmrc", ".pypirc", "*.local.json"];
+
+/**
+ * The precious and regenerable sets every reaper applies (worker-reap, fleet reap, top's `d`): the surface policy's
+ * `reap` lists (`--policy`), else D31's precious defaults and D40's regenerable ones. A bad policy is a PolicyError.
+ */
+export function reapSets(ctx: Pick<Ctx, "env" | "cwd">, flag?: string): { precious: readonly string[]; regenerable: readonly string[] | undefined } {
+  const pol = loadPreciousIgnored(ctx, flag);
+  return { precious: pol.patterns ?? DEFAULT_PRECIOUS_IGNORED, regenerable: pol.regenerable ?? undefined };
+}
 
 export interface SafetyOptions {
   /** Replaces DEFAULT_PRECIOUS_IGNORED (the worker-surface policy's `reap.precious_ignored`). */

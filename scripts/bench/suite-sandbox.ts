@@ -5,7 +5,7 @@
 //   bun run bench sandbox [--runs N]   (at least 60 samples per command)
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fmt } from "./measure.ts";
+import { fmt, printTable } from "./measure.ts";
 
 function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -75,14 +75,7 @@ export default async function sandboxSuite({ runs, bin, tmp }: { runs: number; b
     ["command", "median", "p95", "median - median(true)", "cpu median", "cpu - cpu(true)"],
     ...probes.map(([name, argv], k) => [name, fmt(quantile(xs[k]!, 0.5)), fmt(quantile(xs[k]!, 0.95)), fmt(quantile(xs[k]!, 0.5) - base), fmt(cpuMed(argv)), fmt(cpuMed(argv) - cpuMed(probes[0]![1]))]),
   ];
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    console.log(
-      r
-        .map((c, i) => c.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   const load = (
     await Bun.file("/proc/loadavg")
       .text()

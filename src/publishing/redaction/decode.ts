@@ -150,10 +150,13 @@ export function decodePercent(run: string): string | null {
   }
 }
 
-/** Whether the bytes read as text: no NUL, at least 95% printable ASCII, tabs, line breaks or UTF-8 bytes. */
-function looksLikeText(buf: Buffer): boolean {
+/**
+ * Whether the bytes read as text: no NUL, at least 95% printable ASCII, tabs, line breaks or valid UTF-8. `bad`: the
+ * invalid UTF-8 sequences already counted (U+FFFD in the decoded text); an identifier read as base64 (`secret_name`)
+ * decodes to such bytes.
+ */
+function looksLikeText(buf: Buffer, bad: number): boolean {
   if (buf.length < 12) return false;
-  let bad = 0;
   let letters = 0;
   for (let i = 0; i < buf.length; i++) {
     const b = buf[i]!;
@@ -164,6 +167,13 @@ function looksLikeText(buf: Buffer): boolean {
   return bad * 20 <= buf.length && letters > 0;
 }
 
+/** How many U+FFFD `text` holds (one per invalid UTF-8 sequence of the bytes it was decoded from). */
+function replacements(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\ufffd"); i >= 0; i = text.indexOf("\ufffd", i + 1)) n++;
+  return n;
+}
+
 /** The decoded text of one run, or null when it is not base64 of text (most runs: identifiers, hashes, binaries). */
 export function decodeBase64Text(run: string): string | null {
   const body = run.replace(/=+$/, "");
@@ -171,8 +181,10 @@ export function decodeBase64Text(run: string): string | null {
   const url = /[-_]/.test(body);
   if (url && /[+/]/.test(body)) return null;
   const buf = Buffer.from(body, url ? "base64url" : "base64");
-  return looksLikeText(buf) ? buf.toString("utf8") : null;
+  if (buf.length < 12) return null;
+  const text = buf.toString("utf8");
+  return looksLikeText(buf, replacements(text)) ? text : null;
 }
 
 // The per-text path (tier.ts).
-keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText, percentRuns, decodePercent);
+keepOutOfFTL(unescapeJson, decodeBase64Text, looksLikeText, replacements, percentRuns, decodePercent);

@@ -9,6 +9,7 @@
 import type { Allowlist, Rule } from "./config.ts";
 import { base64Runs, decodeBase64Text, decodePercent, percentRuns, unescapeJson, type Run } from "./decode.ts";
 import { badChecksumToken, checksumValid } from "./checksum.ts";
+import { finderOf, type Finder } from "./finders.ts";
 import { Gate, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
 import { keepOutOfFTL } from "./tier.ts";
@@ -87,6 +88,8 @@ interface Step {
    * (literals.ts); null for a direct rule led by a literal.
    */
   gate: Gate | null;
+  /** How its regex is searched (finders.ts). */
+  find: Finder;
 }
 
 /**
@@ -119,7 +122,13 @@ const MAX_LEADS = 16;
  * literal alternatives; null when that cannot be read off with certainty.
  */
 export function leadingLiterals(re: RegExp): string[] | null {
+  return leadsOf(re)?.leads ?? null;
+}
+
+/** leadingLiterals, and whether the list ends at a group whose alternatives are not all literal (`partial`). */
+function leadsOf(re: RegExp): { leads: string[]; partial: boolean } | null {
   if (!literalLed(re)) return null;
+  let partial = false;
   const src = re.source.replace(/^\\b/, "");
   let leads = [""];
   let i = 0;
@@ -136,16 +145,89 @@ export function leadingLiterals(re: RegExp): string[] | null {
       const body = src.slice(i + 1, end);
       if (end > i + 1 && /^[A-Za-z0-9_]{1,8}$/.test(body)) (next = [...body]), (to = end + 1);
     } else if (src.startsWith("(?:", i)) {
-      const end = src.indexOf(")", i);
-      const alts = src.slice(i + 3, end).split("|");
+      const end = closingParen(src, i);
+      const alts = end < 0 ? [] : topLevelParts(src.slice(i + 3, end));
       if (end > 0 && alts.every((x) => /^[A-Za-z0-9_]+$/.test(x))) (next = alts), (to = end + 1);
+      else if (end > 0 && !quantified(end + 1)) {
+        // Alternatives that are not all literal (`(?:glsa_[A-Za-z0-9]{32}|glc_...)`): each one's own leading
+        // literals end the list (an alternative without one makes it fail below).
+        const own = alts.map((a) => (a === "" ? [""] : altLeads(a, re.flags)));
+        if (own.some((o) => o === null)) break;
+        const tails = own.flatMap((o) => o!);
+        leads = leads.flatMap((l) => tails.map((n) => l + n));
+        partial = true;
+        break;
+      }
     } else if (PLAIN.test(ch)) next = [ch];
     if (!next || quantified(to)) break;
     leads = leads.flatMap((l) => next!.map((n) => l + n));
     i = to;
   }
   if (leads.length > MAX_LEADS || leads.some((l) => l === "")) return null;
-  return leads;
+  return { leads, partial };
+}
+
+/**
+ * Fewer literals found wherever one of `lits` is (a superset test, so a gate stays exact): a literal holding
+ * another is dropped (`.apikey` for `.api`), and literals sharing their first three characters are searched by
+ * their common start (`sntry` for `sntryu_` and `sntrys_eyJ`). One or two literals are what a batch answers for all
+ * its files at once (batch.ts).
+ */
+export function coverOf(lits: readonly string[]): string[] {
+  const kept = [...new Set(lits)].filter((l, _, xs) => !xs.some((o) => o.length < l.length && l.includes(o)));
+  const byStart = new Map<string, string[]>();
+  for (const l of kept) {
+    const k = l.length >= 3 ? l.slice(0, 3) : `\0${l}`;
+    byStart.set(k, [...(byStart.get(k) ?? []), l]);
+  }
+  return [...byStart.values()].map((group) => {
+    let common = group[0]!;
+    for (const l of group) while (!l.startsWith(common)) common = common.slice(0, -1);
+    return common;
+  });
+}
+
+/** The leading literals of one alternative of a group (null when it has none or is not a regex of its own). */
+function altLeads(alt: string, flags: string): string[] | null {
+  try {
+    return leadingLiterals(new RegExp(alt, flags.replace(/[gy]/g, "")));
+  } catch {
+    return null;
+  }
+}
+
+/** The index of the `)` closing the group opened at `open` (escapes and classes skipped), or -1. */
+function closingParen(src: string, open: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < src.length; i++) {
+    const ch = src[i];
+    if (ch === "\\") i++;
+    else if (inClass) inClass = ch !== "]";
+    else if (ch === "[") inClass = true;
+    else if (ch === "(") depth++;
+    else if (ch === ")" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** `src` split at its top-level `|` (outside groups and classes). */
+function topLevelParts(src: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let from = 0;
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i];
+    if (ch === "\\") i++;
+    else if (inClass) inClass = ch !== "]";
+    else if (ch === "[") inClass = true;
+    else if (ch === "(") depth++;
+    else if (ch === ")") depth--;
+    else if (ch === "|" && depth === 0) out.push(src.slice(from, i)), (from = i + 1);
+  }
+  out.push(src.slice(from));
+  return out;
 }
 
 const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
@@ -153,19 +235,25 @@ const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]> } {
   const byFirst = new Map<string, Array<[Rule, string[]]>>();
   for (const r of direct) {
-    const lits = leadingLiterals(r.regex!);
-    if (!lits || lits.some((l) => l[0] !== lits[0]![0])) continue;
-    const list = byFirst.get(lits[0]![0]!) ?? [];
+    const found = leadsOf(r.regex!);
+    if (!found) continue;
+    const lits = found.leads;
+    // Literals read off alternatives (`(?:glsa_...|glc_...)`) or with different first characters (`ntn_`,
+    // `secret_`): the rule's own gate, searching a cover of them (own: see below).
+    const own = found.partial || lits.some((l) => l[0] !== lits[0]![0]);
+    const key = own ? `\0${byFirst.size}` : lits[0]![0]!;
+    const list = byFirst.get(key) ?? [];
     list.push([r, lits]);
-    byFirst.set(lits[0]![0]!, list);
+    byFirst.set(key, list);
   }
   const out = new Map<Rule, RegExp>();
   const parts = new Map<RegExp | Gate, string[]>();
-  for (const list of byFirst.values()) {
-    const lits = [...new Set(list.flatMap(([, l]) => l))];
+  for (const [key, list] of byFirst) {
+    const all = [...new Set(list.flatMap(([, l]) => l))];
     // A single literal is searched from its rarest character on (`pm_` for `npm_`): a text containing the literal
-    // contains that part of it, and the search stops at far fewer candidate positions.
-    const searched = lits.length === 1 ? [rareTail(lits[0]!)] : lits;
+    // contains that part of it, and the search stops at far fewer candidate positions. An own gate's cover is
+    // searched as it is (its common start is what is rare in it).
+    const searched = key.startsWith("\0") ? coverOf(all) : all.length === 1 ? [rareTail(all[0]!)] : all;
     // Every such rule is gated, alone too: the gate is one presence test, which a batch answers for many files in
     // one search (batch.ts), and the rule's regex then runs only where its literal occurs.
     const gate = new RegExp(searched.map(escapeLit).join("|"));
@@ -262,7 +350,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   const steps: Step[] = [...direct.map((rule) => [rule, true] as const), ...gated.map((rule) => [rule, false] as const)].map(([rule, isDirect]) => {
     const lead = leadGates.get(rule);
     const gate = gates.get(rule) ?? null;
-    return { rule, direct: isDirect, lead: lead ? leadList.indexOf(lead) : -1, leadOwn: lead !== undefined && leadGroups.get(lead) === lead, leadGroup: groupOf(lead), gate, gateGroup: groupOf(gate ?? undefined) };
+    return { rule, direct: isDirect, lead: lead ? leadList.indexOf(lead) : -1, leadOwn: lead !== undefined && leadGroups.get(lead) === lead, leadGroup: groupOf(lead), gate, gateGroup: groupOf(gate ?? undefined), find: finderOf(rule.regex!) };
   });
   return { rules, allowlists, steps, presence, leadList, pathOnly, exemptPaths, decodeDepth: opts.decodeDepth ?? 1 };
 }
@@ -518,7 +606,7 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
     if (s.gate) {
       if (!present(c, text, seen, s.gateGroup) || !s.gate.passes(text, kw.lower)) continue;
     } else if (!s.direct && !kw.any(s.rule)) continue;
-    matchRule(c, s.rule, path, text, col, s.direct ? kw : null);
+    matchRule(c, s.rule, s.find, path, text, col, s.direct ? kw : null);
   }
   if (depth > 0) {
     collectDecoded(c, path, text, col, depth, hint?.runs() ?? base64Runs(text));
@@ -581,23 +669,21 @@ function push(col: Collect, r: Raw): void {
  * Line numbers are computed incrementally: matches come in order. `kw`: a direct rule's keywords are checked when its
  * regex first matches (null: the gate already did).
  */
-function matchRule(c: Compiled, rule: Rule, path: string, text: string, col: Collect, kw: Keywords | null): void {
+function matchRule(c: Compiled, rule: Rule, find: Finder, path: string, text: string, col: Collect, kw: Keywords | null): void {
   if (rule.path && !rule.path.test(path)) return;
-  const re = rule.regex!;
-  re.lastIndex = 0;
   let lineNo = 1;
   let scanned = 0;
   let checked = false;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
+  let from = 0;
+  for (let m = find(text, 0); m; m = find(text, from)) {
     if (!checked) {
       checked = true;
       if (kw && !kw.any(rule)) return;
     }
-    if (m[0] === "") {
-      re.lastIndex++;
-      continue;
-    }
     const at = m.index;
+    // As a global regex's exec goes on: from the match's end, one character further after an empty match.
+    from = at + Math.max(1, m[0].length);
+    if (m[0] === "") continue;
     for (let i = text.indexOf("\n", scanned); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) lineNo++;
     scanned = at;
     const secret = secretOf(m, rule.secretGroup);

@@ -9,7 +9,7 @@ import * as v from "valibot";
 import type { Ctx } from "../../lib/context.ts";
 import { recoverUtf16Text } from "./decode.ts";
 import { compileRules, pathAllowed, type Compiled, type Finding } from "./engine.ts";
-import { addText, BLIND_LISTED, jobCount, scanShard, scanSharded, ShardPool, type FileRef, type ShardResult } from "./shard.ts";
+import { addText, BLIND_LISTED, fileSizes, jobCount, jobCountBySize, scanShard, scanSharded, ShardPool, type FileRef, type ShardResult } from "./shard.ts";
 import type { LoadedRules } from "./rules.ts";
 import { ScanFail } from "./rules.ts";
 import { blobsAt, blobTexts, commitMessages, displayPath, expandPathRefs, rangeFiles, rangeResolves, rangeTip, stagedFiles, trackedFiles, type Mode } from "./sources.ts";
@@ -187,8 +187,14 @@ export async function runNativeScan(ctx: Ctx, rules: LoadedRules, req: ScanReque
       await (pool as ShardPool | null)?.close();
       throw e;
     }
-    const jobs = jobCount(ctx, list.length);
-    if (jobs > 1) res = await scanSharded(ctx, compile, list, jobs, pool ?? new ShardPool(ctx, childArgs, jobs - 1, true), opts, progress);
+    let jobs = jobCount(ctx, list.length);
+    // Too few files to split by count: split by bytes when they are large (a few transcripts or bundles).
+    let sizes: number[] | undefined;
+    if (jobs === 1 && list.length > 1) {
+      sizes = fileSizes(list);
+      jobs = jobCountBySize(ctx, sizes);
+    }
+    if (jobs > 1) res = await scanSharded(ctx, compile, list, jobs, pool ?? new ShardPool(ctx, childArgs, jobs - 1, true), opts, progress, sizes);
     else {
       // Fewer files than the walk counted (a path given twice): one process after all.
       await (pool as ShardPool | null)?.close();

@@ -41,6 +41,48 @@ export function jobCount(ctx: Pick<Ctx, "env">, files: number): number {
   return Math.max(1, Math.min(jobsWanted(ctx), Math.floor(files / 500)));
 }
 
+/**
+ * A scan of fewer files than SHARD_MIN_FILES is still split when its files hold at least this much per process (a
+ * few large transcripts or bundles): one process per SHARD_BYTES_PER_JOB, up to jobsWanted and the file count.
+ */
+const SHARD_BYTES_PER_JOB = 8 * 1024 * 1024;
+
+/** Each file's size in bytes (0 for one that is not a regular file, or cannot be read). */
+export function fileSizes(files: readonly FileRef[]): number[] {
+  return files.map((f) => {
+    try {
+      const st = lstatSync(f.abs);
+      return st.isFile() ? st.size : 0;
+    } catch {
+      return 0;
+    }
+  });
+}
+
+/** How many processes scan files of these sizes (jobCount said one: too few files to split by count). */
+export function jobCountBySize(ctx: Pick<Ctx, "env">, sizes: readonly number[]): number {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  return Math.max(1, Math.min(jobsWanted(ctx), sizes.length, Math.floor(total / SHARD_BYTES_PER_JOB)));
+}
+
+/** Contiguous slices in order of about equal bytes, none empty (`jobs` <= the file count). */
+export function splitBySize<T>(files: readonly T[], sizes: readonly number[], jobs: number): T[][] {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const out: T[][] = [];
+  let from = 0;
+  let acc = 0;
+  for (let k = 1; k < jobs; k++) {
+    let to = from + 1;
+    acc += sizes[from]!;
+    // Cut once this share reaches its part of the total, leaving at least one file for each share after it.
+    while (to < files.length - (jobs - k) && acc + sizes[to]! / 2 <= (total * k) / jobs) acc += sizes[to++]!;
+    out.push(files.slice(from, to));
+    from = to;
+  }
+  out.push(files.slice(from));
+  return out;
+}
+
 export interface ShardResult {
   /** The first `budget` findings, sorted by file, line and rule. */
   findings: Finding[];
@@ -287,12 +329,15 @@ export class ShardPool {
 }
 
 /**
- * Splits `files` across this process and the pool's children (`jobs` processes in all, at most the pool's size + 1);
+ * Splits `files` across this process and the pool's children (`jobs` processes in all, at most the pool's size + 1;
+ * by bytes when `sizes` are given);
  * returns every share's result merged in order (the first share is this process's). `compile` is called once the
  * children have their lists, so compiling the rules here overlaps their start-up when the pool started late.
  */
-export async function scanSharded(ctx: Ctx, compile: () => Compiled, files: readonly FileRef[], jobs: number, pool: ShardPool, opts: ShardOptions, progress?: (done: number, total: number) => void): Promise<ShardResult> {
-  const shares = splitShares(files, Math.min(jobs, pool.size + 1), pool.late);
+export async function scanSharded(ctx: Ctx, compile: () => Compiled, files: readonly FileRef[], jobs: number, pool: ShardPool, opts: ShardOptions, progress?: (done: number, total: number) => void, sizes?: readonly number[]): Promise<ShardResult> {
+  const n = Math.min(jobs, pool.size + 1);
+  // `sizes`: split by bytes (a few large files), else by count.
+  const shares = sizes ? splitBySize(files, sizes, n) : splitShares(files, n, pool.late);
   try {
     pool.feed(shares.slice(1));
     // One turn of the event loop: the children's inputs are closed (they start) before this process is busy.

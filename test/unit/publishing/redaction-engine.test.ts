@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { loadConfigFile, loadConfigString, parseOrgRules, RuleConfigError } from "../../../src/publishing/redaction/config.ts";
 import { compileRules, literalLed, scanText } from "../../../src/publishing/redaction/engine.ts";
 import { maskLine, maskSecret } from "../../../src/publishing/redaction/mask.ts";
-import { CHILD_HEAD_START, readShardList, splitShares, writeShardList } from "../../../src/publishing/redaction/shard.ts";
+import { CHILD_HEAD_START, jobCountBySize, readShardList, splitBySize, splitShares, writeShardList } from "../../../src/publishing/redaction/shard.ts";
 import { compileRe2, Re2Error, translateRe2 } from "../../../src/publishing/redaction/re2.ts";
 import { ROOT } from "../../helpers/paths.ts";
 
@@ -292,4 +292,38 @@ test("shares: contiguous slices in order covering every file once; this process'
     expect(shares[0]!.length).toBeGreaterThanOrEqual(Math.floor(even));
     expect(shares[0]!.length).toBeLessThanOrEqual(Math.ceil(even) + Math.min(CHILD_HEAD_START, even / 10));
   }
+});
+
+test("a few large files are split by bytes: contiguous, none empty, about equal", () => {
+  const MB = 1024 * 1024;
+  expect(jobCountBySize({ env: {} }, [2 * MB, 2 * MB])).toBe(1);
+  expect(jobCountBySize({ env: { MOGUI_SCAN_JOBS: "4" } }, Array(15).fill(2 * MB))).toBe(3);
+  expect(jobCountBySize({ env: { MOGUI_SCAN_JOBS: "8" } }, [40 * MB, 40 * MB])).toBe(2);
+  expect(jobCountBySize({ env: { MOGUI_SCAN_JOBS: "1" } }, [40 * MB, 40 * MB])).toBe(1);
+  for (const [sizes, jobs] of [
+    [Array(15).fill(2), 2],
+    [[30, 1, 1], 2],
+    [[1, 1, 30], 2],
+    [[5, 5, 5, 5, 5, 5, 5], 3],
+    [[1, 2, 3], 3],
+  ] as Array<[number[], number]>) {
+    const files = sizes.map((_, i) => i);
+    const shares = splitBySize(files, sizes, jobs);
+    expect(shares).toHaveLength(jobs);
+    expect(shares.flat()).toEqual(files);
+    for (const s of shares) expect(s.length).toBeGreaterThan(0);
+  }
+  const shares = splitBySize(Array.from({ length: 15 }, (_, i) => i), Array(15).fill(2), 2);
+  expect(shares.map((s) => s.length)).toEqual([8, 7]);
+});
+
+test("leading literals read off a group of alternatives; own gates search a cover of them", async () => {
+  const { leadingLiterals, coverOf } = await import("../../../src/publishing/redaction/engine.ts");
+  expect(leadingLiterals(/\b(?:glsa_[A-Za-z0-9]{32}|glc_[A-Za-z0-9+/]{32,400})/g)).toEqual(["glsa_", "glc_"]);
+  expect(leadingLiterals(/\b(?:EAAA[A-Za-z0-9_-]{22,60}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,60})/g)).toEqual(["EAAA", "sq0atp-", "sq0csp-"]);
+  expect(leadingLiterals(/(?:ab[0-9]|[a-z]x)/g)).toBeNull();
+  expect(leadingLiterals(/(?:ab[0-9]|cd)?x/g)).toBeNull();
+  expect(coverOf(["sntryu_", "sntrys_eyJ"])).toEqual(["sntry"]);
+  expect(coverOf(["EAAA", "sq0atp-", "sq0csp-"])).toEqual(["EAAA", "sq0"]);
+  expect(coverOf(["sk-ant-", "sk-", "x"])).toEqual(["sk-", "x"]);
 });

@@ -314,3 +314,82 @@ describe("issue 25: checksums, dummies, percent-encoding, double escapes, maskin
     expect(maskLine("see src/publishing/redaction/engine.ts and the config", [])).toBe("see src/publishing/redaction/engine.ts and the config");
   });
 });
+
+describe("searches of their own (finders.ts): the same matches as the regex's own global search", () => {
+  const pick = <T>(r: () => number, xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
+  /** Texts built of assignment pieces: blanks and line terminators of every kind, separators, quotes, long values. */
+  const texts = (seed: number, n: number): string[] => {
+    const r = rng(seed);
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      let s = "";
+      for (let p = 1 + Math.floor(r() * 4); p > 0; p--) {
+        s += pick(r, ["", "\n", "\r\n", "\r", "\u2028", "  ", "\t- ", "export ", "EXPORT\t", "+", "x ", "a.b ", "\u00a0"]);
+        s += pick(r, ["", "my_", "X", "db.", "aws_", "a".repeat(Math.floor(r() * 45))]) + pick(r, ["token", "PASSWORD", "pwd", "secret", "api.key", "Access_Key", "credential", "passwd", "tok", "ſecret"]);
+        s += pick(r, ["", "_id", "a".repeat(Math.floor(r() * 45)), "-x"]) + pick(r, ["", "'", '"']) + pick(r, ["", " ", "\n", "      ", "\t\n ", "\u3000"]);
+        s += pick(r, ["=", ":", ":=", "=>", "==", " ="]) + pick(r, ["", " ", "\n", "      "]) + pick(r, ['"', "'", "", "`"]);
+        s += pick(r, [g.mixed(12), "abc", "Xy9$zz!!aa", "k".repeat(Math.floor(r() * 1100)), "v a l u e s"]) + pick(r, ['"', "'", "", " # c", ";", "\n"]);
+      }
+      out.push(s);
+      // Lines of `name = value` (the unquoted rule's shape), joined by every kind of line terminator.
+      let l = "";
+      for (let p = 1 + Math.floor(r() * 5); p > 0; p--) {
+        l += pick(r, ["", "  ", "\t", "- ", "+\t", "export ", "Export  "]) + pick(r, ["", "db_", "A.", "x".repeat(Math.floor(r() * 45))]) + pick(r, ["token", "Secret", "pwd", "API-KEY", "access.key", "passwd", "tokn"]);
+        l += pick(r, ["", "_x", "y".repeat(Math.floor(r() * 45))]) + pick(r, ["", " ", "\t\t", "      "]) + pick(r, ["=", ":", " =", "=="]) + pick(r, ["", " ", "      "]);
+        l += pick(r, [g.mixed(12), "short", `${g.mixed(9)}$x`, "z".repeat(Math.floor(r() * 1010)), "'q'"]) + pick(r, ["", " ", " # note", ";", "  #"]) + pick(r, ["\n", "\r\n", "\r", "\u2029", ""]);
+      }
+      out.push(l);
+    }
+    return out;
+  };
+  test("every embedded rule, on assignment-shaped texts", async () => {
+    const { finderOf } = await import("../../../src/publishing/redaction/finders.ts");
+    const matched = new Map<string, number>();
+    const shaped = texts(11, 6000);
+    for (const rule of set.rules) {
+      if (!rule.regex) continue;
+      const ref = new RegExp(rule.regex.source, rule.regex.flags);
+      const find = finderOf(new RegExp(rule.regex.source, rule.regex.flags));
+      for (const t of shaped) {
+        const want: string[] = [];
+        ref.lastIndex = 0;
+        for (let m = ref.exec(t); m; m = ref.exec(t)) {
+          want.push(`${m.index} ${m.slice().join("\0")}`);
+          if (m[0] === "") ref.lastIndex++;
+        }
+        const got: string[] = [];
+        let from = 0;
+        for (let m = find(t, 0); m; m = find(t, from)) {
+          got.push(`${m.index} ${m.slice().join("\0")}`);
+          from = m.index + Math.max(1, m[0].length);
+        }
+        expect(got).toEqual(want);
+        matched.set(rule.id, (matched.get(rule.id) ?? 0) + want.length);
+      }
+    }
+    // The two rules with searches of their own match often here.
+    expect(Math.min(matched.get("assignment_secret")!, matched.get("assignment_secret_unquoted")!)).toBeGreaterThan(200);
+  });
+  test("JSON unescaping is the regex replacement it stands for", () => {
+    const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|([nrt"\\/]))/g;
+    const ref = (text: string) =>
+      text.replace(JSON_ESCAPE, (_m, hex: string | undefined, ch: string | undefined) => {
+        if (hex !== undefined) {
+          const code = parseInt(hex, 16);
+          return code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029 ? " " : String.fromCharCode(code);
+        }
+        return ch === "n" || ch === "r" || ch === "t" ? " " : ch!;
+      });
+    const r = rng(5);
+    const parts = ["\\", "\\\\", "\\n", "\\u", "\\u00", "\\u002d", "\\u2028", "\\uD83D", "\\uzzzz", "\\x", '\\"', "\\/", "a", "é", "0", "F", " "];
+    for (let k = 0; k < 3000; k++) {
+      let s = "";
+      for (let i = Math.floor(r() * 20); i > 0; i--) s += pick(r, parts);
+      expect(unescapeJson(s)).toBe(ref(s));
+    }
+  });
+  test("base64 that decodes to invalid UTF-8 (an identifier read as base64) is not text", () => {
+    expect(decodeBase64Text("secret_name_secret_name")).toBeNull();
+    expect(decodeBase64Text(Buffer.from("café: the menu of the day").toString("base64"))).toBe("café: the menu of the day");
+  });
+});

@@ -60,7 +60,7 @@ export class Batch {
     this.buf = this.simd?.heap ?? Buffer.allocUnsafe(BATCH_BYTES);
     // A test of one or two ASCII literals is searched in the batch's bytes (Buffer#indexOf, native). A longer
     // alternation is left to each file's text, where one RegExp search finds any of its literals.
-    this.tests = c.presence.map((p) => (p.literals && p.literals.length <= 2 ? p.literals.map((l) => Buffer.from(l, "latin1")) : null));
+    this.tests = c.presence.map((p) => (p.batch && p.batch.length <= 2 ? p.batch.map((l) => Buffer.from(l, "latin1")) : null));
   }
 
   /**

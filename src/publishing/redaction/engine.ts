@@ -51,7 +51,7 @@ export interface Compiled {
    * The distinct presence tests (leadGroupsOf), in a fixed order, each with the literals it looks for when they are
    * all ASCII (else null): those a batch answers for all its files at once (batch.ts); TextHint carries the answers.
    */
-  presence: Array<{ test: RegExp; literals: string[] | null }>;
+  presence: Array<{ test: RegExp; literals: string[] | null; batch: string[] | null }>;
   /** The distinct lead gates, indexed by Step.lead. */
   leadList: RegExp[];
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
@@ -232,7 +232,7 @@ function topLevelParts(src: string): string[] {
 
 const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
-function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]> } {
+function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]>; batchLiterals: Map<RegExp, string[]> } {
   const byFirst = new Map<string, Array<[Rule, string[]]>>();
   for (const r of direct) {
     const found = leadsOf(r.regex!);
@@ -248,6 +248,8 @@ function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule,
   }
   const out = new Map<Rule, RegExp>();
   const parts = new Map<RegExp | Gate, string[]>();
+  // The whole literal of a gate that searches part of one (rareTail): what a batch searches instead (below).
+  const wholes = new Map<RegExp | Gate, string>();
   for (const [key, list] of byFirst) {
     const all = [...new Set(list.flatMap(([, l]) => l))];
     // A single literal is searched from its rarest character on (`pm_` for `npm_`): a text containing the literal
@@ -258,10 +260,14 @@ function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule,
     // one search (batch.ts), and the rule's regex then runs only where its literal occurs.
     const gate = new RegExp(searched.map(escapeLit).join("|"));
     parts.set(gate, searched);
+    if (!key.startsWith("\0") && all.length === 1) wholes.set(gate, all[0]!);
     for (const [r] of list) out.set(r, gate);
   }
-  for (const g of new Set(gates.values())) if (g.first) parts.set(g, g.first);
-  return { gates: out, ...leadGroupsOf(parts) };
+  for (const g of new Set(gates.values())) {
+    if (g.first) parts.set(g, g.first);
+    if (g.firstWhole) wholes.set(g, g.firstWhole);
+  }
+  return { gates: out, ...leadGroupsOf(parts, wholes) };
 }
 
 /** Characters rare in text: capitals and punctuation other than `_`, `.`, `,`, quotes and blanks. */
@@ -275,7 +281,7 @@ const GROUP_MAX = 6;
  * literals are grouped, at most GROUP_MAX gates a group. The answer never changes: a gate is still asked when its
  * group's search finds something.
  */
-function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): { groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]> } {
+function leadGroupsOf(parts: Map<RegExp | Gate, string[]>, wholes: Map<RegExp | Gate, string>): { groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]>; batchLiterals: Map<RegExp, string[]> } {
   const rareAt = (lits: string[]) => {
     const m = Math.min(...lits.map((l) => l.length));
     for (let j = 0; j < m; j++) if (lits.every((l) => RARE_CHAR.test(l[j]!))) return true;
@@ -289,6 +295,10 @@ function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): { groups: Map<RegExp
   }
   const out = new Map<RegExp | Gate, RegExp>();
   const literals = new Map<RegExp, string[]>();
+  // A test standing for a single gate that searches part of one literal (`pi_` of `lin_api_`): a batch, whose
+  // search does not gain from a rare part (Buffer#indexOf), looks for the whole literal, a sharper test that is just
+  // as exact (null: the test is shared, or has no such literal).
+  const whole = new Map<RegExp, string | null>();
   // Gates whose first checks look for the very same literals (`.` for several rules) share one test.
   const bySource = new Map<string, RegExp>();
   for (const g of groups) {
@@ -300,8 +310,15 @@ function leadGroupsOf(parts: Map<RegExp | Gate, string[]>): { groups: Map<RegExp
     if (!(only instanceof RegExp)) bySource.set(source, pre);
     for (const gate of g.gates) out.set(gate, pre);
     literals.set(pre, lits);
+    const w = (only && wholes.get(only)) ?? null;
+    whole.set(pre, whole.has(pre) && whole.get(pre) !== w ? null : w);
   }
-  return { groups: out, literals };
+  const batchLiterals = new Map<RegExp, string[]>();
+  for (const [pre, lits] of literals) {
+    const w = whole.get(pre);
+    batchLiterals.set(pre, w ? [w] : lits);
+  }
+  return { groups: out, literals, batchLiterals };
 }
 
 export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { decodeDepth?: number } = {}): Compiled {
@@ -327,6 +344,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
     gates: leadGates,
     groups: leadGroups,
     literals,
+    batchLiterals,
   } = leadGatesOf(
     direct.filter((r) => literalLed(r.regex!)),
     gates,
@@ -337,10 +355,8 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   } catch {
     exemptPaths = null; // e.g. a group name used twice: ask each regex in turn
   }
-  const presence = [...new Set(leadGroups.values())].map((test) => {
-    const lits = literals.get(test)!;
-    return { test, literals: lits.every((l) => /^[\x01-\x7f]+$/.test(l)) ? lits : null };
-  });
+  const ascii = (lits: string[]) => (lits.every((l) => /^[\x01-\x7f]+$/.test(l)) ? lits : null);
+  const presence = [...new Set(leadGroups.values())].map((test) => ({ test, literals: ascii(literals.get(test)!), batch: ascii(batchLiterals.get(test)!) }));
   const presenceIndex = new Map(presence.map((p, i) => [p.test, i]));
   const leadList = [...new Set(leadGates.values())];
   const groupOf = (g: RegExp | Gate | undefined) => {
@@ -684,8 +700,6 @@ function matchRule(c: Compiled, rule: Rule, find: Finder, path: string, text: st
     // As a global regex's exec goes on: from the match's end, one character further after an empty match.
     from = at + Math.max(1, m[0].length);
     if (m[0] === "") continue;
-    for (let i = text.indexOf("\n", scanned); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) lineNo++;
-    scanned = at;
     const secret = secretOf(m, rule.secretGroup);
     if (rule.entropy && entropy(secret) < rule.entropy) continue;
     if (!rule.org && dummySecret(secret)) continue;
@@ -697,6 +711,9 @@ function matchRule(c: Compiled, rule: Rule, find: Finder, path: string, text: st
     const hit: Hit = { match: m[0], secret, line: () => text.slice(lineStart, lineEnd) };
     if (rule.allowlists.length && rule.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
     if (c.allowlists.some((a) => allowedBy(a, hit, col.paths))) continue;
+    // Lines are counted up to the matches that are kept (most matches of the generic rules are not: low entropy).
+    for (let i = text.indexOf("\n", scanned); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) lineNo++;
+    scanned = at;
     const secretAt = m[0].indexOf(secret);
     const start = at + Math.max(secretAt, 0);
     push(col, { line: lineNo, rule, start, end: start + (secretAt < 0 ? m[0].length : secret.length), lineStart, matchStart: at, matchEnd: at + m[0].length });

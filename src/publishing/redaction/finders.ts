@@ -34,11 +34,12 @@ function topLevelAlternation(src: string): boolean {
 /**
  * The unquoted-assignment rule (config/gitleaks.toml, assignment_secret_unquoted), by exact flags and source: a line
  * start, blanks, an optional `-`/`+` and `export`, then a name of up to 40 + 10 + 40 name characters holding a
- * keyword, up to 5 blanks and `=` or `:`. So every match starts where LINE_SITE (the same without the keyword: any
- * 3 to 90 name characters) matches after a line terminator, or at 0: the regex is tried (sticky) only there.
+ * keyword, up to 5 blanks, `=` or `:`, up to 5 blanks and a value of 8 or more characters. So every match starts
+ * where LINE_SITE (the same without the keyword, any 3 to 90 name characters, and the value's first 8 characters)
+ * matches after a line terminator, or at 0: the regex is tried (sticky) only there.
  */
 const UNQUOTED = `gim:^[ \\t]*(?:[-+][ \\t]*)?(?:export[ \\t]+)?[a-z0-9_.-]{0,40}(?:passw(?:or)?d|pwd|secret|token|api[_.-]?key|access[_.-]?key|credential)[a-z0-9_.-]{0,40}[ \\t]{0,5}(?:=|:)[ \\t]{0,5}([^\\s"'\`$<>{}()\\[\\],;|&*][^\\s"'\`$<>{}()\\[\\],;]{7,999})[ \\t]*(?:#.*)?$`;
-const LINE_SITE = /[\n\r\u2028\u2029][ \t]*(?:[-+][ \t]*)?(?:export[ \t]+)?[a-z0-9_.-]{3,90}[ \t]{0,5}[=:]/gi;
+const LINE_SITE = /[\n\r\u2028\u2029][ \t]*(?:[-+][ \t]*)?(?:export[ \t]+)?[a-z0-9_.-]{3,90}[ \t]{0,5}[=:][ \t]{0,5}[^\s"'`$<>{}()\[\],;|&*][^\s"'`$<>{}()\[\],;]{7}/gi;
 
 function unquotedFinder(re: RegExp): Finder | null {
   if (`${re.flags}:${re.source}` !== UNQUOTED) return null;

@@ -287,6 +287,8 @@ export class Gate {
    * of them fails the gate, so several gates' first checks can be searched as one (engine.ts, leadGroups).
    */
   readonly first: string[] | null = null;
+  /** The whole literal when `first` is the rarest part of one (a batch searches the whole, engine.ts). */
+  readonly firstWhole: string | null = null;
   constructor(keywords: string[], pf: Prefilter) {
     // Fewest strings first: a single `includes` costs one pass over the text.
     // Under `i` without `u`, ASCII characters other than letters match only themselves: such factors need no `i`.
@@ -295,7 +297,11 @@ export class Gate {
     const fast = fastFactors.map((f) => factorCheck(f, pf.flags.replace("i", "")));
     const f0 = fastFactors[0];
     // What the first check searches, case-sensitively (a single literal from its rarest part, as factorCheck does).
-    if (f0 && !pf.flags.includes("u")) this.first = f0.length === 1 && rareTail(f0[0]!).length >= 2 ? [rareTail(f0[0]!)] : f0;
+    if (f0 && !pf.flags.includes("u")) {
+      const part = f0.length === 1 && rareTail(f0[0]!).length >= 2;
+      this.first = part ? [rareTail(f0[0]!)] : f0;
+      if (part) this.firstWhole = f0[0]!;
+    }
     const slow = [...(keywords.length ? [keywordCheck(keywords)] : []), ...pf.factors.filter((f) => !caseless(f)).map((f) => factorCheck(f, pf.flags))];
     this.fast = fast;
     this.slow = slow;

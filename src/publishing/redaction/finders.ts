@@ -39,7 +39,7 @@ function topLevelAlternation(src: string): boolean {
  * matches after a line terminator, or at 0: the regex is tried (sticky) only there.
  */
 const UNQUOTED = `gim:^[ \\t]*(?:[-+][ \\t]*)?(?:export[ \\t]+)?[a-z0-9_.-]{0,40}(?:passw(?:or)?d|pwd|secret|token|api[_.-]?key|access[_.-]?key|credential)[a-z0-9_.-]{0,40}[ \\t]{0,5}(?:=|:)[ \\t]{0,5}([^\\s"'\`$<>{}()\\[\\],;|&*][^\\s"'\`$<>{}()\\[\\],;]{7,999})[ \\t]*(?:#.*)?$`;
-const LINE_SITE = /[\n\r\u2028\u2029][ \t]*(?:[-+][ \t]*)?(?:export[ \t]+)?[a-z0-9_.-]{3,90}[ \t]{0,5}[=:][ \t]{0,5}[^\s"'`$<>{}()\[\],;|&*][^\s"'`$<>{}()\[\],;]{7}/gi;
+const LINE_SITE = /[\n\r\u2028\u2029][ \t]*(?:[-+][ \t]*)?(?:export[ \t]+)?[a-z0-9_.-]{3,90}[ \t]{0,5}[=:][ \t]{0,5}[^\s"'`$<>{}()[\],;|&*][^\s"'`$<>{}()[\],;]{7}/gi;
 
 function unquotedFinder(re: RegExp): Finder | null {
   if (`${re.flags}:${re.source}` !== UNQUOTED) return null;

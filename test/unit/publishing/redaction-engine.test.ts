@@ -313,7 +313,11 @@ test("a few large files are split by bytes: contiguous, none empty, about equal"
     expect(shares.flat()).toEqual(files);
     for (const s of shares) expect(s.length).toBeGreaterThan(0);
   }
-  const shares = splitBySize(Array.from({ length: 15 }, (_, i) => i), Array(15).fill(2), 2);
+  const shares = splitBySize(
+    Array.from({ length: 15 }, (_, i) => i),
+    Array(15).fill(2),
+    2,
+  );
   expect(shares.map((s) => s.length)).toEqual([8, 7]);
 });
 

@@ -1,5 +1,6 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
+import { isTerminal } from "../../../src/lib/tty.ts";
 import { forward } from "../../../src/lib/exits.ts";
 import { DenyPathError, detectMechanism, findExecutable, missingLine, resolveDenyPaths } from "../../../src/hooks/sandbox/mechanism.ts";
 import { runSandboxed, runUnprotected } from "../../../src/hooks/sandbox/run.ts";
@@ -83,7 +84,7 @@ const command = defineCommand({
       if (e instanceof DenyPathError) throw new UsageError(e.message, "sandbox run");
       throw e;
     }
-    const stdinIsTTY = Boolean(process.stdin.isTTY);
+    const stdinIsTTY = isTerminal(0);
     const m = detectMechanism(process.platform, ctx.env.PATH, ctx.cwd);
     if (!m) {
       if (!allowUnenforced) return fail("unavailable", `sandbox run: ${missingLine(process.platform)}; the command was not run (--allow-unenforced runs it unprotected)`);

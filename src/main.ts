@@ -5,7 +5,7 @@
  */
 import { parseArgv, type MoguiArgsDef } from "./lib/args.ts";
 import type { AnyCommand, Command } from "./lib/command.ts";
-import { processCtx, type ColorMode, type Ctx } from "./lib/context.ts";
+import { processCtx, type ColorMode, type Ctx, useColor } from "./lib/context.ts";
 import { withDefaults } from "./lib/runner.ts";
 import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
 import { GLOBAL_EXIT } from "./lib/exits.ts";
@@ -24,6 +24,11 @@ function wantsHelp(argv: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * main's own lines are written as is: main is every command's start-up path (the hooks' too), so it never loads
+ * the logger for a usage error. An exit line (`fail()`) goes through the logger only when stderr takes colour, for
+ * its verdict word (`...: FAIL. ...`); with colour off the bytes are the same either way.
+ */
 function usageFail(ctx: Ctx, e: UsageError): number {
   ctx.io.stderr(`mogui: ${e.message}\n`);
   ctx.io.stderr(e.command ? `Run 'mogui ${e.command} --help' for usage.\n` : "Run 'mogui --help' for usage.\n");
@@ -246,7 +251,8 @@ export async function main(argv: readonly string[], ctxIn: Partial<Ctx> | undefi
   } catch (e) {
     if (e instanceof UsageError) return usageFail(ctx, e);
     if (e instanceof ExitError) {
-      ctx.io.stderr(`${e.message}\n`);
+      if (useColor(ctx, ctx.io.stderrIsTTY)) (await import("./lib/log.ts")).logger(ctx, "").log(e.message);
+      else ctx.io.stderr(`${e.message}\n`);
       return e.code;
     }
     ctx.io.stderr(`mogui: internal error: ${errorMessage(e)}\n`);

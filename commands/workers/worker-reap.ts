@@ -4,6 +4,7 @@ import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
 import { ExitError, UsageError } from "../../src/lib/errors.ts";
 import { SHARED_EXITS } from "../../src/lib/exits.ts";
 import { boundedWarnings, checkLedger, type LedgerWarning } from "../../src/lib/ledger.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printJson, printLines } from "../../src/lib/output.ts";
 import { resolve } from "node:path";
 import { unreapedSettled } from "../../src/workers/reap/observability.ts";
@@ -14,7 +15,7 @@ import { PolicyError } from "../../src/workers/worker/policy.ts";
 const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 
 function warn(ctx: Ctx) {
-  return boundedWarnings((w: LedgerWarning) => ctx.io.stderr(`worker-reap: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`));
+  return boundedWarnings((w: LedgerWarning) => logger(ctx, "worker-reap").warn(`${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}`));
 }
 
 // A LedgerError anywhere below maps to ledgerUnavailable once, in main (SHARED_ERRORS).

@@ -111,7 +111,7 @@ export default defineCommand({
         maxTokens: args["max-tokens"],
       }),
     );
-    for (const f of out.findings ?? []) ctx.io.stderr(`worker spawn: ${briefPath}:${f.line}: ${f.code}: ${f.message}\n`);
+    for (const f of out.findings ?? []) logger(ctx, "worker spawn").log(`${briefPath}:${f.line}: ${f.code}: ${f.message}`);
     const doc = { ...out.doc, ...(out.findings ? { findings: out.findings } : {}), ...(out.classification ? { classification: out.classification } : {}) };
     if (args.json) printDoc(ctx, doc, true);
     else if (out.doc.spawned) printLines(ctx, [`${out.doc.job_id}\t${out.doc.host} pane ${out.doc.pane_id}\t${out.doc.tier} ${out.doc.spawn_mode}\tlanded=${(out.doc.landing as { landed: boolean }).landed}`]);

@@ -7,7 +7,7 @@
 import type { Command } from "../src/lib/command.ts";
 import { runCommand } from "../src/lib/command.ts";
 import { processCtx } from "../src/lib/context.ts";
-import { exitForError } from "../src/lib/exits.ts";
+import { exitForError } from "../src/lib/fail.ts";
 import { withDefaults } from "../src/lib/runner.ts";
 
 const ROUTES: Record<string, () => Promise<{ default: Command }>> = {
@@ -27,6 +27,6 @@ export async function runDirect(path: string, argv: readonly string[]): Promise<
     const cmd = (await ROUTES[path]!()).default;
     return await runCommand(ctx, path, cmd, argv.slice(path.split(" ").length));
   } catch (e) {
-    return exitForError(ctx, e);
+    return await exitForError(ctx, e);
   }
 }

@@ -8,7 +8,8 @@ import { runCommand, type AnyCommand } from "./lib/command.ts";
 import { processCtx, type ColorMode, type Ctx } from "./lib/context.ts";
 import { withDefaults } from "./lib/runner.ts";
 import { UsageError } from "./lib/errors.ts";
-import { exitForError, GLOBAL_EXIT } from "./lib/exits.ts";
+import { GLOBAL_EXIT } from "./lib/exits.ts";
+import { exitForError } from "./lib/fail.ts";
 import { renderCommandHelp, renderExitCodes, renderGroupHelp, renderRootHelp, useRegistry } from "./lib/help.ts";
 import { didYouMean, isGroup, subcommandsOf, type Registry } from "./lib/registry.ts";
 import { versionInfo, versionLine } from "./lib/version.ts";
@@ -222,6 +223,6 @@ export async function main(argv: readonly string[], ctxIn: Partial<Ctx> | undefi
     const args = passthrough ? [...argv] : takeGlobals(ctx, [...argv]);
     return await dispatch(ctx, reg, args);
   } catch (e) {
-    return exitForError(ctx, e);
+    return await exitForError(ctx, e);
   }
 }

@@ -3,7 +3,7 @@
  * the shared errors that are mapped once (D35). A command's run returns one of its exit NAMES, or throws
  * `fail(name, message)`; src/main.ts turns names into numbers.
  */
-import { ExitError, UsageError, errorMessage } from "./errors.ts";
+import { ExitError } from "./errors.ts";
 
 export interface ExitDef {
   /** "N" documents a forwarded code (see forward()). */
@@ -82,23 +82,3 @@ export interface ExitCodeRow {
 }
 
 export const EVERY_COMMAND: readonly ExitCodeRow[] = Object.values(COMMON_EXITS);
-
-/**
- * The one mapping of a command's error to its exit (main and the direct route share it): a usage error is its line
- * and the hint to --help (2); an ExitError its message and code; anything else one line, `internal error` (1), with
- * the stack only under --debug.
- */
-export function exitForError(ctx: { io: { stderr(text: string): void }; debug?: boolean }, e: unknown): number {
-  if (e instanceof UsageError) {
-    ctx.io.stderr(`mogui: ${e.message}\n`);
-    ctx.io.stderr(e.command ? `Run 'mogui ${e.command} --help' for usage.\n` : "Run 'mogui --help' for usage.\n");
-    return GLOBAL_EXIT.USAGE;
-  }
-  if (e instanceof ExitError) {
-    ctx.io.stderr(`${e.message}\n`);
-    return e.code;
-  }
-  ctx.io.stderr(`mogui: internal error: ${errorMessage(e)}\n`);
-  if (ctx.debug && e instanceof Error && e.stack) ctx.io.stderr(`${e.stack}\n`);
-  return GLOBAL_EXIT.INTERNAL;
-}

@@ -33,7 +33,7 @@ export default defineCommand({
       printDoc(ctx, { entries, ledger, warnings }, true);
       return "ok";
     }
-    if (!entries.length) ctx.io.stderr(`${NAME}: no generations in ${ledger}\n`);
+    if (!entries.length) log.log(`no generations in ${ledger}`);
     printLines(
       ctx,
       entries.map((e) => `Gen ${e.generation ?? "?"}\t${e.timestamp ?? "-"}\t${e.inherited_role ?? "-"}\tverification=${e.verification ?? "-"}\t${e.parent_session ?? "-"} -> ${e.successor_session ?? "-"}`),

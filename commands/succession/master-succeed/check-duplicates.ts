@@ -1,5 +1,6 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { selfHandle } from "../../../src/succession/master/io.ts";
 import { duplicateReport } from "../../../src/succession/master/sessions.ts";
@@ -31,7 +32,7 @@ export default defineCommand({
     const unmeasured = (["session_id", "process_id"] as const).filter((k) => report[k] === "unmeasured");
     if (unmeasured.length) {
       // Text pinned by test/e2e/dispatch/orca-contract.test.ts (no "warning:" tag).
-      ctx.io.stderr(`check-duplicates: ${unmeasured.join(", ")} unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${report.relies_on.join(", ")}\n`);
+      logger(ctx, "check-duplicates").log(`${unmeasured.join(", ")} unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${report.relies_on.join(", ")}`);
     }
     printDoc(ctx, report, args.json);
     return "ok";

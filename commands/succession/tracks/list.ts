@@ -1,6 +1,7 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { SHARED_EXITS } from "../../../src/lib/exits.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { ledgerArg, runtime } from "../../../src/succession/tracks/command-support.ts";
 
@@ -28,7 +29,7 @@ export default defineCommand({
       printDoc(ctx, { ledger: rt.path, tracks, warnings: rt.warnings }, true);
       return "ok";
     }
-    if (!tracks.length) ctx.io.stderr(`No ${args.all ? "" : "active "}tracks in ${rt.path}.\n`);
+    if (!tracks.length) logger(ctx, "").log(`No ${args.all ? "" : "active "}tracks in ${rt.path}.`);
     printLines(
       ctx,
       tracks.map((t) => `${t.track_id}\t${t.status}\t${t.title}${t.note ? `\t(${t.note})` : ""}`),

@@ -7,7 +7,7 @@ import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts"
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
-import { SPAWN_EXITS, spawnJob } from "../../../src/workers/worker/spawn.ts";
+import { SPAWN_EXITS, SpawnError, spawnJob } from "../../../src/workers/worker/spawn.ts";
 import { readFileSync } from "node:fs";
 
 function readBrief(path: string): string {
@@ -110,8 +110,11 @@ export default defineCommand({
         moguiHome: p.home,
         maxTokens: args["max-tokens"],
       }),
-    );
-    for (const f of out.findings ?? []) ctx.io.stderr(`worker spawn: ${briefPath}:${f.line}: ${f.code}: ${f.message}\n`);
+    ).catch((e: unknown) => {
+      if (e instanceof SpawnError) return fail(e.kind, e.message);
+      throw e;
+    });
+    for (const f of out.findings ?? []) logger(ctx, "worker spawn").log(`${briefPath}:${f.line}: ${f.code}: ${f.message}`);
     const doc = { ...out.doc, ...(out.findings ? { findings: out.findings } : {}), ...(out.classification ? { classification: out.classification } : {}) };
     if (args.json) printDoc(ctx, doc, true);
     else if (out.doc.spawned) printLines(ctx, [`${out.doc.job_id}\t${out.doc.host} pane ${out.doc.pane_id}\t${out.doc.tier} ${out.doc.spawn_mode}\tlanded=${(out.doc.landing as { landed: boolean }).landed}`]);

@@ -6,7 +6,7 @@ import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
+import { GRADE_OPTIONS, hostCall, jobsRun, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
 import { SPAWN_EXITS, SpawnError, spawnJob } from "../../../src/workers/worker/spawn.ts";
 import { readFileSync } from "node:fs";
 
@@ -67,7 +67,7 @@ export default defineCommand({
     ].join("\n"),
   ],
   examples: ["mogui worker spawn --issue rob1234 --stage impl --name rob1234-fix --model claude-opus-5 --owner orch-a --brief brief.md --path tools/x.py --workspace w1"],
-  async run({ ctx, args, fail }) {
+  run: jobsRun(async ({ ctx, args, fail }) => {
     const cmd = "worker spawn";
     const host = hostKind(ctx, args.host, cmd);
     const workspace = args.workspace ?? null;
@@ -125,5 +125,5 @@ export default defineCommand({
       logger(ctx, cmd).warn(why);
     }
     return "ok";
-  },
+  }),
 });

@@ -6,6 +6,7 @@ import { LockTimeoutError } from "../../../src/lib/lock.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { appendEntry, FIELDS, LineageAppendError, LineageValidationError } from "../../../src/succession/lineage/lineage.ts";
 import { readText } from "../../../src/succession/master/io.ts";
+import { readInput } from "../_shared.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
 
 const NAME = "lineage append";
@@ -35,7 +36,7 @@ export default defineCommand({
   examples: ["mogui lineage append --ledger docs/lineage/MASTER-LINEAGE.md --entry gen-7.json"],
   async run({ ctx, args, fail }) {
     const ledger = resolve(ctx.cwd, args.ledger);
-    const text = args.entry === "-" ? await readStdinText(5_000) : readText(ctx, args.entry, NAME);
+    const text = args.entry === "-" ? await readStdinText(5_000) : readInput(fail, () => readText(ctx, args.entry, NAME));
     if (args.entry === "-" && !text.trim()) return fail("invalid", `${NAME}: --entry - read nothing on stdin`);
     let raw: unknown;
     try {

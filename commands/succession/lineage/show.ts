@@ -5,6 +5,7 @@ import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { parseLedger } from "../../../src/succession/lineage/lineage.ts";
 import { readText } from "../../../src/succession/master/io.ts";
+import { readInput } from "../_shared.ts";
 
 const NAME = "lineage show";
 
@@ -24,9 +25,9 @@ export default defineCommand({
     unreadable: { code: 2, meaning: "usage; ledger unreadable" },
   },
   examples: ["mogui lineage show --ledger docs/lineage/MASTER-LINEAGE.md --json"],
-  async run({ ctx, args }) {
+  async run({ ctx, args, fail }) {
     const ledger = resolve(ctx.cwd, args.ledger);
-    const { entries, warnings } = parseLedger(readText(ctx, ledger, NAME));
+    const { entries, warnings } = parseLedger(readInput(fail, () => readText(ctx, ledger, NAME)));
     const log = logger(ctx, NAME);
     for (const w of warnings) log.warn(`${ledger}: ${w}`);
     if (args.json) {

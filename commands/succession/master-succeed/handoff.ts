@@ -3,6 +3,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { buildHandoff } from "../../../src/succession/master/handoff.ts";
 import { readJsonFile } from "../../../src/succession/master/io.ts";
+import { readInput } from "../_shared.ts";
 
 const NAME = "master-succeed handoff";
 
@@ -32,7 +33,7 @@ export default defineCommand({
   },
   examples: ["mogui master-succeed handoff --spec ./ops/handoff-spec.json --json"],
   async run({ ctx, args, fail }) {
-    const spec = readJsonFile(ctx, args.spec, "master-succeed handoff");
+    const spec = readInput(fail, () => readJsonFile(ctx, args.spec, "master-succeed handoff"));
     if (!spec || typeof spec !== "object" || Array.isArray(spec)) return fail("usage", "master-succeed handoff: the spec must be a JSON object");
     printDoc(ctx, { handoff: buildHandoff(spec as Record<string, unknown>) }, args.json);
     return "ok";

@@ -3,6 +3,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { SPAWN_EXIT } from "../../../src/succession/master/errors.ts";
 import { readText } from "../../../src/succession/master/io.ts";
+import { readInput } from "../_shared.ts";
 import { spawnSuccessor } from "../../../src/succession/master/spawn.ts";
 import { SELECTOR_HINT } from "../../../src/succession/master/spawn-match.ts";
 import { defaultModel } from "../../../src/succession/master/startup.ts";
@@ -52,7 +53,8 @@ export default defineCommand({
     const agent = args.agent.trim();
     const model = args.model ?? defaultModel(agent);
     if (!model) return fail("usage", `--model is required for agent ${agent}`);
-    const kickoff = args["kickoff-file"] !== undefined ? readText(ctx, args["kickoff-file"], NAME) : (args["kickoff-text"] ?? "");
+    const file = args["kickoff-file"];
+    const kickoff = file !== undefined ? readInput(fail, () => readText(ctx, file, NAME)) : (args["kickoff-text"] ?? "");
     const report = await spawnSuccessor(ctx, {
       workspaceSelector: args["workspace-selector"],
       kickoffText: kickoff,

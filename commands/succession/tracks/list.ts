@@ -3,7 +3,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { SHARED_EXITS } from "../../../src/lib/exits.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { ledgerArg, runtime } from "../../../src/succession/tracks/command-support.ts";
+import { ledgerArg, runtime } from "./_shared.ts";
 
 export default defineCommand({
   meta: {
@@ -22,8 +22,8 @@ export default defineCommand({
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage; the work ledger cannot be read" },
   },
   examples: ["mogui tracks list", "mogui tracks list --all --json"],
-  async run({ ctx, args }) {
-    const rt = runtime(ctx, args.ledger);
+  async run({ ctx, args, fail }) {
+    const rt = runtime(ctx, args.ledger, fail);
     const tracks = args.all ? rt.tracks() : rt.activeTracks();
     if (args.json) {
       printDoc(ctx, { ledger: rt.path, tracks, warnings: rt.warnings }, true);

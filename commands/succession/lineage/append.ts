@@ -5,8 +5,8 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { LockTimeoutError } from "../../../src/lib/lock.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { appendEntry, FIELDS, LineageAppendError, LineageValidationError } from "../../../src/succession/lineage/lineage.ts";
+import { successionRun } from "../_shared.ts";
 import { readText } from "../../../src/succession/master/io.ts";
-import { readInput } from "../_shared.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
 
 const NAME = "lineage append";
@@ -34,9 +34,9 @@ export default defineCommand({
   },
   notes: [`Fields: ${FIELDS.map(([k]) => k).join(", ")} (notes optional). generation, repeated_question_count and\nreopened_decision_count are non-negative integers; verification is PASS, PARTIAL or FAILED.`],
   examples: ["mogui lineage append --ledger docs/lineage/MASTER-LINEAGE.md --entry gen-7.json"],
-  async run({ ctx, args, fail }) {
+  run: successionRun(async ({ ctx, args, fail }) => {
     const ledger = resolve(ctx.cwd, args.ledger);
-    const text = args.entry === "-" ? await readStdinText(5_000) : readInput(fail, () => readText(ctx, args.entry, NAME));
+    const text = args.entry === "-" ? await readStdinText(5_000) : readText(ctx, args.entry, NAME);
     if (args.entry === "-" && !text.trim()) return fail("invalid", `${NAME}: --entry - read nothing on stdin`);
     let raw: unknown;
     try {
@@ -54,5 +54,5 @@ export default defineCommand({
     }
     printDoc(ctx, { appended: true, generation: (raw as Record<string, unknown>).generation, ledger, section }, args.json);
     return "ok";
-  },
+  }),
 });

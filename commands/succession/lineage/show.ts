@@ -4,8 +4,8 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { parseLedger } from "../../../src/succession/lineage/lineage.ts";
+import { successionRun } from "../_shared.ts";
 import { readText } from "../../../src/succession/master/io.ts";
-import { readInput } from "../_shared.ts";
 
 const NAME = "lineage show";
 
@@ -25,9 +25,9 @@ export default defineCommand({
     unreadable: { code: 2, meaning: "usage; ledger unreadable" },
   },
   examples: ["mogui lineage show --ledger docs/lineage/MASTER-LINEAGE.md --json"],
-  async run({ ctx, args, fail }) {
+  run: successionRun(async ({ ctx, args }) => {
     const ledger = resolve(ctx.cwd, args.ledger);
-    const { entries, warnings } = parseLedger(readInput(fail, () => readText(ctx, ledger, NAME)));
+    const { entries, warnings } = parseLedger(readText(ctx, ledger, NAME));
     const log = logger(ctx, NAME);
     for (const w of warnings) log.warn(`${ledger}: ${w}`);
     if (args.json) {
@@ -40,5 +40,5 @@ export default defineCommand({
       entries.map((e) => `Gen ${e.generation ?? "?"}\t${e.timestamp ?? "-"}\t${e.inherited_role ?? "-"}\tverification=${e.verification ?? "-"}\t${e.parent_session ?? "-"} -> ${e.successor_session ?? "-"}`),
     );
     return "ok";
-  },
+  }),
 });

@@ -2,6 +2,7 @@ import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc } from "../../../src/lib/output.ts";
+import { successionRun } from "../_shared.ts";
 import { selfHandle } from "../../../src/succession/master/io.ts";
 import { duplicateReport } from "../../../src/succession/master/sessions.ts";
 
@@ -27,7 +28,7 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage; orca terminal list failed or printed unusable JSON" },
   },
   examples: ["mogui master-succeed check-duplicates --self-handle term_... --marker 3f0c-session-id --json"],
-  async run({ ctx, args }) {
+  run: successionRun(async ({ ctx, args }) => {
     const report = await duplicateReport(ctx, args.marker, selfHandle(ctx, args["self-handle"], "master-succeed check-duplicates"));
     const unmeasured = (["session_id", "process_id"] as const).filter((k) => report[k] === "unmeasured");
     if (unmeasured.length) {
@@ -36,5 +37,5 @@ export default defineCommand({
     }
     printDoc(ctx, report, args.json);
     return "ok";
-  },
+  }),
 });

@@ -1,8 +1,8 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
+import { successionRun } from "../_shared.ts";
 import { readJsonFile } from "../../../src/succession/master/io.ts";
-import { readInput } from "../_shared.ts";
 import { verifySuccessor } from "../../../src/succession/master/verify.ts";
 
 export default defineCommand({
@@ -25,9 +25,9 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage; report unreadable or not a JSON object" },
   },
   examples: ["mogui master-recover --charter C.md --handoff H.md --json > report.json && mogui master-succeed verify-successor --report report.json"],
-  async run({ ctx, args, fail }) {
-    const report = readInput(fail, () => readJsonFile(ctx, args.report, "master-succeed verify-successor"));
+  run: successionRun(async ({ ctx, args }) => {
+    const report = readJsonFile(ctx, args.report, "master-succeed verify-successor");
     printDoc(ctx, verifySuccessor(report), args.json);
     return "ok";
-  },
+  }),
 });

@@ -2,16 +2,14 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { stubRunner } from "../../helpers/stub-runner.ts";
-import { runMain } from "../../helpers/ctx.ts";
+import { scratchRunner } from "../../helpers/ctx.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
 let dir: string;
 beforeEach(() => {
   dir = tempDir("hooks-ops-");
 });
-const env = (extra: Record<string, string> = {}) => ({ HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: process.env.PATH ?? "/usr/bin:/bin", ...extra });
-const run = (argv: string[], opts: { env?: Record<string, string>; runner?: ReturnType<typeof stubRunner> } = {}) => runMain(argv, { env: opts.env ?? env(), cwd: dir, runner: opts.runner });
+const { run } = scratchRunner(() => dir);
 
 describe("workstream-render", () => {
   test("the day's rows as a markdown table; other days skipped; bad dates are usage errors", async () => {

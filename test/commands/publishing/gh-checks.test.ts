@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stubRunner, type StubReply } from "../../helpers/stub-runner.ts";
-import { runMain } from "../../helpers/ctx.ts";
+import { scratchRunner } from "../../helpers/ctx.ts";
 import { tempDir } from "../../helpers/paths.ts";
 
 // Built at run time so the repo's own redaction gate does not read these planted paths as personal home paths.
@@ -13,8 +13,7 @@ let dir: string;
 beforeEach(() => {
   dir = tempDir("hooks-ops-");
 });
-const env = (extra: Record<string, string> = {}) => ({ HOME: dir, MOGUI_HOME: join(dir, "home"), PATH: process.env.PATH ?? "/usr/bin:/bin", ...extra });
-const run = (argv: string[], opts: { env?: Record<string, string>; runner?: ReturnType<typeof stubRunner> } = {}) => runMain(argv, { env: opts.env ?? env(), cwd: dir, runner: opts.runner });
+const { env, run } = scratchRunner(() => dir);
 
 describe("gh-based checks", () => {
   const auth: [string[], StubReply] = [["gh", "auth", "status"], { stdout: "ok" }];

@@ -4,12 +4,12 @@
  * never imports commands/.
  */
 import { parseArgv, type MoguiArgsDef } from "./lib/args.ts";
-import type { AnyCommand, Command } from "./lib/command.ts";
+import { runCommand, type AnyCommand } from "./lib/command.ts";
 import { processCtx, type ColorMode, type Ctx } from "./lib/context.ts";
 import { withDefaults } from "./lib/runner.ts";
-import { ExitError, UsageError, errorMessage } from "./lib/errors.ts";
+import { UsageError } from "./lib/errors.ts";
 import { GLOBAL_EXIT } from "./lib/exits.ts";
-import { exitCode, NamedExit, SHARED_ERRORS } from "./lib/exits.ts";
+import { exitForError } from "./lib/fail.ts";
 import { renderCommandHelp, renderExitCodes, renderGroupHelp, renderRootHelp, useRegistry } from "./lib/help.ts";
 import { didYouMean, isGroup, subcommandsOf, type Registry } from "./lib/registry.ts";
 import { versionInfo, versionLine } from "./lib/version.ts";
@@ -22,12 +22,6 @@ function wantsHelp(argv: readonly string[]): boolean {
     if (a === "--help" || a === "-h") return true;
   }
   return false;
-}
-
-function usageFail(ctx: Ctx, e: UsageError): number {
-  ctx.io.stderr(`mogui: ${e.message}\n`);
-  ctx.io.stderr(e.command ? `Run 'mogui ${e.command} --help' for usage.\n` : "Run 'mogui --help' for usage.\n");
-  return GLOBAL_EXIT.USAGE;
 }
 
 function topNames(reg: Registry): string[] {
@@ -132,21 +126,6 @@ function flagsOnly(args: MoguiArgsDef): MoguiArgsDef {
   );
 }
 
-async function runCommand(ctx: Ctx, path: string, cmd: Command, rest: string[]): Promise<number> {
-  const args = cmd.passthrough ? { _: rest } : parseArgv(path, rest, cmd.args, cmd.rules, { typed: true });
-  const fail = (name: string, message: string): never => {
-    throw new NamedExit(name, exitCode(cmd.exits, name), message);
-  };
-  try {
-    const out = await cmd.run({ args: args as never, rawArgs: rest, ctx, fail: fail as never });
-    return typeof out === "number" ? out : exitCode(cmd.exits, out);
-  } catch (e) {
-    const shared = e instanceof Error ? SHARED_ERRORS[e.name] : undefined;
-    if (shared && cmd.exits[shared.exit]) fail(shared.exit, `${path.split(" ")[0]}: ${shared.label}: ${errorMessage(e)}`);
-    throw e;
-  }
-}
-
 async function help(ctx: Ctx, reg: Registry, topic: string[]): Promise<number> {
   if (topic.length === 0) {
     ctx.io.stdout(renderRootHelp(reg));
@@ -244,13 +223,6 @@ export async function main(argv: readonly string[], ctxIn: Partial<Ctx> | undefi
     const args = passthrough ? [...argv] : takeGlobals(ctx, [...argv]);
     return await dispatch(ctx, reg, args);
   } catch (e) {
-    if (e instanceof UsageError) return usageFail(ctx, e);
-    if (e instanceof ExitError) {
-      ctx.io.stderr(`${e.message}\n`);
-      return e.code;
-    }
-    ctx.io.stderr(`mogui: internal error: ${errorMessage(e)}\n`);
-    if (ctx.debug && e instanceof Error && e.stack) ctx.io.stderr(`${e.stack}\n`);
-    return GLOBAL_EXIT.INTERNAL;
+    return await exitForError(ctx, e);
   }
 }

@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { defineCommand, failWith } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { UsageError } from "../../src/lib/errors.ts";
-import { buildWorld, DEMO_EXITS, type DemoWorld } from "../../src/developer/demo/steps.ts";
+import { buildWorld, DEMO_EXITS, DemoError, type DemoWorld } from "../../src/developer/demo/steps.ts";
 
 interface Step {
   title: string;
@@ -61,7 +61,7 @@ export default defineCommand({
   },
   exits: DEMO_EXITS,
   examples: ["mogui demo", "mogui demo --dir /tmp/mogui-demo --keep"],
-  async run({ ctx, args }) {
+  async run({ ctx, args, fail }) {
     const given = args.dir;
     if (given && !emptyOrMissing(resolve(ctx.cwd, given))) throw new UsageError(`--dir ${given} is not empty`, "demo");
     const dir = given ? resolve(ctx.cwd, given) : mkdtempSync(join(tmpdir(), "mogui-demo-"));
@@ -73,7 +73,10 @@ export default defineCommand({
     const out = kept ? ctx : { ...ctx, io: { ...ctx.io, stdout: (t: string) => ctx.io.stdout(t.replaceAll(real, "<demo>").replaceAll(dir, "<demo>")) } };
     try {
       out.io.stdout(kept ? `mogui demo in ${dir}\n` : "mogui demo in a temp dir, <demo> below (removed at the end; --keep keeps it)\n");
-      const w = await buildWorld(ctx, dir);
+      const w = await buildWorld(ctx, dir).catch((e: unknown) => {
+        if (e instanceof DemoError) return fail("failed", e.message);
+        throw e;
+      });
       out.io.stdout(`\nSet up: origin + product repo, worker worktree ${w.worktree} (branch feature-login, squash-merged),\n`);
       out.io.stdout(`task ${w.taskId} dispatched as ${w.dispatchId} to ${w.worker} and completed with worker_done.\n`);
       const steps = STEPS(w);

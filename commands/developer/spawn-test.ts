@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc } from "../../src/lib/output.ts";
 import { localDay } from "../../src/dispatch/workstream/workstream.ts";
 import { mustPassOk, renderReport, writeReport } from "../../src/developer/spawn-test/spawn-report.ts";
@@ -76,7 +77,7 @@ export default defineCommand({
       await requireOrca(ctx);
       for (const rt of cfg.runtimes) {
         const r = await runRuntime(ctx, cfg, rt);
-        ctx.io.stderr(`spawn-test: ${rt}: ${r.status}\n`);
+        logger(ctx, "spawn-test").log(`${rt}: ${r.status}`);
         results.push(r);
       }
     } catch (e) {

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { scanTree, selfTest } from "../../src/developer/tool-naming/tool-naming.ts";
 
@@ -24,7 +25,7 @@ export default defineCommand({
   async run({ ctx, args }) {
     if (args["self-test"]) {
       const failures = selfTest();
-      for (const f of failures) ctx.io.stderr(`test-tool-naming: self-test: ${f}\n`);
+      for (const f of failures) logger(ctx, "test-tool-naming").log(`self-test: ${f}`);
       if (failures.length) return "usage";
       printLines(ctx, ["test-tool-naming: self-test passed"]);
       return "ok";
@@ -37,7 +38,7 @@ export default defineCommand({
         ctx,
         findings.map((f) => `${f.path}:${f.line}: ${f.name}`),
       );
-      ctx.io.stderr(`test-tool-naming: ${findings.length} finding(s) in ${scanned} file(s)\n`);
+      logger(ctx, "test-tool-naming").log(`${findings.length} finding(s) in ${scanned} file(s)`);
     }
     return findings.length ? "findings" : "ok";
   },

@@ -4,6 +4,7 @@ import { gateLedgerPath } from "../../src/dispatch/gate/paths.ts";
 import { DISPATCH_EXIT, summaryLine } from "../../src/dispatch/pipeline/report.ts";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 
 /** The pipeline's codes (DISPATCH_EXIT, also the `exit` field of the --json report), by name. */
@@ -102,8 +103,9 @@ export default defineCommand({
         runCreate: args["run-create"],
         orcaTimeoutMs: args["orca-timeout-ms"],
       },
-      // The run's step lines (`✓ gate ALLOW ...`, `✗ ...`) are its progress, pinned by the tests: stderr as is.
-      (line) => ctx.io.stderr(`${line}\n`),
+      // The run's step lines (`✓ gate ALLOW ...`, `✗ ...`, `WARNING: ...`) are its progress, pinned by the tests:
+      // each line as is (no prefix), through the logger for its colour.
+      (line) => logger(ctx, "").log(line),
     );
     if (args.json) printDoc(ctx, report, true);
     else printLines(ctx, [summaryLine(report)]);

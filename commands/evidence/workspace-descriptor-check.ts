@@ -3,11 +3,12 @@ import { isProhibited, loadDescriptor, WorkspaceDescriptorError } from "../../sr
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 
 function undecidable(ctx: Ctx, json: boolean, path: string, action: string, message: string): "undecidable" {
   if (json) printDoc(ctx, { allow: false, decidable: false, path, action, reason: "unconfigured_or_invalid", message }, true);
-  else ctx.io.stderr(`workspace-descriptor-check: ${message}\n`);
+  else logger(ctx, "workspace-descriptor-check").log(message);
   return "undecidable";
 }
 

@@ -1,7 +1,6 @@
 import { defineCommand } from "../../src/lib/command.ts";
 import { useColor } from "../../src/lib/context.ts";
 import { boundedWarnings, type LedgerWarning } from "../../src/lib/ledger.ts";
-import { NamedExit } from "../../src/lib/exits.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { FleetRepoError } from "../../src/fleet/fleet/scan.ts";
 import { systemProcTable } from "../../src/fleet/fleet/procs.ts";
@@ -14,6 +13,7 @@ import { renderOnce } from "../../src/fleet/top/render.ts";
 import type { TopFrame } from "../../src/fleet/top/row.ts";
 import { processTerminal } from "../../src/fleet/top/terminal.ts";
 import { runTui } from "../../src/fleet/top/tui.ts";
+import { JobsLedgerError } from "../../src/workers/worker/jobs.ts";
 import { ARGS } from "../../src/lib/args.ts";
 
 export default defineCommand({
@@ -97,7 +97,7 @@ export default defineCommand({
       return "ok";
     } catch (e) {
       if (e instanceof FleetRepoError) return fail("notARepo", `top: ${e.message}`);
-      if (e instanceof NamedExit && e.exitName === "ledgerUnavailable") return fail("ledgerUnavailable", e.message.replace(/^worker top: /, "top: "));
+      if (e instanceof JobsLedgerError) return fail(e.kind, `top: ${e.detail}`);
       throw e;
     }
   },

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { ARGS } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { resolveStatePath } from "../../src/lib/context.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc } from "../../src/lib/output.ts";
 import { baselineFrom, compareSurface, measureSurface, parseBaseline, Unmeasurable, type Baseline } from "../../src/hooks/orca/orca-surface.ts";
 import { errnoCode } from "../../src/lib/errors.ts";
@@ -51,14 +52,14 @@ export default defineCommand({
       if (args["write-baseline"]) {
         const b = baselineFrom(surface, readBaseline(path, false));
         writeFileSync(path, `${JSON.stringify(b, null, 2)}\n`);
-        ctx.io.stderr(`[orca-surface] baseline written: ${path} (${Object.keys(b.watched).length} watched commands)\n`);
+        logger(ctx, "").log(`[orca-surface] baseline written: ${path} (${Object.keys(b.watched).length} watched commands)`);
         return "ok";
       }
       const base = readBaseline(path, true)!;
       const drift = compareSurface(base, surface);
       const k = Object.keys(base.watched).length;
       if (args.json) printDoc(ctx, { appVersion: surface.appVersion, commandCount: surface.commandCount, drift, schemaVersion: surface.schemaVersion, watched: k }, true);
-      for (const d of drift) ctx.io.stderr(`[orca-surface] DRIFT: ${d}\n`);
+      for (const d of drift) logger(ctx, "").log(`[orca-surface] DRIFT: ${d}`);
       if (drift.length) return "drift";
       if (!args.json && ctx.env.QUIET !== "1") ctx.io.stdout(`[orca-surface] ${surface.appVersion} · schema v${surface.schemaVersion ?? "?"} · ${k} watched commands verified\n`);
       return "ok";

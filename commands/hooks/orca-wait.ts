@@ -2,6 +2,7 @@ import { ARGS, UNBOUNDED_MAX } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
 import { forward } from "../../src/lib/exits.ts";
+import { logger } from "../../src/lib/log.ts";
 import { ORCA_MESSAGE_TYPES, orcaWait, WaitFailure } from "../../src/hooks/orca/orca-wait.ts";
 
 const DEFAULT_TIMEOUT_MS = 3_300_000;
@@ -54,12 +55,12 @@ export default defineCommand({
     const timeoutMs = args["timeout-ms"];
     try {
       const n = await orcaWait(ctx, { once: args.once, timeoutMs, types }, (l) => ctx.io.stdout(`${l}\n`));
-      if (n === 0) ctx.io.stderr(`orca-wait: no message within ${timeoutMs} ms\n`);
+      if (n === 0) logger(ctx, "orca-wait").log(`no message within ${timeoutMs} ms`);
       return "ok";
     } catch (e) {
       if (!(e instanceof WaitFailure)) throw e;
       // orca's own status (or 124/127 for no answer / no executable) is handed through.
-      ctx.io.stderr(`${e.message}\n`);
+      logger(ctx, "").log(e.message);
       return forward(e.code);
     }
   },

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import * as v from "valibot";
 import { defineCommand, failWith } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
+import { logger } from "../../src/lib/log.ts";
 import { hygieneDefects, installPaths, renderManifest, staleDiagnostics, type ManifestDoc } from "../../src/ops-repo/manifest/generate.ts";
 import { atomicWrite } from "../../src/lib/fs.ts";
 import { errnoCode, errorMessage } from "../../src/lib/errors.ts";
@@ -52,7 +53,7 @@ function check(ctx: Ctx, out: string, fresh: ManifestDoc): "ok" | "failed" {
   }
   const diags = staleDiagnostics(committed, fresh);
   if (diags.length === 0) return "ok";
-  ctx.io.stderr(`${NAME}: MANIFEST.json is stale; run mogui generate-manifest\n${diags.join("\n")}\n`);
+  logger(ctx, NAME).log(`MANIFEST.json is stale; run mogui generate-manifest\n${diags.join("\n")}`);
   return "failed";
 }
 

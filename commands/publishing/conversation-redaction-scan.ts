@@ -1,6 +1,7 @@
 import { ARGS, UNBOUNDED_MAX } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
 import { UsageError } from "../../src/lib/errors.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { formatViolation, scanConversations } from "../../src/publishing/github/conversation-scan.ts";
 import { GhError, REPO_RE, requireGhAuth } from "../../src/publishing/github/gh.ts";
@@ -46,7 +47,7 @@ export default defineCommand({
     if (args.json) printDoc(ctx, { count: violations.length, repo, violations }, true);
     else {
       printLines(ctx, violations.map(formatViolation));
-      ctx.io.stderr(`conversation-redaction-scan: ${violations.length} violation(s) in ${repo}\n`);
+      logger(ctx, "conversation-redaction-scan").log(`${violations.length} violation(s) in ${repo}`);
     }
     return violations.length ? "violations" : "ok";
   },

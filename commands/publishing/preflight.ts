@@ -20,10 +20,11 @@ async function readAnswer(): Promise<string> {
 function confirmer(ctx: Ctx, yes: boolean): (q: string) => Promise<boolean> {
   return async (question) => {
     if (yes) return true;
+    // A prompt (no newline; the answer follows on the same line), not a diagnostic.
     ctx.io.stderr(`preflight: ${question} [y/N] `);
     const answer = await readAnswer();
     const go = /^y(es)?$/i.test(answer);
-    if (!go) ctx.io.stderr("preflight: left unchanged\n");
+    if (!go) logger(ctx, "preflight").log("left unchanged");
     return go;
   };
 }

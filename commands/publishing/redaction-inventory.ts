@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { ARGS, UNBOUNDED_MAX, UNBOUNDED_MIN } from "../../src/lib/args.ts";
 import { defineCommand } from "../../src/lib/command.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printDoc, printLines } from "../../src/lib/output.ts";
 import { inventory, InventoryFail, inventoryJson, renderInventory } from "../../src/publishing/redaction/inventory.ts";
 import { orgRulesPath } from "../../src/publishing/redaction/rules.ts";
@@ -46,7 +47,7 @@ export default defineCommand({
         baselinePath: resolve(root, args.baseline),
         minCount: args["min-count"],
         dictPath: ctx.env.REDACTION_INVENTORY_DICT?.trim() || DEFAULT_DICT,
-        onNote: (m) => ctx.io.stderr(`${P}: note: ${m}\n`),
+        onNote: (m) => logger(ctx, P).log(`note: ${m}`),
       });
       if (args.json) printDoc(ctx, inventoryJson(inv), true);
       else printLines(ctx, renderInventory(inv));

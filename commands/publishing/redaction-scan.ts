@@ -5,7 +5,7 @@ import { defineCommand } from "../../src/lib/command.ts";
 import type { Ctx } from "../../src/lib/context.ts";
 import { errnoCode, errorMessage, UsageError } from "../../src/lib/errors.ts";
 import type { Exits } from "../../src/lib/exits.ts";
-import { progress as progressLine } from "../../src/lib/log.ts";
+import { logger, progress as progressLine } from "../../src/lib/log.ts";
 import { gitleaksVersion, runGitleaksScan } from "../../src/publishing/redaction/gitleaks.ts";
 import { compileRules } from "../../src/publishing/redaction/engine.ts";
 import { loadRules, ScanFail } from "../../src/publishing/redaction/rules.ts";
@@ -35,7 +35,7 @@ function progress(ctx: Ctx): Progress {
     last = now;
     shown = true;
     if (tty) return done === total ? tty.end(`scanned ${done}/${total} files`) : tty.update(done, total, "files");
-    ctx.io.stderr(`${P}: scanned ${done}/${total} files\n`);
+    logger(ctx, P).log(`scanned ${done}/${total} files`);
   };
 }
 
@@ -86,8 +86,8 @@ export const REDACTION_SCAN_EXITS = {
 type Outcome = keyof typeof REDACTION_SCAN_EXITS;
 
 function fail(ctx: Ctx, e: ScanFail | SourceError): Outcome {
-  ctx.io.stderr(`${P}: FAIL — ${e.message}\n`);
-  if (e instanceof ScanFail) for (const l of e.extra) ctx.io.stderr(`${l}\n`);
+  logger(ctx, P).log(`FAIL — ${e.message}`);
+  if (e instanceof ScanFail) for (const l of e.extra) logger(ctx, "").log(l);
   return "undecided";
 }
 
@@ -126,8 +126,8 @@ function failure(ctx: Ctx, e: unknown): Outcome {
   if (e instanceof ScanFail || e instanceof SourceError) return fail(ctx, e);
   if (e instanceof UsageError) throw e;
   // Exit 1 means findings: an unexpected failure must never look like one, nor like a pass.
-  ctx.io.stderr(`${P}: FAIL — internal error (${e instanceof Error ? e.name : typeof e}); the scan did not decide\n`);
-  if (ctx.debug && e instanceof Error && e.stack) ctx.io.stderr(`${e.stack}\n`);
+  logger(ctx, P).log(`FAIL — internal error (${e instanceof Error ? e.name : typeof e}); the scan did not decide`);
+  if (ctx.debug && e instanceof Error && e.stack) logger(ctx, "").log(e.stack);
   return "undecided";
 }
 
@@ -206,7 +206,7 @@ export default defineCommand({
         engineName = `gitleaks ${v}`;
       }
       const requireExtra = args["require-extra"] || ctx.env.REDACTION_REQUIRE_EXTRA === "1";
-      const warn = (m: string) => ctx.io.stderr(`${P}: WARNING — ${m}\n`);
+      const warn = (m: string) => logger(ctx, P).log(`WARNING — ${m}`);
       const rules = loadRules(ctx, gitRoot ?? base, { config: args.config, allowlist: args.allowlist, requireExtra }, warn);
       const opts = scanOptions(args, req.root, ctx.cwd);
       const format: ReportFormat = args.json ? "json" : (args["report-format"] ?? "text");
@@ -215,7 +215,7 @@ export default defineCommand({
       const docOnStdout = path === undefined && format !== "text";
       // The text lines stream as files are scanned (the native engine); the verdict follows them.
       const stream = !docOnStdout && engine === "mogui";
-      if (stream) opts.onFinding = (f) => ctx.io.stderr(`${ctx.io.stderrIsTTY ? "\r\x1b[2K" : ""}${findingLine(f)}\n`);
+      if (stream) opts.onFinding = (f) => logger(ctx, "").log(`${ctx.io.stderrIsTTY ? "\r\x1b[2K" : ""}${findingLine(f)}`);
       const run = engine === "gitleaks" ? runGitleaksScan : runNativeScan;
       const report = await run(ctx, rules, req, opts, progress(ctx));
       const messages = report.commitMessages === null ? "not-scanned" : String(report.commitMessages);
@@ -227,20 +227,20 @@ export default defineCommand({
       if (path !== undefined) writeReport(resolve(ctx.cwd, path), renderReport(format, report, meta));
       if (docOnStdout) ctx.io.stdout(renderReport(format, report, meta));
       const blind = blindSpotLine(report);
-      if (blind) ctx.io.stderr(`${blind}\n`);
-      if (args.baseline !== undefined) ctx.io.stderr(`${P}: ${report.suppressed} finding(s) suppressed by the baseline or .gitleaksignore\n`);
+      if (blind) logger(ctx, "").log(blind);
+      if (args.baseline !== undefined) logger(ctx, P).log(`${report.suppressed} finding(s) suppressed by the baseline or .gitleaksignore`);
       const total = report.findings.length + report.more;
       const summary = `(mode=${mode}, files=${report.files}, commit-messages=${messages}, org-rules=${org})`;
       if (total) {
-        ctx.io.stderr(`${P}: FAIL — ${total} finding(s) (fail-closed)\n`);
+        logger(ctx, P).log(`FAIL — ${total} finding(s) (fail-closed)`);
         const lines = docOnStdout ? [] : textLines(report, meta).slice(stream ? report.findings.length : 0);
-        if (lines.length) ctx.io.stderr(`${lines.join("\n")}\n`);
-        ctx.io.stderr(`${P}: fix, or exempt with a .gitleaksignore fingerprint, then re-run.\n`);
+        if (lines.length) logger(ctx, "").log(lines.join("\n"));
+        logger(ctx, P).log("fix, or exempt with a .gitleaksignore fingerprint, then re-run.");
         return "findings";
       }
-      const ok = `${P}: OK — 0 findings ${summary}\n`;
-      if (docOnStdout) ctx.io.stderr(ok);
-      else ctx.io.stdout(ok);
+      const ok = `OK — 0 findings ${summary}`;
+      if (docOnStdout) logger(ctx, P).log(ok);
+      else ctx.io.stdout(`${P}: ${ok}\n`);
       return "ok";
     } catch (e) {
       return failure(ctx, e);

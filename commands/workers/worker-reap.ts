@@ -4,17 +4,18 @@ import { resolveStatePath, type Ctx } from "../../src/lib/context.ts";
 import { ExitError, UsageError } from "../../src/lib/errors.ts";
 import { SHARED_EXITS } from "../../src/lib/exits.ts";
 import { boundedWarnings, checkLedger, type LedgerWarning } from "../../src/lib/ledger.ts";
+import { logger } from "../../src/lib/log.ts";
 import { printJson, printLines } from "../../src/lib/output.ts";
 import { resolve } from "node:path";
 import { unreapedSettled } from "../../src/workers/reap/observability.ts";
-import { REAP_EXITS, reap, type ReapRequest } from "../../src/workers/reap/worker-reap.ts";
+import { REAP_EXITS, reap, ReapError, type ReapRequest } from "../../src/workers/reap/worker-reap.ts";
 import { reapSets } from "../../src/workers/reap/worktree-safety.ts";
 import { PolicyError } from "../../src/workers/worker/policy.ts";
 
 const LEDGER_ENV = "DISPATCH_GATE_LEDGER";
 
 function warn(ctx: Ctx) {
-  return boundedWarnings((w: LedgerWarning) => ctx.io.stderr(`worker-reap: warning: ${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}\n`));
+  return boundedWarnings((w: LedgerWarning) => logger(ctx, "worker-reap").warn(`${w.path}${w.line ? `:${w.line}` : ""}: ${w.message}`));
 }
 
 // A LedgerError anywhere below maps to ledgerUnavailable once, in main (SHARED_ERRORS).
@@ -132,8 +133,11 @@ export default defineCommand({
       if (req.execute) await checkLedger(ledger, { onWarning: sink.warn });
       outcome = await reap(ctx, req);
     } catch (e) {
-      // src/reap throws its codes from this command's table (notSettled, unparseable, failed, orca's own).
-      if (e instanceof ExitError && !(e instanceof UsageError)) throw new ExitError(e.code, `worker-reap: ${e.message}`);
+      // The reaper's ReapError names this command's row (notSettled, unparseable, failed) or carries orca's own status.
+      if (e instanceof ReapError) {
+        if (e.orcaExit !== undefined) throw new ExitError(e.orcaExit, `worker-reap: ${e.message}`);
+        return fail(e.kind, `worker-reap: ${e.message}`);
+      }
       throw e;
     } finally {
       sink.flush();

@@ -139,6 +139,11 @@ function toCitty(defs: MoguiArgsDef): ArgsDef {
   return out;
 }
 const cittyDefs = new WeakMap<MoguiArgsDef, ArgsDef>();
+function cittyDefsOf(defs: MoguiArgsDef): ArgsDef {
+  let c = cittyDefs.get(defs);
+  if (!c) cittyDefs.set(defs, (c = toCitty(defs)));
+  return c;
+}
 
 /** citty's parser, loaded on the first parse that has tokens (citty pulls in node:util; `--version` and the hooks,
  * which read stdin and take no argv, never load it). */
@@ -160,6 +165,10 @@ interface Walk {
    * it as a flag or a negation; token-owned flags left out. */
   argv: string[];
   owned: Record<string, string | boolean | string[]>;
+  /** What citty would parse from `argv`, when every token was a long flag by its own name (`--name value`,
+   * `--name=value`, a bare boolean `--name`): then citty (and the node:util it loads, ~1 ms of every hook call's
+   * start) is not needed. Unset as soon as a token is anything else (a positional, `--`, an alias, `--flag=bool`). */
+  simple?: Record<string, string | boolean>;
 }
 
 /**
@@ -167,16 +176,18 @@ interface Walk {
  * or is one of this command's own flags, a boolean given a value other than true/false, a single flag given twice.
  */
 function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef): Walk {
-  const walk: Walk = { argv: [], owned: {} };
+  const walk: Walk = { argv: [], owned: {}, simple: {} };
   const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i]!;
     if (tok === "--") {
       walk.argv.push(...argv.slice(i));
+      walk.simple = undefined;
       break;
     }
     if (!tok.startsWith("-") || tok === "-") {
       walk.argv.push(tok);
+      walk.simple = undefined;
       continue;
     }
     const long = tok.startsWith("--");
@@ -195,10 +206,13 @@ function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef
     }
     const [name, def] = found;
     const owned = tokenOwned(name, def);
+    if (!long || key !== name) walk.simple = undefined;
     if (def.type === "boolean") {
       const value = eq >= 0 ? parseBool(cmdPath, name, body.slice(eq + 1)) : true;
       if (owned) walk.owned[name] = value;
       else walk.argv.push(tok);
+      if (eq >= 0) walk.simple = undefined;
+      else if (!owned && walk.simple) walk.simple[name] = true;
     } else {
       let value: string;
       if (eq >= 0) {
@@ -214,6 +228,7 @@ function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef
       if (def.type !== "int" && def.multiple) walk.owned[name] = [...((walk.owned[name] as string[] | undefined) ?? []), value];
       else if (seen.has(name)) throw new UsageError(`flag --${name} given more than once`, cmdPath);
       else if (owned) walk.owned[name] = value;
+      else if (walk.simple) walk.simple[name] = value;
     }
     seen.add(name);
   }
@@ -222,9 +237,7 @@ function walkTokens(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef
 
 export function parseArgv(cmdPath: string, argv: readonly string[], defs: MoguiArgsDef, rules: ParseRules = {}, opts: ParseOptions = {}): Parsed {
   const walk = walkTokens(cmdPath, argv, defs);
-  let cdefs = cittyDefs.get(defs);
-  if (!cdefs) cittyDefs.set(defs, (cdefs = toCitty(defs)));
-  const parsed = citty(walk.argv, cdefs);
+  const parsed = walk.simple ? { ...walk.simple, _: [] } : citty(walk.argv, cittyDefsOf(defs));
   const out: Parsed = { _: [] };
   for (const [name, def] of Object.entries(defs)) {
     if (def.type === "positional") continue;

@@ -5,9 +5,10 @@
  * `subCommands`. docs/contributing.md is the guide.
  */
 import type { ArgDef, ArgsDef, CommandDef } from "citty";
-import type { ArgValues, MoguiArgsDef, ParseRules } from "./args.ts";
+import { parseArgv, type ArgValues, type MoguiArgsDef, type ParseRules } from "./args.ts";
 import type { Ctx } from "./context.ts";
-import { type COMMON_EXITS, exitCode, NamedExit, type Exits, type Forwarded } from "./exits.ts";
+import { errorMessage } from "./errors.ts";
+import { type COMMON_EXITS, exitCode, NamedExit, SHARED_ERRORS, type Exits, type Forwarded } from "./exits.ts";
 
 /** What run gets: citty's context shape (args, rawArgs) plus mogui's Ctx and the typed exit helpers. */
 interface RunContext<A extends MoguiArgsDef, X extends Exits> {
@@ -149,3 +150,20 @@ export function failWith<X extends Exits>(exits: X, name: ExitName<X>, message: 
 
 // biome-ignore lint: the erased shape main dispatches on
 export type AnyCommand = Command<any, any> | Group;
+
+/** Parse `rest` against the command's flags (a passthrough command gets them as they are), run it, and map what it
+ * returns or throws to its declared exits. */
+export async function runCommand(ctx: Ctx, path: string, cmd: Command, rest: string[]): Promise<number> {
+  const args = cmd.passthrough ? { _: rest } : parseArgv(path, rest, cmd.args, cmd.rules, { typed: true });
+  const fail = (name: string, message: string): never => {
+    throw new NamedExit(name, exitCode(cmd.exits, name), message);
+  };
+  try {
+    const out = await cmd.run({ args: args as never, rawArgs: rest, ctx, fail: fail as never });
+    return typeof out === "number" ? out : exitCode(cmd.exits, out);
+  } catch (e) {
+    const shared = e instanceof Error ? SHARED_ERRORS[e.name] : undefined;
+    if (shared && cmd.exits[shared.exit]) fail(shared.exit, `${path.split(" ")[0]}: ${shared.label}: ${errorMessage(e)}`);
+    throw e;
+  }
+}

@@ -2,10 +2,13 @@
  * What a command gets from the outside world. Tests build one with captured streams, a stub runner and a fixed
  * clock; src/cli.ts builds the real one. Nothing in src/ reads process.env or writes process.stdout directly.
  */
+import { writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { COMMON_EXITS } from "./exits.ts";
+import { errnoCode } from "./errors.ts";
 import { realRunner, type Runner } from "./runner.ts";
+import { isTerminal } from "./tty.ts";
 
 export type Env = Record<string, string | undefined>;
 
@@ -35,20 +38,49 @@ export interface Ctx {
 }
 
 /**
- * The process's streams, each made on first use: Bun builds process.stdout and process.stderr lazily, and building
- * one costs a few milliseconds of start-up, which a hook that prints nothing (most calls) should not pay.
+ * The process's streams. stdout (data, often large) is Bun's process.stdout, made on first use. stderr (diagnostics,
+ * a line or a few) is written straight to fd 2: building process.stderr, and asking either stream whether it is a
+ * terminal, loads node:tty, about a millisecond of a start that a hook's one BLOCKED line should not pay. A stderr
+ * that cannot take the bytes now (a non-blocking pipe that is full) gets the rest through process.stderr, in order.
  */
 export function processIo(): Io {
+  let stderrStream: NodeJS.WriteStream | undefined;
   return {
     stdout: (t) => void stream(process.stdout).write(t),
-    stderr: (t) => void stream(process.stderr).write(t),
+    stderr: (t) => {
+      if (stderrStream) return void stderrStream.write(t);
+      const rest = writeFd(2, t);
+      if (rest !== undefined) {
+        stderrStream = stream(process.stderr);
+        stderrStream.write(rest);
+      }
+    },
     get stdoutIsTTY() {
-      return Boolean(process.stdout.isTTY);
+      return isTerminal(1);
     },
     get stderrIsTTY() {
-      return Boolean(process.stderr.isTTY);
+      return isTerminal(2);
     },
   };
+}
+
+let stderrGone = false;
+
+/** Write all of `text` to fd; what could not be written without blocking is returned (undefined: all written or dropped). */
+function writeFd(fd: number, text: string): Uint8Array | undefined {
+  if (stderrGone) return undefined;
+  const bytes = new TextEncoder().encode(text);
+  let off = 0;
+  try {
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === "EAGAIN") return bytes.subarray(off);
+    // A reader that went away: later lines are dropped quietly, as the streams below do.
+    if (code === "EPIPE") stderrGone = true;
+    else process.exitCode = COMMON_EXITS.internal.code;
+  }
+  return undefined;
 }
 
 const watched = new WeakSet<NodeJS.WriteStream>();

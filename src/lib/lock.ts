@@ -15,7 +15,8 @@
  */
 import { closeSync, constants, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { dlopen, FFIType, read } from "bun:ffi";
+import { FFIType, read } from "bun:ffi";
+import { openLibc } from "./libc.ts";
 import { errnoCode } from "./errors.ts";
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
@@ -101,17 +102,7 @@ function loadFlock(): Flock | null {
     // Opened lazily: a command that never locks never pays for dlopen.
     const errnoSym = mac ? "__error" : "__errno_location";
     const symbols = { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 }, [errnoSym]: { args: [], returns: FFIType.ptr } } as const;
-    // glibc is libc.so.6; musl's loader answers to the reserved name libc.so as itself.
-    const names = mac ? ["libSystem.B.dylib"] : ["libc.so.6", "libc.so"];
-    let lib: ReturnType<typeof dlopen<typeof symbols>> | undefined;
-    for (const name of names) {
-      try {
-        lib = dlopen(name, symbols);
-        break;
-      } catch {
-        /* the next name */
-      }
-    }
+    const lib = openLibc(symbols);
     if (!lib) return flockApi;
     const flock = lib.symbols.flock as (fd: number, op: number) => number;
     const errnoPtr = lib.symbols[errnoSym] as () => number | null;

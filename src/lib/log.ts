@@ -3,9 +3,12 @@
  * default reporter sends info/success to STDOUT and its full import costs start-up time in the compiled binary,
  * so mogui uses consola/core with its own stderr reporter. Import this lazily from commands that log (never from
  * main's start-up path). Data never goes here: stdout is for data (src/lib/output.ts).
+ *
+ * With colour off (not a TTY, NO_COLOR, --color=never) a line is exactly `<prefix>: [<tag>: ]<message>\n`, the
+ * bytes the tests pin; colour adds the tag's colour and the verdict words' (FAIL, BLOCKED red; WARNING yellow).
  */
 import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
-import type { Ctx } from "./context.ts";
+import { type Ctx, useColor } from "./context.ts";
 import { paint } from "./output.ts";
 
 const tags: Record<string, ["red" | "yellow" | "green" | "dim", string]> = {
@@ -18,21 +21,35 @@ const tags: Record<string, ["red" | "yellow" | "green" | "dim", string]> = {
   debug: ["dim", "debug"],
 };
 
+/** The verdict words a message may carry (`redaction-scan: FAIL — ...`, `sandbox run: WARNING: ...`). */
+const VERDICTS: Record<string, "red" | "yellow"> = { FAIL: "red", BLOCKED: "red", WARNING: "yellow" };
+const VERDICT_RE = /\b(FAIL|BLOCKED|WARNING)\b/g;
+
+/** `text` with its verdict words coloured when stderr takes colour; otherwise `text` itself. */
+function paintVerdicts(ctx: Ctx, text: string): string {
+  if (!useColor(ctx, ctx.io.stderrIsTTY)) return text;
+  return text.replace(VERDICT_RE, (w) => paint(ctx, "stderr", VERDICTS[w] ?? "red", w));
+}
+
 const instances = new WeakMap<Ctx, ConsolaInstance>();
 
-/** The run's consola; `prefix` names the command (`tracks: warning: ...`). */
+/**
+ * The run's consola; `prefix` names the command (`tracks: warning: ...`; "" for a line that carries its own).
+ * `.warn(m)` is `<prefix>: warning: m`, `.log(m)` is `<prefix>: m`. No throttling: every line is written, at once.
+ */
 export function logger(ctx: Ctx, prefix: string): ConsolaInstance {
   let base = instances.get(ctx);
   if (!base) {
     base = createConsola({
       level: ctx.debug ? 4 : 3,
+      throttle: 0,
       reporters: [
         {
           log(obj: LogObject) {
             const [colour, tag] = tags[obj.type] ?? ["dim", obj.type];
             const msg = obj.args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" ");
             const head = tag ? `${paint(ctx, "stderr", colour, tag)}: ` : "";
-            ctx.io.stderr(`${obj.tag ? `${obj.tag}: ` : ""}${head}${msg}\n`);
+            ctx.io.stderr(`${obj.tag ? `${obj.tag}: ` : ""}${head}${paintVerdicts(ctx, msg)}\n`);
           },
         },
       ],

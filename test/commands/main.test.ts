@@ -92,3 +92,22 @@ describe("main(argv): global behaviour", () => {
     expect(d.stderr).toStartWith("mogui: internal error: kaboom\nError: kaboom\n");
   });
 });
+
+describe("main(argv): colour of the diagnostics", () => {
+  // A verdict line through the logger (redaction-scan outside a git repository) and one through fail() (main's exit line).
+  const cases = [
+    [["redaction-scan", "--dir", "/"], "redaction-scan: FAIL — not a git repository: /\n"],
+    [["redaction-inventory", "--dir", "/"], "redaction-inventory: FAIL. REDACTION_EXTRA_PATTERNS is unset. A blind spot cannot be measured without rules.\n"],
+  ] as const;
+
+  test("--color=always or FORCE_COLOR=1 colours FAIL; not a TTY, NO_COLOR or --color=never gives the plain bytes", async () => {
+    for (const [argv, plain] of cases) {
+      const coloured = plain.replace("FAIL", "\x1b[31mFAIL\x1b[39m");
+      expect(await runMain(["--color=always", ...argv], { env: {} })).toMatchObject({ code: 2, stderr: coloured });
+      expect(await runMain([...argv], { env: { FORCE_COLOR: "1" } })).toMatchObject({ code: 2, stderr: coloured });
+      expect(await runMain([...argv], { env: {} })).toMatchObject({ code: 2, stderr: plain });
+      expect(await runMain([...argv], { env: { NO_COLOR: "1" } })).toMatchObject({ code: 2, stderr: plain });
+      expect(await runMain(["--color=never", ...argv], { env: { FORCE_COLOR: "1" } })).toMatchObject({ code: 2, stderr: plain });
+    }
+  });
+});

@@ -238,7 +238,7 @@ section(
   "git -C $P reset -q --hard HEAD~0 && git -C $P update-ref refs/heads/x HEAD",
   "git -C $P stash -q --include-untracked 2>/dev/null; git -C $P update-ref refs/evil HEAD",
   "git -C $P gc -q --prune=now",
-  "git -C $P repack -q -a -d -f",
+  "git -C $P repack -q -a -d -f -b",
   "git -C $P notes add -m evil HEAD",
   "git -C $P reflog expire --expire=now --all",
   "git -C $P symbolic-ref HEAD refs/heads/other",

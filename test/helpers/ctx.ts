@@ -2,6 +2,7 @@
 import { main } from "../../commands/main.ts";
 import type { Ctx, Env } from "../../src/lib/context.ts";
 import type { Runner } from "../../src/lib/runner.ts";
+import { join } from "node:path";
 
 export interface Captured {
   code: number;
@@ -28,4 +29,11 @@ export async function runMain(argv: string[], opts: { env?: Env; cwd?: string; r
   const { ctx, out } = captureCtx(over);
   const code = await main(argv, ctx);
   return { code, ...out() };
+}
+
+/** main run in a scratch dir (`dir()`, usually a fresh tempDir per test): HOME and MOGUI_HOME inside it, PATH as given. */
+export function scratchRunner(dir: () => string) {
+  const env = (extra: Record<string, string> = {}) => ({ HOME: dir(), MOGUI_HOME: join(dir(), "home"), PATH: process.env.PATH ?? "/usr/bin:/bin", ...extra });
+  const run = (argv: string[], opts: { env?: Record<string, string>; runner?: Runner } = {}) => runMain(argv, { env: opts.env ?? env(), cwd: dir(), runner: opts.runner });
+  return { env, run };
 }

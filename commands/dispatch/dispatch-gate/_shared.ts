@@ -25,8 +25,9 @@ export function gateWarn(ctx: Ctx): (w: LedgerWarning) => void {
 export function emitDecision(ctx: Ctx, d: GateDecision, notes: readonly string[] = []): "ok" | "deny" {
   printDoc(ctx, decisionJson(d), true);
   if (d.allow) return "ok";
+  // The D11 deny line, pinned byte for byte by the reference's tests: written as is, not through the logger.
   ctx.io.stderr(denyLine(d));
-  for (const n of notes) ctx.io.stderr(`dispatch-gate: ${n}\n`);
+  for (const n of notes) logger(ctx, "dispatch-gate").log(n);
   return "deny";
 }
 

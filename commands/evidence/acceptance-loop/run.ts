@@ -93,7 +93,7 @@ export default defineCommand({
     const { config: loaded, casebook } = loadForCli(ctx, args.config);
     const restore = restoreArgv(args["restore-cmd"]);
     const config = { ...loaded, maxIterations: maxIterations(args["max-iterations"], restore !== undefined, loaded.maxIterations) };
-    const say = (m: string) => ctx.io.stderr(`acceptance-loop: ${m}\n`);
+    const say = (m: string) => logger(ctx, "acceptance-loop").log(m);
     const log = logger(ctx, "acceptance-loop");
     for (const w of exposureWarnings(config)) log.warn(w);
     prepareRunDir(config.runDir);

@@ -6,6 +6,7 @@ import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { moguiHome } from "../../../src/lib/context.ts";
 import { errnoCode, errorMessage } from "../../../src/lib/errors.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 
 const FILES = EXAMPLES.filter((e) => e.configFile).map((e) => `${e.configFile} (${e.what})`);
@@ -41,7 +42,7 @@ export default defineCommand({
     }
     if (args.json) printDoc(ctx, { dir, written: r.written, kept: r.kept }, true);
     else printLines(ctx, [...r.written.map((p) => `wrote ${p}`), ...r.kept.map((p) => `kept ${p} (exists; left unchanged)`)]);
-    if (r.written.length) ctx.io.stderr("config init: edit the written files for your workspace (mogui config validate <name> checks one)\n");
+    if (r.written.length) logger(ctx, "config init").log("edit the written files for your workspace (mogui config validate <name> checks one)");
     return "ok";
   },
 });

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { DigestError, loadDigestConfig } from "../../../src/evidence/digest/config.ts";
 import { tick } from "../../../src/evidence/digest/tick.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
 
 export default defineCommand({
   meta: {
@@ -38,7 +39,7 @@ export default defineCommand({
       throw e;
     }
     ctx.io.stdout(result.digest);
-    ctx.io.stderr(`l1-digest: digest written to ${result.digestPath}; next tick in ${result.nextIntervalSeconds} s\n`);
+    logger(ctx, "l1-digest").log(`digest written to ${result.digestPath}; next tick in ${result.nextIntervalSeconds} s`);
     return result.unexplained > 0 ? "unexplained" : "ok";
   },
 });

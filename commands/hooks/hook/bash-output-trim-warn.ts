@@ -20,6 +20,7 @@ export default defineCommand({
     const call = startHook(ctx, args, "bash-output-trim-warn", "PreToolUse");
     const command = toolInput(call.input).command;
     const label = typeof command === "string" ? unfilteredLargeOutput(command) : null;
+    // The reference's warning text, pinned byte for byte by its tests; a hook's hot path: written as is.
     if (label) ctx.io.stderr(`${trimWarning(label)}\n`);
     return "ok";
   },

@@ -19,6 +19,7 @@ export default defineCommand({
   async run({ ctx, args }) {
     const call = startHook(ctx, args, "bash-poll-warn", "PreToolUse");
     const command = toolInput(call.input).command;
+    // The reference's warning text, pinned byte for byte by its tests; a hook's hot path: written as is.
     if (typeof command === "string" && pollLoop(command)) ctx.io.stderr(`${POLL_WARNING}\n`);
     return "ok";
   },

@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { mergeWiring, readSettings, SettingsError, writeSettings } from "../../../src/hooks/session/install.ts";
 import { mergeLayers, ProductPathError, productPaths } from "../../../src/hooks/sandbox/layers.ts";
@@ -88,8 +89,8 @@ export default defineCommand({
     if (args["dry-run"]) {
       // The merged settings, keys sorted (the file itself keeps its own key order).
       printDoc(ctx, result.settings, false);
-      for (const c of result.changes) ctx.io.stderr(`${c.change === "unchanged" ? "unchanged" : `would be ${c.change}`}: ${c.event} ${c.hook}\n`);
-      for (const c of layers) ctx.io.stderr(`${c.change === "unchanged" ? "unchanged" : `would be ${c.change}`}: ${layerLine(c)}\n`);
+      for (const c of result.changes) logger(ctx, "").log(`${c.change === "unchanged" ? "unchanged" : `would be ${c.change}`}: ${c.event} ${c.hook}`);
+      for (const c of layers) logger(ctx, "").log(`${c.change === "unchanged" ? "unchanged" : `would be ${c.change}`}: ${layerLine(c)}`);
       return "ok";
     }
     printLines(ctx, [...result.changes.map((c) => `${c.change}: ${c.event} ${c.hook}`), ...layers.map((c) => `${c.change}: ${layerLine(c)}`), `settings: ${path}`]);

@@ -45,6 +45,7 @@ export default defineCommand({
         alerts: r.alerts,
       };
       const err = appendAlert(ctx, row);
+      // A hook's hot path (latency-benchmarked): written as is, the logger is not loaded here.
       if (err) ctx.io.stderr(`[mogui hook] warning: secret alert ledger not written: ${err}\n`);
       ctx.io.stdout(`${JSON.stringify(hookOutput(tool, r))}\n`);
       return "ok";

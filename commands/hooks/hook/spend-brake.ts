@@ -51,6 +51,7 @@ export default defineCommand({
       const call = startHook(ctx, args, "spend-brake", "PreToolUse");
       const named = str(call.input, "transcript_path");
       if (!named) {
+        // spend-brake runs on every tool call (latency-benchmarked): its lines are written as is, no logger loaded.
         ctx.io.stderr(`spend-brake: ${call.inputError ?? "the hook input names no transcript_path"}: nothing measured, allowed\n`);
         return "ok";
       }

@@ -44,6 +44,7 @@ function renderUnfilled(list: Unfilled[]): string {
 async function confirmed(ctx: Ctx, yes: boolean, input: string | undefined): Promise<boolean> {
   if (yes) return true;
   if (input !== undefined) return input.trim() === "apply";
+  // A prompt (no newline; the answer follows on the same line), not a diagnostic.
   ctx.io.stderr(`Type 'apply' to write these files into the ops repository: `);
   const line = await readStdinLine();
   return line !== null && line.trim() === "apply";
@@ -107,14 +108,13 @@ export default defineCommand({
     if (!args.write || hasErrors) {
       if (args.json) printDoc(ctx, doc, true);
       else printLines(ctx, renderPlan(plan));
-      if (hasErrors && args.write) ctx.io.stderr(`${NAME}: the plan has errors; nothing written\n`);
-      if (unfilled.length) ctx.io.stderr(`${NAME}: ${unfilled.length} placeholder(s) would stay unfilled (pass --placeholder NAME=VALUE):\n${renderUnfilled(unfilled)}\n`);
+      if (hasErrors && args.write) logger(ctx, NAME).log("the plan has errors; nothing written");
+      if (unfilled.length) logger(ctx, NAME).log(`${unfilled.length} placeholder(s) would stay unfilled (pass --placeholder NAME=VALUE):\n${renderUnfilled(unfilled)}`);
       return hasErrors || refused ? "refused" : "ok";
     }
-    if (args.json) ctx.io.stderr(`${sortedJson(doc)}\n`);
-    else ctx.io.stderr(`${renderPlan(plan).join("\n")}\n`);
+    logger(ctx, "").log(args.json ? sortedJson(doc) : renderPlan(plan).join("\n"));
     if (unfilled.length && !args["allow-unfilled"]) {
-      ctx.io.stderr(`${NAME}: ${unfilled.length} placeholder(s) would stay unfilled; nothing written (pass --placeholder NAME=VALUE, or --allow-unfilled):\n${renderUnfilled(unfilled)}\n`);
+      logger(ctx, NAME).log(`${unfilled.length} placeholder(s) would stay unfilled; nothing written (pass --placeholder NAME=VALUE, or --allow-unfilled):\n${renderUnfilled(unfilled)}`);
       return "refused";
     }
     if (!(await confirmed(ctx, args.yes, args["confirm-input"]))) return aborted("confirmation declined; no writes");

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand, failWith } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { renderCheck, templateCheck } from "../../../src/ops-repo/template/check.ts";
 import { commandTemplate, TEMPLATE_ARG } from "../../../src/ops-repo/template/source.ts";
@@ -64,7 +65,7 @@ export default defineCommand({
     }
     if (args.json) printDoc(ctx, outcome.report, true);
     else printLines(ctx, renderCheck(outcome.report, outcome.code));
-    if (outcome.code === EXITS.unreadable.code) ctx.io.stderr(`${NAME}: could not check: ${outcome.report.questions_unanswered.join("; ")}\n`);
+    if (outcome.code === EXITS.unreadable.code) logger(ctx, NAME).log(`could not check: ${outcome.report.questions_unanswered.join("; ")}`);
     return outcome.code === EXITS.unreadable.code ? "unreadable" : outcome.code === EXITS.drift.code ? "drift" : "ok";
   },
 });

@@ -5,6 +5,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { LockTimeoutError } from "../../../src/lib/lock.ts";
 import { printDoc } from "../../../src/lib/output.ts";
 import { appendEntry, FIELDS, LineageAppendError, LineageValidationError } from "../../../src/succession/lineage/lineage.ts";
+import { successionRun } from "../_shared.ts";
 import { readText } from "../../../src/succession/master/io.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
 
@@ -33,7 +34,7 @@ export default defineCommand({
   },
   notes: [`Fields: ${FIELDS.map(([k]) => k).join(", ")} (notes optional). generation, repeated_question_count and\nreopened_decision_count are non-negative integers; verification is PASS, PARTIAL or FAILED.`],
   examples: ["mogui lineage append --ledger docs/lineage/MASTER-LINEAGE.md --entry gen-7.json"],
-  async run({ ctx, args, fail }) {
+  run: successionRun(async ({ ctx, args, fail }) => {
     const ledger = resolve(ctx.cwd, args.ledger);
     const text = args.entry === "-" ? await readStdinText(5_000) : readText(ctx, args.entry, NAME);
     if (args.entry === "-" && !text.trim()) return fail("invalid", `${NAME}: --entry - read nothing on stdin`);
@@ -53,5 +54,5 @@ export default defineCommand({
     }
     printDoc(ctx, { appended: true, generation: (raw as Record<string, unknown>).generation, ledger, section }, args.json);
     return "ok";
-  },
+  }),
 });

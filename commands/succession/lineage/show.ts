@@ -4,6 +4,7 @@ import { defineCommand } from "../../../src/lib/command.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { parseLedger } from "../../../src/succession/lineage/lineage.ts";
+import { successionRun } from "../_shared.ts";
 import { readText } from "../../../src/succession/master/io.ts";
 
 const NAME = "lineage show";
@@ -24,7 +25,7 @@ export default defineCommand({
     unreadable: { code: 2, meaning: "usage; ledger unreadable" },
   },
   examples: ["mogui lineage show --ledger docs/lineage/MASTER-LINEAGE.md --json"],
-  async run({ ctx, args }) {
+  run: successionRun(async ({ ctx, args }) => {
     const ledger = resolve(ctx.cwd, args.ledger);
     const { entries, warnings } = parseLedger(readText(ctx, ledger, NAME));
     const log = logger(ctx, NAME);
@@ -33,11 +34,11 @@ export default defineCommand({
       printDoc(ctx, { entries, ledger, warnings }, true);
       return "ok";
     }
-    if (!entries.length) ctx.io.stderr(`${NAME}: no generations in ${ledger}\n`);
+    if (!entries.length) log.log(`no generations in ${ledger}`);
     printLines(
       ctx,
       entries.map((e) => `Gen ${e.generation ?? "?"}\t${e.timestamp ?? "-"}\t${e.inherited_role ?? "-"}\tverification=${e.verification ?? "-"}\t${e.parent_session ?? "-"} -> ${e.successor_session ?? "-"}`),
     );
     return "ok";
-  },
+  }),
 });

@@ -1,6 +1,8 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc } from "../../../src/lib/output.ts";
+import { successionRun } from "../_shared.ts";
 import { selfHandle } from "../../../src/succession/master/io.ts";
 import { duplicateReport } from "../../../src/succession/master/sessions.ts";
 
@@ -26,14 +28,14 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage; orca terminal list failed or printed unusable JSON" },
   },
   examples: ["mogui master-succeed check-duplicates --self-handle term_... --marker 3f0c-session-id --json"],
-  async run({ ctx, args }) {
+  run: successionRun(async ({ ctx, args }) => {
     const report = await duplicateReport(ctx, args.marker, selfHandle(ctx, args["self-handle"], "master-succeed check-duplicates"));
     const unmeasured = (["session_id", "process_id"] as const).filter((k) => report[k] === "unmeasured");
     if (unmeasured.length) {
       // Text pinned by test/e2e/dispatch/orca-contract.test.ts (no "warning:" tag).
-      ctx.io.stderr(`check-duplicates: ${unmeasured.join(", ")} unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${report.relies_on.join(", ")}\n`);
+      logger(ctx, "check-duplicates").log(`${unmeasured.join(", ")} unmeasured (orca terminal list rows carry no sessionId/processId/pid); matched on ${report.relies_on.join(", ")}`);
     }
     printDoc(ctx, report, args.json);
     return "ok";
-  },
+  }),
 });

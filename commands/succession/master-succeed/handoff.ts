@@ -1,6 +1,7 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
+import { successionRun } from "../_shared.ts";
 import { buildHandoff } from "../../../src/succession/master/handoff.ts";
 import { readJsonFile } from "../../../src/succession/master/io.ts";
 
@@ -31,10 +32,10 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage; spec unreadable, not a JSON object, missing or unknown role" },
   },
   examples: ["mogui master-succeed handoff --spec ./ops/handoff-spec.json --json"],
-  async run({ ctx, args, fail }) {
+  run: successionRun(async ({ ctx, args, fail }) => {
     const spec = readJsonFile(ctx, args.spec, "master-succeed handoff");
     if (!spec || typeof spec !== "object" || Array.isArray(spec)) return fail("usage", "master-succeed handoff: the spec must be a JSON object");
     printDoc(ctx, { handoff: buildHandoff(spec as Record<string, unknown>) }, args.json);
     return "ok";
-  },
+  }),
 });

@@ -1,6 +1,7 @@
 import { ARGS, UNBOUNDED_MAX } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
+import { successionRun } from "../_shared.ts";
 import { selfHandle } from "../../../src/succession/master/io.ts";
 import { processProbe, ttyProbe } from "../../../src/succession/master/probes.ts";
 import { RETIRE, retirePredecessor } from "../../../src/succession/master/retire.ts";
@@ -42,7 +43,7 @@ export default defineCommand({
     "mogui master-succeed retire --self-handle term_me --target-handle term_old --target-pid 4242 --target-tty /dev/pts/3",
     "mogui master-succeed retire --self-handle term_me --target-handle term_old --target-pid 4242 --target-tty /dev/pts/3 --execute --json",
   ],
-  async run({ ctx, args }) {
+  run: successionRun(async ({ ctx, args }) => {
     const report = await retirePredecessor(ctx, {
       selfHandle: selfHandle(ctx, args["self-handle"], NAME),
       selector: args.expected,
@@ -59,5 +60,5 @@ export default defineCommand({
     printDoc(ctx, report, args.json);
     // D20: a refusal is a failure the caller must see in the exit status, not only in the JSON.
     return report.status === RETIRE.REFUSED ? "refused" : "ok";
-  },
+  }),
 });

@@ -1,7 +1,8 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
-import { SPAWN_EXIT } from "../../../src/succession/master/errors.ts";
+import { successionRun } from "../_shared.ts";
+import { SPAWN_FAILURES, SpawnFailure } from "../../../src/succession/master/errors.ts";
 import { readText } from "../../../src/succession/master/io.ts";
 import { spawnSuccessor } from "../../../src/succession/master/spawn.ts";
 import { SELECTOR_HINT } from "../../../src/succession/master/spawn-match.ts";
@@ -33,22 +34,16 @@ export default defineCommand({
     json: ARGS.json,
   },
   rules: { exactlyOne: [["kickoff-text", "kickoff-file"]] },
-  // The 20-26 failures are thrown from src/succession/master/spawn.ts as SuccessionError with their SPAWN_EXIT code.
+  // The 20-26 failures are thrown from src/succession/master/spawn.ts as a SpawnFailure naming its row (SPAWN_FAILURES).
   mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   exits: {
     ok: { code: 0, meaning: "DRY_RUN, or CREATED and verified (MATCH or MATCH_REISSUED)" },
     usage: { code: 2, meaning: "usage; a required value empty; --model missing for an agent without a default" },
-    createError: { code: SPAWN_EXIT.CREATE_ERROR, meaning: "SPAWN_CREATE_ERROR: orca terminal create failed or answered ok:false" },
-    parseError: { code: SPAWN_EXIT.PARSE_ERROR, meaning: "SPAWN_PARSE_ERROR: the create reply lacks JSON, the terminal, its handle or worktreeId" },
-    worktreeMismatch: { code: SPAWN_EXIT.WORKTREE_MISMATCH, meaning: "SPAWN_WORKTREE_MISMATCH: the terminal is not in the requested worktree" },
-    closeError: { code: SPAWN_EXIT.CLOSE_ERROR, meaning: "SPAWN_CLOSE_ERROR: closing the terminal it created failed" },
-    handleStale: { code: SPAWN_EXIT.HANDLE_STALE, meaning: "SPAWN_HANDLE_STALE: reported handle not live, no unique titled replacement (nothing closed)" },
-    listError: { code: SPAWN_EXIT.LIST_ERROR, meaning: "SPAWN_LIST_ERROR: the scoped pre-snapshot or liveness list failed" },
-    placementMismatch: { code: SPAWN_EXIT.PLACEMENT_MISMATCH, meaning: "SPAWN_PLACEMENT_MISMATCH: the terminal is not where --expected-placement says" },
+    ...SPAWN_FAILURES,
   },
   notes: [`Selector forms${SELECTOR_HINT.slice(1).replace("Accepted selector forms are", ":")}`],
   examples: ['mogui master-succeed spawn --workspace-selector id:folder:<uuid> --kickoff-text "Founding master boot" --root . --title "Founding master boot" --dry-run --json'],
-  async run({ ctx, args, fail }) {
+  run: successionRun(async ({ ctx, args, fail }) => {
     const agent = args.agent.trim();
     const model = args.model ?? defaultModel(agent);
     if (!model) return fail("usage", `--model is required for agent ${agent}`);
@@ -62,8 +57,11 @@ export default defineCommand({
       agent,
       expectedPlacement: args["expected-placement"],
       dryRun: args["dry-run"],
+    }).catch((e: unknown) => {
+      if (e instanceof SpawnFailure) return fail(e.kind, e.message);
+      throw e;
     });
     printDoc(ctx, report, args.json);
     return "ok";
-  },
+  }),
 });

@@ -1,6 +1,7 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc } from "../../../src/lib/output.ts";
+import { successionRun } from "../_shared.ts";
 import { readJsonFile } from "../../../src/succession/master/io.ts";
 import { verifySuccessor } from "../../../src/succession/master/verify.ts";
 
@@ -24,9 +25,9 @@ export default defineCommand({
     usage: { code: 2, meaning: "usage; report unreadable or not a JSON object" },
   },
   examples: ["mogui master-recover --charter C.md --handoff H.md --json > report.json && mogui master-succeed verify-successor --report report.json"],
-  async run({ ctx, args }) {
+  run: successionRun(async ({ ctx, args }) => {
     const report = readJsonFile(ctx, args.report, "master-succeed verify-successor");
     printDoc(ctx, verifySuccessor(report), args.json);
     return "ok";
-  },
+  }),
 });

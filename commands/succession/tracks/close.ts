@@ -1,6 +1,6 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "../../../src/succession/tracks/command-support.ts";
+import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "./_shared.ts";
 
 export default defineCommand({
   meta: { name: "tracks close", description: "Close an active track with its resolution (status CLOSED) in the work ledger." },
@@ -14,8 +14,8 @@ export default defineCommand({
   mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: TRACK_EXITS,
   examples: ["mogui tracks close T-12 --resolution 'merged in #40'"],
-  async run({ ctx, args }) {
-    const rt = runtime(ctx, args.ledger);
-    return write(ctx, args.json, () => rt.closeTrack(args["track-id"], args.resolution));
+  async run({ ctx, args, fail }) {
+    const rt = runtime(ctx, args.ledger, fail);
+    return write(ctx, args.json, fail, () => rt.closeTrack(args["track-id"], args.resolution));
   },
 });

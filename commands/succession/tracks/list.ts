@@ -1,8 +1,9 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { SHARED_EXITS } from "../../../src/lib/exits.ts";
+import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { ledgerArg, runtime } from "../../../src/succession/tracks/command-support.ts";
+import { ledgerArg, runtime } from "./_shared.ts";
 
 export default defineCommand({
   meta: {
@@ -21,14 +22,14 @@ export default defineCommand({
     ledgerUnavailable: { ...SHARED_EXITS.ledgerUnavailable, meaning: "usage; the work ledger cannot be read" },
   },
   examples: ["mogui tracks list", "mogui tracks list --all --json"],
-  async run({ ctx, args }) {
-    const rt = runtime(ctx, args.ledger);
+  async run({ ctx, args, fail }) {
+    const rt = runtime(ctx, args.ledger, fail);
     const tracks = args.all ? rt.tracks() : rt.activeTracks();
     if (args.json) {
       printDoc(ctx, { ledger: rt.path, tracks, warnings: rt.warnings }, true);
       return "ok";
     }
-    if (!tracks.length) ctx.io.stderr(`No ${args.all ? "" : "active "}tracks in ${rt.path}.\n`);
+    if (!tracks.length) logger(ctx, "").log(`No ${args.all ? "" : "active "}tracks in ${rt.path}.`);
     printLines(
       ctx,
       tracks.map((t) => `${t.track_id}\t${t.status}\t${t.title}${t.note ? `\t(${t.note})` : ""}`),

@@ -1,6 +1,6 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "../../../src/succession/tracks/command-support.ts";
+import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "./_shared.ts";
 
 export default defineCommand({
   meta: {
@@ -18,8 +18,8 @@ export default defineCommand({
   mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: TRACK_EXITS,
   examples: ['mogui tracks register T-12 --title "Ship the parser" --ref gh#12'],
-  async run({ ctx, args }) {
-    const rt = runtime(ctx, args.ledger);
-    return write(ctx, args.json, () => rt.registerTrack(args["track-id"], args.title, args.ref));
+  async run({ ctx, args, fail }) {
+    const rt = runtime(ctx, args.ledger, fail);
+    return write(ctx, args.json, fail, () => rt.registerTrack(args["track-id"], args.title, args.ref));
   },
 });

@@ -1,6 +1,6 @@
 import { ARGS } from "../../../src/lib/args.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
-import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "../../../src/succession/tracks/command-support.ts";
+import { idArg, ledgerArg, runtime, TRACK_EXITS, write } from "./_shared.ts";
 
 export default defineCommand({
   meta: { name: "tracks update", description: "Set an active track's status (and an optional note) in the work ledger." },
@@ -15,8 +15,8 @@ export default defineCommand({
   mcp: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
   exits: TRACK_EXITS,
   examples: ["mogui tracks update T-12 --status BLOCKED --note 'waiting for review'"],
-  async run({ ctx, args }) {
-    const rt = runtime(ctx, args.ledger);
-    return write(ctx, args.json, () => rt.updateTrack(args["track-id"], args.status, args.note));
+  async run({ ctx, args, fail }) {
+    const rt = runtime(ctx, args.ledger, fail);
+    return write(ctx, args.json, fail, () => rt.updateTrack(args["track-id"], args.status, args.note));
   },
 });

@@ -5,7 +5,7 @@ import { moguiHome, type Ctx } from "../../../src/lib/context.ts";
 import { COMMON_EXITS, NamedExit } from "../../../src/lib/exits.ts";
 import { HerdrError } from "../../../src/lib/herdr/client.ts";
 import { OrcaError } from "../../../src/lib/orca/client.ts";
-import { inboxRoot, LEDGER_ENV, ledgerPath } from "../../../src/workers/worker/jobs.ts";
+import { inboxRoot, JobsLedgerError, LEDGER_ENV, ledgerPath } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_INTERVAL_MS, DEFAULT_READINGS } from "../../../src/workers/worker/stability.ts";
 import { loadPolicy, type Policy, PolicyError, POLICY_ENV, policyPath } from "../../../src/workers/worker/policy.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
@@ -66,4 +66,19 @@ export async function hostCall<T>(cmd: string, fn: () => Promise<T>): Promise<T>
     if (isHostError(e)) throw new NamedExit("hostFailed", WORKER_EXITS.hostFailed.code, `worker ${cmd}: ${e.message}`);
     throw e;
   }
+}
+
+/**
+ * A `worker` command's run whose jobs-ledger failures (JobsLedgerError: unreadable, corrupt, locked, no such job)
+ * are its `ledgerUnavailable` row, the error's line as it is: `run: jobsRun(async ({ ctx, args, fail }) => ...)`.
+ */
+export function jobsRun<R extends { fail: (name: "ledgerUnavailable", message: string) => never }, const T>(run: (rc: R) => Promise<T>): (rc: R) => Promise<T> {
+  return async (rc) => {
+    try {
+      return await run(rc);
+    } catch (e) {
+      if (e instanceof JobsLedgerError) return rc.fail(e.kind, e.message);
+      throw e;
+    }
+  };
 }

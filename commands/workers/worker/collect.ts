@@ -3,7 +3,7 @@ import type { HostKind } from "../../../src/lib/host/types.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { isHostError, paths, WORKER_ARGS } from "./_shared.ts";
+import { isHostError, jobsRun, paths, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { type CollectItem, collectJob } from "../../../src/workers/worker/collect.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
@@ -35,7 +35,7 @@ export default defineCommand({
   },
   notes: ["The job list comes from the jobs ledger (never from memory); each job's host is the one it was spawned on."],
   examples: ["mogui worker collect --owner orch-a", "mogui worker collect --owner orch-a --execute --json"],
-  async run({ ctx, args }) {
+  run: jobsRun(async ({ ctx, args }) => {
     const owner = args.owner;
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const execute = args.execute;
@@ -62,5 +62,5 @@ export default defineCommand({
         items.map((i) => `${i.job_id}\t${i.action}${execute || i.action !== "close" ? "" : " (dry run)"}\t${i.pane_id}\t${i.status}${i.reasons.length ? `\t${i.reasons.join("; ")}` : ""}${i.worktree ? `\tworktree ${i.worktree}` : ""}`),
       );
     return items.some((i) => i.action === "close_failed" || i.action === "error") ? "failed" : "ok";
-  },
+  }),
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS } from "./_shared.ts";
+import { jobsRun, paths, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { mergeGate } from "../../../src/workers/worker/verdict.ts";
@@ -30,7 +30,7 @@ export default defineCommand({
     settled: { code: 5, meaning: "the job is already terminal" },
   },
   examples: ["mogui worker decide --job rob1-impl-20260801-0930 --state merged --note 'PR #12 squash-merged'"],
-  async run({ ctx, args, fail }) {
+  run: jobsRun(async ({ ctx, args, fail }) => {
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const job = await getJob(ctx, ledger, args.job, "decide");
     if (TERMINAL_STATES.includes(job.state)) return fail("settled", `worker decide: job ${job.id} is already ${job.state}`);
@@ -44,5 +44,5 @@ export default defineCommand({
     if (args.json) printDoc(ctx, row, true);
     else printLines(ctx, [`${job.id}\t${state}`]);
     return "ok";
-  },
+  }),
 });

@@ -1,6 +1,6 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, paths, TIER_OPTIONS, WORKER_ARGS } from "./_shared.ts";
+import { GRADE_OPTIONS, jobsRun, paths, TIER_OPTIONS, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { checkJobsLedger, getJob, record } from "../../../src/workers/worker/jobs.ts";
 import { repRefusals, repRow } from "../../../src/workers/worker/reps.ts";
@@ -46,7 +46,7 @@ export default defineCommand({
     refused: { code: 3, meaning: "refused by the honesty rules: token counts without a source, rounds or blockers that disagree with the ledger" },
   },
   examples: ["mogui worker reps add --profile grok-med --model grok-4 --effort medium --task rob1 --tier T1 --role impl --rounds 0 --blockers-found 0 --completed 1"],
-  async run({ ctx, args, fail }) {
+  run: jobsRun(async ({ ctx, args, fail }) => {
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const tier = args.tier;
     const rounds = args.rounds;
@@ -78,5 +78,5 @@ export default defineCommand({
     if (args.json) printDoc(ctx, row, true);
     else printLines(ctx, [`recorded ${String(row.launch_profile)} ${inp.task} ${tier} ${inp.role} completed=${inp.completed} rounds=${rounds}${row.notes ? ` (${String(row.notes)})` : ""}`]);
     return "ok";
-  },
+  }),
 });

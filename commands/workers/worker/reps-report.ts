@@ -1,7 +1,7 @@
 import { defineCommand } from "../../../src/lib/command.ts";
 import { LedgerError, readRows, type LedgerRow } from "../../../src/lib/ledger.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS } from "./_shared.ts";
+import { jobsRun, paths, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { ledgerFail, warnLedger } from "../../../src/workers/worker/jobs.ts";
 import { aggregate } from "../../../src/workers/worker/reps.ts";
@@ -25,7 +25,7 @@ export default defineCommand({
     ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
   },
   examples: ["mogui worker reps report", "mogui worker reps report --role impl --json"],
-  async run({ ctx, args }) {
+  run: jobsRun(async ({ ctx, args }) => {
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const want = (r: LedgerRow) => (["tier", "role", "grade"] as const).every((k) => args[k] === undefined || r[k] === args[k]);
     const rows: LedgerRow[] = [];
@@ -47,5 +47,5 @@ export default defineCommand({
     const head = "launch_profile\truns\tcompleted\trate\tavg_rounds\tblockers\ttokens(in/out, runs measured)";
     printLines(ctx, [head, ...stats.map((s) => `${s.launch_profile}\t${s.runs}\t${s.completed}\t${s.completion_rate}\t${s.avg_rounds}\t${s.blockers_found}\t${s.token_runs ? `${s.input_tokens}/${s.output_tokens} (${s.token_runs})` : "unknown"}`)]);
     return "ok";
-  },
+  }),
 });

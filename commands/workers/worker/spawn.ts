@@ -6,8 +6,8 @@ import { defineCommand, failWith } from "../../../src/lib/command.ts";
 import { errnoCode, errorMessage, UsageError } from "../../../src/lib/errors.ts";
 import { logger } from "../../../src/lib/log.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, hostCall, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
-import { SPAWN_EXITS, spawnJob } from "../../../src/workers/worker/spawn.ts";
+import { GRADE_OPTIONS, hostCall, jobsRun, paths, policyOf, WORKER_ARGS } from "./_shared.ts";
+import { SPAWN_EXITS, SpawnError, spawnJob } from "../../../src/workers/worker/spawn.ts";
 import { readFileSync } from "node:fs";
 
 function readBrief(path: string): string {
@@ -67,7 +67,7 @@ export default defineCommand({
     ].join("\n"),
   ],
   examples: ["mogui worker spawn --issue rob1234 --stage impl --name rob1234-fix --model claude-opus-5 --owner orch-a --brief brief.md --path tools/x.py --workspace w1"],
-  async run({ ctx, args, fail }) {
+  run: jobsRun(async ({ ctx, args, fail }) => {
     const cmd = "worker spawn";
     const host = hostKind(ctx, args.host, cmd);
     const workspace = args.workspace ?? null;
@@ -110,8 +110,11 @@ export default defineCommand({
         moguiHome: p.home,
         maxTokens: args["max-tokens"],
       }),
-    );
-    for (const f of out.findings ?? []) ctx.io.stderr(`worker spawn: ${briefPath}:${f.line}: ${f.code}: ${f.message}\n`);
+    ).catch((e: unknown) => {
+      if (e instanceof SpawnError) return fail(e.kind, e.message);
+      throw e;
+    });
+    for (const f of out.findings ?? []) logger(ctx, "worker spawn").log(`${briefPath}:${f.line}: ${f.code}: ${f.message}`);
     const doc = { ...out.doc, ...(out.findings ? { findings: out.findings } : {}), ...(out.classification ? { classification: out.classification } : {}) };
     if (args.json) printDoc(ctx, doc, true);
     else if (out.doc.spawned) printLines(ctx, [`${out.doc.job_id}\t${out.doc.host} pane ${out.doc.pane_id}\t${out.doc.tier} ${out.doc.spawn_mode}\tlanded=${(out.doc.landing as { landed: boolean }).landed}`]);
@@ -122,5 +125,5 @@ export default defineCommand({
       logger(ctx, cmd).warn(why);
     }
     return "ok";
-  },
+  }),
 });

@@ -3,7 +3,7 @@ import type { HostKind } from "../../../src/lib/host/types.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
 import { errorMessage } from "../../../src/lib/errors.ts";
-import { isHostError, paths, WORKER_ARGS } from "./_shared.ts";
+import { isHostError, jobsRun, paths, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { observeJob, type StatusItem } from "../../../src/workers/worker/status.ts";
@@ -32,7 +32,7 @@ export default defineCommand({
     ledgerUnavailable: WORKER_EXITS.ledgerUnavailable,
   },
   examples: ["mogui worker status --owner orch-a", "mogui worker status --owner orch-a --json"],
-  async run({ ctx, args }) {
+  run: jobsRun(async ({ ctx, args }) => {
     const owner = args.owner;
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const fallback = hostKind(ctx, args.host, "worker status");
@@ -59,5 +59,5 @@ export default defineCommand({
         items.map((i) => ("collected" in i ? `${i.job_id}\t${i.state}\tcollected` : `${i.job_id}\t${i.state}\t${i.pane_id}\t${i.summary}${i.report ? "\treport in inbox" : ""}`)),
       );
     return items.some((i) => "status" in i && i.status === "error") ? "hostFailed" : "ok";
-  },
+  }),
 });

@@ -1,7 +1,7 @@
 import { makeHost, hostKind } from "../../../src/lib/host/index.ts";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { hostCall, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
+import { hostCall, jobsRun, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { loadJobs } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_DEAD_TITLES } from "../../../src/workers/worker/policy.ts";
@@ -35,7 +35,7 @@ export default defineCommand({
   },
   notes: ["Dead-tab titles: the policy's dead_tab_title_patterns (default: `user@host...` prompts and bare shell names)."],
   examples: ["mogui worker sweep --workspace w16", "mogui worker sweep --workspace w16 --execute --json"],
-  async run({ ctx, args }) {
+  run: jobsRun(async ({ ctx, args }) => {
     const workspace = args.workspace;
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const execute = args.execute;
@@ -53,5 +53,5 @@ export default defineCommand({
         items.map((i) => `${i.pane_id}\t${i.kind}\t${i.action}${!execute && i.action === "close" ? " (dry run)" : ""}\t${i.title ?? "-"}\t${i.reasons.join("; ")}`),
       );
     return items.some((i) => i.action === "close_failed") ? "failed" : "ok";
-  },
+  }),
 });

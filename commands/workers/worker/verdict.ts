@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { GRADE_OPTIONS, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
+import { GRADE_OPTIONS, jobsRun, paths, policyIfPresent, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, TERMINAL_STATES } from "../../../src/workers/worker/jobs.ts";
 import { DEFAULT_FAMILIES, providerFamily } from "../../../src/workers/worker/policy.ts";
@@ -39,7 +39,7 @@ export default defineCommand({
     settled: { code: 5, meaning: "the job is already terminal" },
   },
   examples: ["mogui worker verdict --job rob1-impl-20260801-0930 --findings findings.md --verifier-model gpt-5.4 --verifier-session rob1-verify"],
-  async run({ ctx, args, fail }) {
+  run: jobsRun(async ({ ctx, args, fail }) => {
     const ledger = paths(ctx, { ledger: args.ledger }).ledger;
     const file = resolve(ctx.cwd, args.findings);
     let findings;
@@ -71,5 +71,5 @@ export default defineCommand({
     if (d.outcome === "refused") return fail("refused", `worker verdict: refused: ${d.reason}`);
     if (d.outcome === "escalated") return fail("escalated", `worker verdict: ${d.reason}`);
     return "ok";
-  },
+  }),
 });

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { defineCommand } from "../../../src/lib/command.ts";
 import { UsageError } from "../../../src/lib/errors.ts";
 import { printDoc, printLines } from "../../../src/lib/output.ts";
-import { paths, WORKER_ARGS } from "./_shared.ts";
+import { jobsRun, paths, WORKER_ARGS } from "./_shared.ts";
 import { WORKER_EXITS } from "../../../src/workers/worker/exits.ts";
 import { getJob, record, reportPath } from "../../../src/workers/worker/jobs.ts";
 import { claimedShaFromReport, isSha, verifyPush } from "../../../src/workers/worker/push.ts";
@@ -40,7 +40,7 @@ export default defineCommand({
     ],
   },
   examples: ["mogui worker verify-push --job rob1234-impl-20260801-0930", "mogui worker verify-push --repo . --branch worker/x --sha 1a2b3c4d"],
-  async run({ ctx, args, fail }) {
+  run: jobsRun(async ({ ctx, args, fail }) => {
     const cmd = "worker verify-push";
     const jobId = args.job;
     const remote = args.remote;
@@ -69,5 +69,5 @@ export default defineCommand({
     else printLines(ctx, [`${r.ok ? "OK" : "MISMATCH"}\t${r.reason}`]);
     if (!r.ok) return fail("mismatch", `${cmd}: ${r.reason}`);
     return "ok";
-  },
+  }),
 });

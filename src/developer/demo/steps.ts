@@ -6,17 +6,21 @@
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Ctx, Env } from "../../lib/context.ts";
-import { failWith } from "../../lib/command.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { appendRow } from "../../lib/ledger.ts";
 import { ok } from "../../lib/runner.ts";
 
-/** `mogui demo`'s exits (declared here because the set-up below fails with them too). */
+/** `mogui demo`'s exits (declared here beside the set-up whose DemoError the command maps to `failed`). */
 export const DEMO_EXITS = {
   ok: { code: 0, meaning: "every demo step behaved as documented" },
   failed: { code: 1, meaning: "a step did not (the failing step is named on stderr)" },
   usage: { code: 2, meaning: "usage error: an unknown flag or argument" },
 } as const satisfies Exits;
+
+/** A set-up step that did not work: `mogui demo` maps it to its `failed` row. */
+export class DemoError extends Error {
+  override name = "DemoError";
+}
 
 export interface DemoWorld {
   dir: string;
@@ -46,14 +50,14 @@ function shQuote(s: string): string {
 
 async function must(ctx: Ctx, env: Env, argv: string[], what: string): Promise<string> {
   const r = await ctx.runner(argv, { env, cwd: ctx.cwd, timeoutMs: 30_000 });
-  if (!ok(r)) failWith(DEMO_EXITS, "failed", `demo: ${what} failed: ${(r.stderr || r.stdout).trim().split("\n")[0] ?? ""}`);
+  if (!ok(r)) throw new DemoError(`demo: ${what} failed: ${(r.stderr || r.stdout).trim().split("\n")[0] ?? ""}`);
   return r.stdout;
 }
 
 async function orcaJson(ctx: Ctx, env: Env, args: string[], what: string): Promise<Record<string, any>> {
   const out = await must(ctx, env, [env.ORCA_CLI_COMMAND!, ...args, "--json"], what);
   const doc = JSON.parse(out) as { ok?: boolean; result?: Record<string, any> };
-  if (!doc.ok || !doc.result) failWith(DEMO_EXITS, "failed", `demo: ${what}: unexpected reply`);
+  if (!doc.ok || !doc.result) throw new DemoError(`demo: ${what}: unexpected reply`);
   return doc.result;
 }
 
@@ -122,6 +126,6 @@ export async function buildWorld(ctx: Ctx, dir: string): Promise<DemoWorld> {
   const now = ctx.now() / 1000;
   appendRow(ledger, { event: "dispatch_submitted", ts: now, dispatch_id: d.dispatchId, task_id: d.taskId, status: "dispatched" });
   appendRow(ledger, { event: "dispatch_completed", ts: now, dispatch_id: d.dispatchId, task_id: d.taskId, status: "completed" });
-  if (!existsSync(worktree)) failWith(DEMO_EXITS, "failed", "demo: the worker worktree was not created");
+  if (!existsSync(worktree)) throw new DemoError("demo: the worker worktree was not created");
   return { dir, env, repo, worktree, ledger, ...d };
 }

@@ -45,6 +45,7 @@ function appendQuietly(ctx: Ctx, path: string, row: LedgerRow, what: string): vo
   try {
     appendRow(path, row, { lockTimeoutMs: 2000 });
   } catch (e) {
+    // A hook's path (latency-benchmarked; no logger loaded) and the reference's `[mogui hook]` tag: written as is.
     ctx.io.stderr(`[mogui hook] warning: ${what} not written: ${errorMessage(e)}\n`);
   }
 }

@@ -352,8 +352,14 @@ export async function scanSharded(ctx: Ctx, compile: () => Compiled, files: read
         parsed = null;
       }
       if (!parsed?.success) {
+        // A child's own stderr, handed through as is under --debug (not a diagnostic of ours).
         if (ctx.debug && r.stderr) ctx.io.stderr(r.stderr.endsWith("\n") ? r.stderr : `${r.stderr}\n`);
-        const why = r.stderr.split("\n").find((l) => l.startsWith("redaction-scan: FAIL")) ?? "a scan process failed (engine error, not a finding)";
+        // Colour stripped: a child run under FORCE_COLOR colours its verdict word (src/lib/log.ts).
+        const why =
+          r.stderr
+            .replace(/\x1b\[[0-9;]*m/g, "")
+            .split("\n")
+            .find((l) => l.startsWith("redaction-scan: FAIL")) ?? "a scan process failed (engine error, not a finding)";
         throw new ScanFail(why.replace(/^redaction-scan: FAIL — /, ""));
       }
       mergeShard(out, parsed.output, opts.budget, opts.onFinding);

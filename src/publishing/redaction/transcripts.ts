@@ -8,6 +8,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
+import { logger } from "../../lib/log.ts";
 import type { ScanRequest } from "./scan.ts";
 
 export type Agent = "claude" | "codex" | "all";
@@ -41,9 +42,9 @@ function transcriptStores(ctx: Pick<Ctx, "env" | "cwd">, agent: Agent): Stores {
  */
 export function transcriptRequest(ctx: Ctx, req: ScanRequest, agent: Agent, verbose: boolean, json: boolean): boolean {
   const stores = transcriptStores(ctx, agent);
-  if (verbose) ctx.io.stderr(`redaction-scan: transcript stores: ${stores.looked.map((d) => `${d}${stores.dirs.includes(d) ? "" : " (absent)"}`).join(", ")}\n`);
+  if (verbose) logger(ctx, "redaction-scan").log(`transcript stores: ${stores.looked.map((d) => `${d}${stores.dirs.includes(d) ? "" : " (absent)"}`).join(", ")}`);
   if (stores.dirs.length === 0) {
-    ctx.io.stderr(`redaction-scan: OK — no transcript store found (looked in ${stores.looked.join(", ")})\n`);
+    logger(ctx, "redaction-scan").log(`OK — no transcript store found (looked in ${stores.looked.join(", ")})`);
     if (json) ctx.io.stdout(`${JSON.stringify({ files: 0, findings: [], findings_total: 0, verdict: "clean" })}\n`);
     return false;
   }

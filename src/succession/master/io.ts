@@ -2,18 +2,26 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { errnoCode, errorMessage, ExitError, UsageError } from "../../lib/errors.ts";
-import { COMMON_EXITS } from "../../lib/exits.ts";
+import { errnoCode, errorMessage, UsageError } from "../../lib/errors.ts";
 
-/** An input file that cannot be read or parsed is the commands' `usage` exit (one line, no help hint). */
-const INPUT_EXIT = COMMON_EXITS.usage.code;
+/**
+ * An input file that cannot be read or parsed: `kind` is the commands' row, `usage` (one line, no help hint); the
+ * message is the whole line. The commands map it (commands/succession/_shared.ts, readInput).
+ */
+export class InputError extends Error {
+  readonly kind = "usage";
+  constructor(message: string) {
+    super(message);
+    this.name = "InputError";
+  }
+}
 
 export function readText(ctx: Ctx, path: string, label: string): string {
   try {
     return readFileSync(resolve(ctx.cwd, path), "utf8");
   } catch (e) {
     const code = errnoCode(e);
-    throw new ExitError(INPUT_EXIT, `${label}: cannot read ${path}${code ? ` (${code})` : ""}`);
+    throw new InputError(`${label}: cannot read ${path}${code ? ` (${code})` : ""}`);
   }
 }
 
@@ -22,7 +30,7 @@ export function readJsonFile(ctx: Ctx, path: string, label: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new ExitError(INPUT_EXIT, `${label}: ${path} is not valid JSON: ${errorMessage(e)}`);
+    throw new InputError(`${label}: ${path} is not valid JSON: ${errorMessage(e)}`);
   }
 }
 

@@ -1,7 +1,7 @@
 /** Parsing a `terminal create` reply and the worktree / title match rules of §5.8. */
 import { realpathSync } from "node:fs";
 import { envelopeMessage } from "./sessions.ts";
-import { SPAWN_EXIT, SuccessionError } from "./errors.ts";
+import { SpawnFailure, type SpawnFailureKind } from "./errors.ts";
 
 export const SELECTOR_HINT = ". Accepted selector forms are full id:<repoId>::<path>, id:folder:<uuid> for folder workspaces; path: is matched by resolved directory.";
 
@@ -13,13 +13,13 @@ export interface Created {
 }
 
 /** A parse failure that still names the handle it could sniff, so cleanup can try to close what was created. */
-export class SpawnParseError extends SuccessionError {
+export class SpawnParseError extends SpawnFailure {
   constructor(
     message: string,
-    code: number,
+    kind: SpawnFailureKind,
     readonly sniffedHandle: string | null,
   ) {
-    super(message, code);
+    super(message, kind);
   }
 }
 
@@ -44,7 +44,7 @@ function terminalObject(root: Record<string, unknown>): Record<string, unknown> 
 
 export function parseCreated(raw: string): Created {
   const sniffed = sniffHandle(raw);
-  const fail = (msg: string, code: number = SPAWN_EXIT.PARSE_ERROR) => new SpawnParseError(msg, code, sniffed);
+  const fail = (msg: string, kind: SpawnFailureKind = "parseError") => new SpawnParseError(msg, kind, sniffed);
   let j: unknown;
   try {
     j = JSON.parse(raw);
@@ -52,13 +52,13 @@ export function parseCreated(raw: string): Created {
     throw fail("invalid spawn JSON");
   }
   if (!isObj(j)) throw fail("spawn JSON root must be an object");
-  if (j.ok === false) throw fail(`spawn orca error: ${envelopeMessage(j)}`, SPAWN_EXIT.CREATE_ERROR);
+  if (j.ok === false) throw fail(`spawn orca error: ${envelopeMessage(j)}`, "createError");
   const t = terminalObject(j);
   if (!t) throw fail("spawn JSON missing created terminal");
   const handle = HANDLE_KEYS.map((k) => t[k]).find((v): v is string => typeof v === "string" && v !== "");
   if (!handle) throw fail("spawn JSON missing handle");
   const wt = t.worktreeId;
-  if (typeof wt !== "string" || wt === "") throw new SpawnParseError("spawn JSON missing worktreeId", SPAWN_EXIT.PARSE_ERROR, handle);
+  if (typeof wt !== "string" || wt === "") throw new SpawnParseError("spawn JSON missing worktreeId", "parseError", handle);
   return { handle, worktreeId: wt };
 }
 

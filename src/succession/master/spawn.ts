@@ -3,7 +3,7 @@
  * a unique title-matched reissue, and cleanup that closes ONLY a terminal it can prove it created.
  */
 import type { Ctx } from "../../lib/context.ts";
-import { SPAWN_EXIT, SuccessionError } from "./errors.ts";
+import { SpawnFailure, type SpawnFailureKind, SuccessionError } from "./errors.ts";
 import { ok } from "../../lib/runner.ts";
 import { findSessions, orcaExe, runFailure, runOrca, type SessionInfo } from "./sessions.ts";
 import { parseCreated, SELECTOR_HINT, SpawnParseError, titleMatches, worktreesMatch } from "./spawn-match.ts";
@@ -73,18 +73,18 @@ async function confirmOwned(ctx: Ctx, inp: SpawnInput, handle: string, snaps: Sn
 }
 
 /**
- * Close what we provably created, then fail with `code` (23 instead when the close itself fails). A mismatch
+ * Close what we provably created, then fail with `kind` (closeError instead when the close itself fails). A mismatch
  * names its `detail` separately: the message carries it after the close outcome, plus the selector-forms hint.
  */
-async function failWithCleanup(ctx: Ctx, inp: SpawnInput, handle: string | null, code: number, snaps: Snapshots, err: string, detail?: string): Promise<never> {
+async function cleanupAndFail(ctx: Ctx, inp: SpawnInput, handle: string | null, kind: SpawnFailureKind, snaps: Snapshots, err: string, detail?: string): Promise<never> {
   const hint = detail === undefined ? "" : SELECTOR_HINT;
   const full = detail === undefined ? err : `${err}: ${detail}`;
-  if (!handle) throw new SuccessionError(`${full}; terminal not closed; ownership unconfirmed, reconcile via orca terminal list${hint}`, code);
+  if (!handle) throw new SpawnFailure(`${full}; terminal not closed; ownership unconfirmed, reconcile via orca terminal list${hint}`, kind);
   const refusal = await confirmOwned(ctx, inp, handle, snaps);
-  if (refusal) throw new SuccessionError(`${full}; ${refusal}${hint}`, code);
+  if (refusal) throw new SpawnFailure(`${full}; ${refusal}${hint}`, kind);
   const r = await runOrca(ctx, ["terminal", "close", "--terminal", handle, "--json"]);
-  if (!ok(r)) throw new SuccessionError(`${full} and close failed: close error: ${runFailure(r, "orca terminal close failed")}${hint}`, SPAWN_EXIT.CLOSE_ERROR);
-  throw new SuccessionError(`${err}; closed terminal ${handle}${detail === undefined ? "" : `: ${detail}`}${hint}`, code);
+  if (!ok(r)) throw new SpawnFailure(`${full} and close failed: close error: ${runFailure(r, "orca terminal close failed")}${hint}`, "closeError");
+  throw new SpawnFailure(`${err}; closed terminal ${handle}${detail === undefined ? "" : `: ${detail}`}${hint}`, kind);
 }
 
 function placementError(inp: SpawnInput, actual: string): string | undefined {
@@ -123,7 +123,7 @@ async function snapshots(ctx: Ctx, inp: SpawnInput): Promise<Snapshots> {
   try {
     scoped = await findSessions(ctx, { worktree: inp.workspaceSelector });
   } catch (e) {
-    throw new SuccessionError(`spawn precheck list failed: ${errorMessage(e)}`, SPAWN_EXIT.LIST_ERROR);
+    throw new SpawnFailure(`spawn precheck list failed: ${errorMessage(e)}`, "listError");
   }
   let global: SessionInfo[] | null = null;
   try {
@@ -137,14 +137,14 @@ async function snapshots(ctx: Ctx, inp: SpawnInput): Promise<Snapshots> {
 async function create(ctx: Ctx, inp: SpawnInput, argv: string[], snaps: Snapshots): Promise<{ handle: string; worktreeId: string }> {
   const r = await ctx.runner(argv, { cwd: ctx.cwd, env: ctx.env, timeoutMs: 60_000 });
   if (!ok(r)) {
-    throw new SuccessionError(`spawn terminal create failed: ${runFailure(r, "no error output", 60_000)}`, SPAWN_EXIT.CREATE_ERROR);
+    throw new SpawnFailure(`spawn terminal create failed: ${runFailure(r, "no error output", 60_000)}`, "createError");
   }
   try {
     return parseCreated(r.stdout);
   } catch (e) {
     if (!(e instanceof SpawnParseError)) throw e;
-    if (e.code === SPAWN_EXIT.CREATE_ERROR) throw e;
-    return failWithCleanup(ctx, inp, e.sniffedHandle, e.code, snaps, e.message);
+    if (e.kind === "createError") throw e;
+    return cleanupAndFail(ctx, inp, e.sniffedHandle, e.kind, snaps, e.message);
   }
 }
 
@@ -152,15 +152,15 @@ async function verifyLive(ctx: Ctx, inp: SpawnInput, created: { handle: string; 
   const { handle, worktreeId } = created;
   const sel = inp.workspaceSelector;
   if (!worktreesMatch(worktreeId, sel)) {
-    await failWithCleanup(ctx, inp, handle, SPAWN_EXIT.WORKTREE_MISMATCH, snaps, "spawn worktree mismatch", `requested ${sel}, got ${worktreeId}`);
+    await cleanupAndFail(ctx, inp, handle, "worktreeMismatch", snaps, "spawn worktree mismatch", `requested ${sel}, got ${worktreeId}`);
   }
   const pm = placementError(inp, worktreeId);
-  if (pm) await failWithCleanup(ctx, inp, handle, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, "spawn placement mismatch", pm);
+  if (pm) await cleanupAndFail(ctx, inp, handle, "placementMismatch", snaps, "spawn placement mismatch", pm);
   let live: SessionInfo[];
   try {
     live = await findSessions(ctx, { worktree: sel });
   } catch (e) {
-    return failWithCleanup(ctx, inp, handle, SPAWN_EXIT.LIST_ERROR, snaps, `spawn liveness list failed: ${errorMessage(e)}`);
+    return cleanupAndFail(ctx, inp, handle, "listError", snaps, `spawn liveness list failed: ${errorMessage(e)}`);
   }
   const pre = new Set(snaps.scoped.map((s) => s.handle));
   const fresh = live.filter((s) => !pre.has(s.handle) && s.connected && worktreesMatch(s.worktree_id, sel));
@@ -178,16 +178,16 @@ async function verifyLive(ctx: Ctx, inp: SpawnInput, created: { handle: string; 
   }
   const titled = fresh.filter((s) => titleMatches(s.title, inp.title));
   if (titled.length !== 1) {
-    throw new SuccessionError(
+    throw new SpawnFailure(
       `spawn handle stale: reported handle ${handle} is not trusted as live; ${fresh.length} new connected terminal(s) exist in worktree ${sel} (${handles(fresh)}), ` +
         `${titled.length} of them carry pane title '${inp.title}' (${handles(titled)}); the created terminal may still be running unmanaged, reconcile via orca terminal list`,
-      SPAWN_EXIT.HANDLE_STALE,
+      "handleStale",
     );
   }
   const adopted = titled[0]!;
   const actual = adopted.worktree_id ?? worktreeId;
   const apm = placementError(inp, actual);
-  if (apm) await failWithCleanup(ctx, inp, adopted.handle, SPAWN_EXIT.PLACEMENT_MISMATCH, snaps, "spawn placement mismatch", apm);
+  if (apm) await cleanupAndFail(ctx, inp, adopted.handle, "placementMismatch", snaps, "spawn placement mismatch", apm);
   const verification = {
     requested_worktree: sel,
     actual_worktree: actual,

@@ -4,7 +4,7 @@
  * changes anything: no close, no removal, no ledger write.
  */
 import type { Ctx } from "../../lib/context.ts";
-import { errorMessage, ExitError } from "../../lib/errors.ts";
+import { errorMessage } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
@@ -12,14 +12,28 @@ import { normalStatus, OrcaClient, OrcaError, type Dispatch } from "../../lib/or
 import { worktreeSafety } from "./worktree-safety.ts";
 
 /**
- * The reaper's own outcomes, declared once: `mogui worker-reap` spreads these rows into its `exits`, and the reaper
- * throws their codes.
+ * The reaper's own outcomes, declared once: `mogui worker-reap` spreads these rows into its `exits`, and maps the
+ * reaper's ReapError (its `kind` is one of these rows) to them.
  */
 export const REAP_EXITS = {
   failed: { code: 1, meaning: "terminal close or worktree remove failed, orca missing, timed out or killed, no dispatch for the task, ledger append failed after acting" },
   notSettled: { code: 3, meaning: "dispatch not settled: refusing to reap an open dispatch" },
   unparseable: { code: 4, meaning: "dispatch-show (or task-list) printed JSON that is not a dispatch" },
 } as const satisfies Exits;
+
+type ReapExit = keyof typeof REAP_EXITS;
+
+/** Why a reap stopped: `kind` is the command's exit row; `orcaExit` is orca's own status, handed through when set. */
+export class ReapError extends Error {
+  constructor(
+    readonly kind: ReapExit,
+    message: string,
+    readonly orcaExit?: number,
+  ) {
+    super(message);
+    this.name = "ReapError";
+  }
+}
 
 /** DECISIONS D7 (case-insensitive). */
 const SETTLED_STATUSES = ["completed", "accepted", "failed", "abandoned", "circuit_broken", "cancelled", "expired", "revoked"] as const;
@@ -67,14 +81,14 @@ function oneLine(s: string): string {
     .trim();
 }
 
-function orcaExit(e: OrcaError, what: string): ExitError {
+function orcaExit(e: OrcaError, what: string): ReapError {
   switch (e.failure) {
     case "parse":
-      return new ExitError(REAP_EXITS.unparseable.code, `Could not parse dispatch JSON: ${e.message}`);
+      return new ReapError("unparseable", `Could not parse dispatch JSON: ${e.message}`);
     case "exit":
-      return new ExitError(e.exitCode ?? REAP_EXITS.failed.code, `${what}: ${e.message}`);
+      return new ReapError("failed", `${what}: ${e.message}`, e.exitCode ?? undefined);
     default:
-      return new ExitError(REAP_EXITS.failed.code, `${what}: ${e.message}`);
+      return new ReapError("failed", `${what}: ${e.message}`);
   }
 }
 
@@ -82,7 +96,7 @@ async function resolveTaskId(orca: OrcaClient, dispatchId: string): Promise<stri
   // Real Orca's dispatch-show takes only --task: find the task that owns this dispatch through task-list.
   const tasks = await orca.taskList();
   const hit = tasks.find((t) => t.dispatch_id === dispatchId);
-  if (!hit) throw new ExitError(REAP_EXITS.failed.code, `Dispatch ${dispatchId} not found: no task in 'orca orchestration task-list' carries it`);
+  if (!hit) throw new ReapError("failed", `Dispatch ${dispatchId} not found: no task in 'orca orchestration task-list' carries it`);
   return hit.id;
 }
 
@@ -91,10 +105,10 @@ async function fetchDispatch(orca: OrcaClient, req: ReapRequest): Promise<Dispat
   try {
     if (!taskId) taskId = await resolveTaskId(orca, req.dispatchId!);
     const d = await orca.dispatchShow(taskId);
-    if (!d) throw new ExitError(REAP_EXITS.failed.code, `No dispatch found for task ${taskId}`);
+    if (!d) throw new ReapError("failed", `No dispatch found for task ${taskId}`);
     if (req.dispatchId && d.id !== req.dispatchId) {
       // Re-dispatched between task-list and dispatch-show: Orca no longer shows the attempt asked for.
-      throw new ExitError(REAP_EXITS.failed.code, `Dispatch ${req.dispatchId} is no longer the latest dispatch of task ${taskId} (latest: ${d.id}); reap with --task-id`);
+      throw new ReapError("failed", `Dispatch ${req.dispatchId} is no longer the latest dispatch of task ${taskId} (latest: ${d.id}); reap with --task-id`);
     }
     return d;
   } catch (e) {
@@ -127,12 +141,12 @@ async function closeTerminal(orca: OrcaClient, handle: string): Promise<string> 
   try {
     const { ptyKilled } = await orca.terminalClose(handle);
     // Real Orca reports a surviving PTY as an error; an ok reply that still says ptyKilled:false is no close either.
-    if (ptyKilled === false) throw new ExitError(REAP_EXITS.failed.code, `Failed to close terminal ${handle}: orca reports the PTY still alive (ptyKilled:false)`);
+    if (ptyKilled === false) throw new ReapError("failed", `Failed to close terminal ${handle}: orca reports the PTY still alive (ptyKilled:false)`);
     return `terminal_closed:${handle}`;
   } catch (e) {
     if (!(e instanceof OrcaError)) throw e;
     if (e.orcaCode && TERMINAL_GONE.has(e.orcaCode)) return `terminal_already_closed:${handle}`;
-    throw new ExitError(e.failure === "exit" ? (e.exitCode ?? REAP_EXITS.failed.code) : REAP_EXITS.failed.code, `Failed to close terminal ${handle}: ${e.message}`);
+    throw new ReapError("failed", `Failed to close terminal ${handle}: ${e.message}`, e.failure === "exit" ? (e.exitCode ?? undefined) : undefined);
   }
 }
 
@@ -143,7 +157,7 @@ async function reapWorktree(ctx: Ctx, path: string, req: ReapRequest): Promise<s
     // Run from the repository that owns the worktree, never from whatever the caller's CWD is; name the worktree
     // by its identity-verified real path (D40; git refuses a path that reaches it through a symlink).
     const rm = await git(ctx, verdict.owner, ["worktree", "remove", verdict.real], req.gitTimeoutMs);
-    if (!rm.ok) throw new ExitError(REAP_EXITS.failed.code, `Failed to remove worktree ${path}: ${rm.why}`);
+    if (!rm.ok) throw new ReapError("failed", `Failed to remove worktree ${path}: ${rm.why}`);
     return `worktree_removed:${path}`;
   }
   // D40's documented limit: commits only the HEAD reflog still reaches go with the worktree; the dry run counts them.
@@ -161,7 +175,7 @@ export async function reap(ctx: Ctx, req: ReapRequest): Promise<ReapOutcome> {
   const orca = new OrcaClient(ctx, { timeoutMs: req.orcaTimeoutMs });
   const d = await fetchDispatch(orca, req);
   if (!isSettled(d.status)) {
-    throw new ExitError(REAP_EXITS.notSettled.code, `Dispatch ${d.id} is not settled (status: ${d.status}); refusing to reap open dispatch`);
+    throw new ReapError("notSettled", `Dispatch ${d.id} is not settled (status: ${d.status}); refusing to reap open dispatch`);
   }
   const worktree = req.worktree ?? (await lookupWorktree(orca, d));
   const actions: string[] = [];

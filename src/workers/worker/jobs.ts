@@ -7,7 +7,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resolveStatePath, type Ctx } from "../../lib/context.ts";
-import { NamedExit, SHARED_EXITS } from "../../lib/exits.ts";
 import { logger } from "../../lib/log.ts";
 import { appendRow, checkLedger, LedgerError, readRows, type LedgerRow } from "../../lib/ledger.ts";
 import { workerNow } from "../../lib/clock.ts";
@@ -66,12 +65,25 @@ export interface Job {
   observations: LedgerRow[];
 }
 
-/** The jobs ledger's exit: the `ledgerUnavailable` row of every `worker` command that reads it. */
-const LEDGER_UNAVAILABLE = SHARED_EXITS.ledgerUnavailable.code;
+/**
+ * The jobs ledger failed a `worker` command (unreadable, unwritable, corrupt or locked) or lacks the job asked for.
+ * `kind` is the row of every command that reads the ledger; the message is the command's whole line
+ * (`worker <cmd>: ...`), `detail` the part after it. Not SHARED_ERRORS: the line names the whole command path. The
+ * commands map it in one line (commands/workers/worker/_shared.ts, jobsExit).
+ */
+export class JobsLedgerError extends Error {
+  readonly kind = "ledgerUnavailable";
+  constructor(
+    cmd: string,
+    readonly detail: string,
+  ) {
+    super(`worker ${cmd}: ${detail}`);
+    this.name = "JobsLedgerError";
+  }
+}
 
-// Not SHARED_ERRORS: the message names the whole command path (`worker collect: LEDGER_UNAVAILABLE: ...`).
-export function ledgerFail(cmd: string, e: LedgerError): NamedExit {
-  return new NamedExit("ledgerUnavailable", LEDGER_UNAVAILABLE, `worker ${cmd}: LEDGER_UNAVAILABLE: ${e.message}`);
+export function ledgerFail(cmd: string, e: LedgerError): JobsLedgerError {
+  return new JobsLedgerError(cmd, `LEDGER_UNAVAILABLE: ${e.message}`);
 }
 
 export function warnLedger(ctx: Ctx, cmd: string) {
@@ -112,7 +124,7 @@ export async function loadJobs(ctx: Ctx, path: string, cmd: string): Promise<Map
 
 export async function getJob(ctx: Ctx, path: string, id: string, cmd: string): Promise<Job> {
   const j = (await loadJobs(ctx, path, cmd)).get(id);
-  if (!j) throw new NamedExit("ledgerUnavailable", LEDGER_UNAVAILABLE, `worker ${cmd}: no job ${id} in ${path}`);
+  if (!j) throw new JobsLedgerError(cmd, `no job ${id} in ${path}`);
   return j;
 }
 

@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { failWith } from "../../lib/command.ts";
 import { errorMessage, UsageError } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { git } from "../../lib/git.ts";
@@ -40,6 +39,17 @@ export const SPAWN_EXITS = {
   notLanded: { code: 76, meaning: "--landing-strict: the brief did not land (the job is still recorded)" },
 } as const satisfies Exits;
 type SpawnExit = keyof typeof SPAWN_EXITS;
+
+/** Why a spawn stopped before a job was recorded: `kind` is one of SPAWN_EXITS' rows, which the command maps it to. */
+export class SpawnError extends Error {
+  constructor(
+    readonly kind: Extract<SpawnExit, "hostFailed" | "ledgerUnavailable">,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SpawnError";
+  }
+}
 const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const MAX_BRIEF_BYTES = 100_000;
 const ID_PART = /^[A-Za-z0-9][A-Za-z0-9._]*$/;
@@ -106,10 +116,10 @@ async function nameHolder(jobs: Map<string, Job>, host: Host, name: string): Pro
 
 async function makeWorktree(ctx: Ctx, repo: string, path: string, branch: string): Promise<string> {
   const f = await git(ctx, repo, ["fetch", "--quiet", "origin", "main"]);
-  if (!f.ok) failWith(SPAWN_EXITS, "hostFailed", `worker spawn: git fetch origin main failed: ${f.why}`);
+  if (!f.ok) throw new SpawnError("hostFailed", `worker spawn: git fetch origin main failed: ${f.why}`);
   mkdirSync(dirname(path), { recursive: true });
   const a = await git(ctx, repo, ["worktree", "add", "--quiet", "-b", branch, path, "origin/main"]);
-  if (!a.ok) failWith(SPAWN_EXITS, "hostFailed", `worker spawn: git worktree add failed: ${a.why}`);
+  if (!a.ok) throw new SpawnError("hostFailed", `worker spawn: git worktree add failed: ${a.why}`);
   const h = await git(ctx, path, ["rev-parse", "HEAD"]);
   return h.stdout.trim();
 }
@@ -197,7 +207,7 @@ async function spawnClaimed(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInpu
     } catch (e) {
       const left = await cleanupWorktree(ctx, worktree);
       if (left === "removed") await dropUnusedBranch(ctx, inp.repo, branch, baseSha);
-      failWith(SPAWN_EXITS, "ledgerUnavailable", `worker spawn: the spend brake could not be wired into ${worktree}: ${errorMessage(e)} (worktree ${left})`);
+      throw new SpawnError("ledgerUnavailable", `worker spawn: the spend brake could not be wired into ${worktree}: ${errorMessage(e)} (worktree ${left})`);
     }
   }
   const args = agentArgs(policy, kind, { model: inp.model, effort: inp.effort ?? undefined });
@@ -207,7 +217,7 @@ async function spawnClaimed(ctx: Ctx, host: Host, policy: Policy, inp: SpawnInpu
   } catch (e) {
     const left = await cleanupWorktree(ctx, worktree);
     if (left === "removed") await dropUnusedBranch(ctx, inp.repo, branch, baseSha);
-    failWith(SPAWN_EXITS, "hostFailed", `worker spawn: ${host.kind} could not start the agent: ${errorMessage(e)} (worktree ${left})`);
+    throw new SpawnError("hostFailed", `worker spawn: ${host.kind} could not start the agent: ${errorMessage(e)} (worktree ${left})`);
   }
   const marker = `mogui-brief:${jobId}:${randomBytes(4).toString("hex")}`;
   // The marker opens AND closes the brief: a long brief must not push the only copy out of the 200 lines read back.

@@ -190,3 +190,47 @@ describe("citty parses, the strict layer checks (D35)", () => {
     expect(parseArgv(CMD, ["--", "--no-x", "-5"], defs)).toEqual({ _: [], task: "--no-x", extra: "-5" });
   });
 });
+
+describe("the long-flags-only fast path (no citty) parses exactly as citty does", () => {
+  // Appending `--` (with nothing after it) sends the same tokens through citty: the two results must agree, for
+  // every mix of forms, values that look like flags, repeats and errors. Seeded; the seed is printed.
+  const flagDefs: MoguiArgsDef = {
+    ledger: { type: "string", description: "ledger path", alias: "l" },
+    json: { type: "boolean", description: "JSON output" },
+    "max-tokens": { type: "int", min: 1, max: 1_000_000, description: "cap" },
+    tier: { type: "enum", description: "tier", options: ["low", "mid", "high"] },
+    tag: { type: "string", description: "repeatable", multiple: true },
+    "no-record": { type: "boolean", description: "a no- flag" },
+    mode: { type: "string", description: "mode", default: "auto" },
+  };
+  const values = ["x", "-5", "---", "--json", "a=b", "", "low", "12", "1_000", "-", "--no-record", "T"];
+  test("random argv, both paths", () => {
+    const seed = Number(process.env.MOGUI_PROPERTY_SEED ?? Date.now() % 1_000_000);
+    console.log(`args fast-path property seed: ${seed}`);
+    let x = seed || 1;
+    const rnd = (n: number) => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return x % n;
+    };
+    const names = Object.keys(flagDefs);
+    const outcome = (argv: string[]) => {
+      try {
+        return { ok: parseArgv(CMD, argv, flagDefs, {}, { typed: true }) };
+      } catch (e) {
+        return { error: (e as Error).message };
+      }
+    };
+    for (let k = 0; k < 2000; k++) {
+      const argv: string[] = [];
+      for (let t = rnd(5); t > 0; t--) {
+        const name = names[rnd(names.length)]!;
+        const v = values[rnd(values.length)]!;
+        const form = rnd(4);
+        if (flagDefs[name]!.type === "boolean") argv.push(form === 0 ? `--${name}=${["true", "false", "x"][rnd(3)]}` : `--${name}`);
+        else if (form === 0) argv.push(`--${name}=${v}`);
+        else argv.push(`--${name}`, v);
+      }
+      expect({ argv, ...outcome(argv) }).toEqual({ argv, ...outcome([...argv, "--"]) });
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { stubRunner } from "../../helpers/stub-runner.ts";
-import { SuccessionError } from "../../../src/succession/master/errors.ts";
+import { SPAWN_FAILURES, SpawnFailure, SuccessionError } from "../../../src/succession/master/errors.ts";
 import { spawnSuccessor, type SpawnInput } from "../../../src/succession/master/spawn.ts";
 import { SELECTOR_HINT } from "../../../src/succession/master/spawn-match.ts";
 import { lcCtx, LIST, listReply, term } from "../../helpers/lifecycle.ts";
@@ -15,14 +15,16 @@ const created = (handle: string, worktreeId = "r::/w") => ({ stdout: { ok: true,
 const old = term("old", { title: "Gen 1" });
 const mine = (h: string) => term(h, { title: "✳ Gen 2" });
 
+/** The exit code the command maps the failure to (a SpawnFailure's row; a SuccessionError is usage, 2) and its line. */
 async function fail(p: Promise<unknown>): Promise<[number, string]> {
   try {
     await p;
   } catch (e) {
-    if (e instanceof SuccessionError) return [e.code, e.message];
+    if (e instanceof SpawnFailure) return [SPAWN_FAILURES[e.kind].code, e.message];
+    if (e instanceof SuccessionError) return [2, e.message];
     throw e;
   }
-  throw new Error("expected a SuccessionError");
+  throw new Error("expected a SpawnFailure or a SuccessionError");
 }
 
 function go(table: Parameters<typeof stubRunner>[0], over: Partial<SpawnInput> = {}) {

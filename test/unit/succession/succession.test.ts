@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { extractRoleState } from "../../../src/succession/bootstrap/role-state.ts";
-import { SuccessionError } from "../../../src/succession/master/errors.ts";
+import { SPAWN_FAILURES, SuccessionError } from "../../../src/succession/master/errors.ts";
 import { buildHandoff, freezeRoles } from "../../../src/succession/master/handoff.ts";
 import { listArgs, parseTerminalList } from "../../../src/succession/master/sessions.ts";
 import { parseCreated, type SpawnParseError, titleMatches, worktreesMatch } from "../../../src/succession/master/spawn-match.ts";
@@ -126,7 +126,7 @@ describe("spawn building blocks (§5.8)", () => {
       try {
         parseCreated(raw);
       } catch (e) {
-        return [(e as SpawnParseError).message, (e as SpawnParseError).code, (e as SpawnParseError).sniffedHandle];
+        return [(e as SpawnParseError).message, SPAWN_FAILURES[(e as SpawnParseError).kind].code, (e as SpawnParseError).sniffedHandle];
       }
       return undefined;
     };

@@ -57,6 +57,7 @@ function logCall(ctx: Ctx, argv: readonly string[], exit: number | null): void {
 const HERDR_EXIT = { OK: 0, ERROR: 1, USAGE: 2 } as const;
 
 function printError(ctx: Ctx, id: string, e: HerdrSimError): number {
+  // The real herdr's stderr bytes (what the adapter parses), written as is.
   // Some value-parse failures escape from main as a Rust io::Error, not as JSON (docs/herdr-cli.md §2).
   if (e.code === "io") ctx.io.stderr(`Error: Custom { kind: Other, error: ${JSON.stringify(e.message)} }\n`);
   else ctx.io.stderr(`${sortedJson({ error: { code: e.code, message: e.message }, id })}\n`);
@@ -66,7 +67,7 @@ function printError(ctx: Ctx, id: string, e: HerdrSimError): number {
 async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   const [group, sub] = argv;
   if (group === undefined) {
-    ctx.io.stderr("herdr simulator: the TUI is not simulated; run a subcommand (herdr --help)\n");
+    await simNote(ctx, "the TUI is not simulated; run a subcommand (herdr --help)");
     return HERDR_EXIT.USAGE;
   }
   if (group === "--version" || group === "-V") return (void ctx.io.stdout(`herdr ${SIM_VERSION}\n`), HERDR_EXIT.OK);
@@ -77,6 +78,7 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   }
   const groups = new Set(Object.keys(HERDR_COMMANDS).map((k) => k.split(" ")[0]));
   if (!groups.has(group)) {
+    // The real herdr's usage text, as is.
     ctx.io.stderr(`unknown option: ${group}\nrun 'herdr --help' for usage\n`);
     return HERDR_EXIT.USAGE;
   }
@@ -84,6 +86,7 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   const path = `${group} ${sub ?? ""}`;
   const def = HERDR_COMMANDS[path];
   if (!def) {
+    // herdr's own group help on stderr, as is.
     ctx.io.stderr(groupHelp(group));
     return HERDR_EXIT.USAGE;
   }
@@ -93,6 +96,7 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   try {
     const args = parse(def.spec, argv.slice(2));
     const fault = takeFault(path, ctx.env, store);
+    // An injected fault and herdr's usage errors stand in for the real herdr's stderr: written as is.
     if (fault?.mode === "exit") return (void ctx.io.stderr("herdr: injected failure\n"), Number(fault.arg ?? HERDR_EXIT.ERROR));
     if (fault?.mode === "malformed") return (void ctx.io.stdout(`{"id":"${id}","result":{\n`), HERDR_EXIT.OK);
     if (fault?.mode === "error") throw new HerdrSimError(fault.arg ?? "internal_error", "injected failure");
@@ -109,9 +113,14 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   } catch (e) {
     if (e instanceof HerdrUsage) return (void ctx.io.stderr(`${e.message}\n`), HERDR_EXIT.USAGE);
     if (e instanceof HerdrSimError) return printError(ctx, id, e);
-    if (e instanceof FaultSpecError) return (void ctx.io.stderr(`herdr simulator: ${e.message}\n`), HERDR_EXIT.ERROR);
+    if (e instanceof FaultSpecError) return (await simNote(ctx, e.message), HERDR_EXIT.ERROR);
     throw e;
   }
+}
+
+/** The simulator's own diagnostics (not the simulated program's bytes): through the logger, loaded only here. */
+async function simNote(ctx: Ctx, text: string): Promise<void> {
+  (await import("../../../lib/log.ts")).logger(ctx, "herdr simulator").log(text);
 }
 
 export async function runHerdrSim(ctx: Ctx, argv: readonly string[]): Promise<number> {
@@ -119,7 +128,7 @@ export async function runHerdrSim(ctx: Ctx, argv: readonly string[]): Promise<nu
   try {
     code = await execute(ctx, argv);
   } catch (e) {
-    ctx.io.stderr(`herdr simulator: internal error: ${errorMessage(e)}\n`);
+    await simNote(ctx, `internal error: ${errorMessage(e)}`);
     code = HERDR_EXIT.ERROR;
   }
   logCall(ctx, argv, code);

@@ -24,6 +24,7 @@ function runtimeIdOf(store: Store | null): string | null {
 export async function applyFault(ctx: Ctx, f: Fault, json: boolean, store: Store | null, log: CallLog): Promise<number | undefined> {
   switch (f.mode) {
     case "exit":
+      // The injected faults stand in for the real orca's stderr: written as is.
       ctx.io.stderr("orca: injected failure\n");
       return f.code ?? ORCA_EXIT.ERROR;
     case "malformed":

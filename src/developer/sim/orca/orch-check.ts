@@ -90,6 +90,7 @@ async function check(call: Call): Promise<Outcome> {
       return { result: { messages: [], count: 0, timedOut: true, ...(runId ? { runId } : {}) }, text: "Wait timed out; no messages were consumed." };
     }
     if (Date.now() >= nextKeepalive) {
+      // The real orca's keepalive document (data the waiter skips), as is.
       call.ctx.io.stderr(`${JSON.stringify({ _keepalive: true, _heartbeat: true, elapsedMs: Date.now() - started, deadlineMs: timeoutMs ?? null })}\n`);
       nextKeepalive += every;
     }

@@ -42,6 +42,7 @@ export function printError(io: Io, json: boolean, e: SimError, runtimeId: string
     io.stdout(pretty(env));
     return ORCA_EXIT.ERROR;
   }
+  // The real orca's stderr bytes (what the adapters parse), written as is.
   io.stderr(`${e.message}\n`);
   const steps = e.data?.nextSteps;
   if (Array.isArray(steps)) for (const s of steps) io.stderr(`Next step: ${String(s)}\n`);

@@ -134,7 +134,7 @@ async function execute(ctx: Ctx, argv: readonly string[], log: CallLog): Promise
   } catch (e) {
     if (e instanceof SimError) return printError(ctx.io, json, e, e.local || !store ? null : safeRuntimeId(store));
     if (e instanceof FaultSpecError) {
-      ctx.io.stderr(`orca simulator: ${e.message}\n`);
+      await simNote(ctx, e.message);
       return ORCA_EXIT.ERROR;
     }
     throw e;
@@ -154,13 +154,18 @@ function safeRuntimeId(store: Store): string | null {
   }
 }
 
+/** The simulator's own diagnostics (not the simulated program's bytes): through the logger, loaded only here. */
+async function simNote(ctx: Ctx, text: string): Promise<void> {
+  (await import("../../../lib/log.ts")).logger(ctx, "orca simulator").log(text);
+}
+
 export async function runOrcaSim(ctx: Ctx, argv: readonly string[]): Promise<number> {
   const log = new CallLog(ctx, argv);
   let code: number;
   try {
     code = await execute(ctx, argv, log);
   } catch (e) {
-    ctx.io.stderr(`orca simulator: internal error: ${errorMessage(e)}\n`);
+    await simNote(ctx, `internal error: ${errorMessage(e)}`);
     code = ORCA_EXIT.ERROR;
   }
   log.write(code);

@@ -1,13 +1,12 @@
 /** Shared bits of the `mogui tracks` commands: arg fragments, exits, ledger resolution (D2), the runtime, output. */
-import { ARGS } from "../../lib/args.ts";
-import { failWith } from "../../lib/command.ts";
-import { resolveStatePath, type Ctx } from "../../lib/context.ts";
-import { SHARED_EXITS, type Exits } from "../../lib/exits.ts";
-import { logger } from "../../lib/log.ts";
-import { printDoc } from "../../lib/output.ts";
-import { boundedWarnings } from "../../lib/ledger.ts";
-import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "./ledger.ts";
-import { errorMessage } from "../../lib/errors.ts";
+import { ARGS } from "../../../src/lib/args.ts";
+import { resolveStatePath, type Ctx } from "../../../src/lib/context.ts";
+import { SHARED_EXITS, type Exits } from "../../../src/lib/exits.ts";
+import { logger } from "../../../src/lib/log.ts";
+import { printDoc } from "../../../src/lib/output.ts";
+import { boundedWarnings } from "../../../src/lib/ledger.ts";
+import { TrackRuleError, WORK_LEDGER_ENV, WORK_LEDGER_FILE, WorkspaceRuntime, type TrackState } from "../../../src/succession/tracks/ledger.ts";
+import { errorMessage } from "../../../src/lib/errors.ts";
 
 export const ledgerArg = { ...ARGS.ledger, description: `Work ledger (default $${WORK_LEDGER_ENV}, else $MOGUI_HOME/${WORK_LEDGER_FILE})` } as const;
 export const idArg = { type: "positional", required: true, description: "The track id" } as const;
@@ -19,7 +18,11 @@ export const TRACK_EXITS = {
   refused: { code: 3, meaning: "refused by the ledger rules: already active (register), unknown or closed track (update, close)" },
 } as const satisfies Exits;
 
-export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
+/** A command's `fail` for the rows the helpers below map to. */
+type Fail<N extends string> = (name: N, message: string) => never;
+
+/** The work ledger's runtime; a ledger it cannot open is the command's ledgerUnavailable row. */
+export function runtime(ctx: Ctx, flag: string | undefined, fail: Fail<"ledgerUnavailable">): WorkspaceRuntime {
   const path = resolveStatePath(ctx, flag, WORK_LEDGER_ENV, WORK_LEDGER_FILE);
   try {
     const rt = new WorkspaceRuntime(path);
@@ -34,17 +37,17 @@ export function runtime(ctx: Ctx, flag: string | undefined): WorkspaceRuntime {
     rt.onLedgerWarning = (w) => log.warn(`${w.path}: ${w.message}`);
     return rt;
   } catch (e) {
-    return failWith(TRACK_EXITS, "ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${errorMessage(e)}`);
+    return fail("ledgerUnavailable", `tracks: LEDGER_UNAVAILABLE: ${path}: ${errorMessage(e)}`);
   }
 }
 
 /** Run a write and print the track's new state; a rule refusal is `refused` (exit 3). */
-export function write(ctx: Ctx, json: boolean, fn: () => TrackState): "ok" {
+export function write(ctx: Ctx, json: boolean, fail: Fail<"refused">, fn: () => TrackState): "ok" {
   let t: TrackState;
   try {
     t = fn();
   } catch (e) {
-    if (e instanceof TrackRuleError) failWith(TRACK_EXITS, "refused", `tracks: ${e.message}`);
+    if (e instanceof TrackRuleError) fail("refused", `tracks: ${e.message}`);
     throw e;
   }
   printDoc(ctx, t, json);

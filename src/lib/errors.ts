@@ -20,6 +20,20 @@ export class UsageError extends ExitError {
   }
 }
 
+/**
+ * A domain failure, typed: domain code throws it and the command maps `kind` (the name of one of its declared exit
+ * rows) to that exit with its own `fail`, so no exit code is decided below the command layer.
+ */
+export class KindError<K extends string> extends Error {
+  constructor(
+    readonly kind: K,
+    message: string,
+  ) {
+    super(message);
+    this.name = "KindError";
+  }
+}
+
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);

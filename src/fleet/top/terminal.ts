@@ -16,6 +16,8 @@ export interface Terminal {
 }
 
 export function processTerminal(): Terminal {
+  // process.stdout is made first: its own SIGWINCH listener (which refreshes columns and rows) must run before ours.
+  void process.stdout.columns;
   return {
     columns: () => process.stdout.columns || 80,
     rows: () => process.stdout.rows || 24,

@@ -2,6 +2,7 @@
  * Succession failures, typed: the commands map them to their declared exits (commands/succession/_shared.ts). A
  * SuccessionError is the `usage` row (2) of §5; a SpawnFailure one of the spawn rows (20-26), declared here once.
  */
+import { KindError } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 
 /** The spawn failures of §5: `master-succeed spawn` spreads these rows into its exits. */
@@ -27,12 +28,9 @@ export class SuccessionError extends Error {
 }
 
 /** Why a successor spawn stopped: `kind` is the spawn row it exits with. */
-export class SpawnFailure extends Error {
-  constructor(
-    message: string,
-    readonly kind: SpawnFailureKind,
-  ) {
-    super(message);
-    this.name = "SpawnFailure";
+export class SpawnFailure extends KindError<SpawnFailureKind> {
+  override name = "SpawnFailure";
+  constructor(message: string, kind: SpawnFailureKind) {
+    super(kind, message);
   }
 }

@@ -4,7 +4,7 @@
  * changes anything: no close, no removal, no ledger write.
  */
 import type { Ctx } from "../../lib/context.ts";
-import { errorMessage } from "../../lib/errors.ts";
+import { errorMessage, KindError } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { appendRow, type LedgerWarning } from "../../lib/ledger.ts";
 import { git } from "../../lib/git.ts";
@@ -24,14 +24,14 @@ export const REAP_EXITS = {
 type ReapExit = keyof typeof REAP_EXITS;
 
 /** Why a reap stopped: `kind` is the command's exit row; `orcaExit` is orca's own status, handed through when set. */
-export class ReapError extends Error {
+export class ReapError extends KindError<ReapExit> {
+  override name = "ReapError";
   constructor(
-    readonly kind: ReapExit,
+    kind: ReapExit,
     message: string,
     readonly orcaExit?: number,
   ) {
-    super(message);
-    this.name = "ReapError";
+    super(kind, message);
   }
 }
 

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Ctx } from "../../lib/context.ts";
-import { errorMessage, UsageError } from "../../lib/errors.ts";
+import { errorMessage, KindError, UsageError } from "../../lib/errors.ts";
 import type { Exits } from "../../lib/exits.ts";
 import { git } from "../../lib/git.ts";
 import { within } from "../../lib/paths.ts";
@@ -41,14 +41,8 @@ export const SPAWN_EXITS = {
 type SpawnExit = keyof typeof SPAWN_EXITS;
 
 /** Why a spawn stopped before a job was recorded: `kind` is one of SPAWN_EXITS' rows, which the command maps it to. */
-export class SpawnError extends Error {
-  constructor(
-    readonly kind: Extract<SpawnExit, "hostFailed" | "ledgerUnavailable">,
-    message: string,
-  ) {
-    super(message);
-    this.name = "SpawnError";
-  }
+export class SpawnError extends KindError<Extract<SpawnExit, "hostFailed" | "ledgerUnavailable">> {
+  override name = "SpawnError";
 }
 const AGENT_NAME_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const MAX_BRIEF_BYTES = 100_000;

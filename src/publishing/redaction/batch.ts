@@ -2,9 +2,10 @@
  * Files read in batches (issue 14 §7). Regular files are read into one buffer of up to BATCH_BYTES, one NUL byte
  * after each, and what can be asked of bytes is asked once per batch instead of once per file, natively: each
  * presence test of one or two literals (engine.ts: what lead gates and gates ask first; Buffer#indexOf), whether a
- * file has a backslash (JSON escapes to decode), and the base64 runs (simd.ts). A match names the file it lies in and
- * the search goes on from the next file. Each file is then decoded and scanned with those answers (TextHint); longer
- * alternations of literals are asked of each file's text by one RegExp search.
+ * file has a backslash (JSON escapes to decode), the base64 runs (simd.ts), and the few literals of a gate's check
+ * when a gate first asks (BatchAnswers; case-insensitive ones in a copy with ASCII capitals made small). A match
+ * names the file it lies in and the search goes on from the next file. Each file is then decoded and scanned with
+ * those answers (TextHint); longer alternations of literals are asked of each file's text by one RegExp search.
  *
  * The answers are exact: the literals are ASCII, which a file's bytes hold exactly where its UTF-8 text holds them,
  * and no literal holds a NUL, so no match spans two files; a test with a non-ASCII literal is left to each file. A
@@ -15,11 +16,14 @@
 import { closeSync, constants, lstatSync, openSync, readSync } from "node:fs";
 import { base64RunsBytes, type Run } from "./decode.ts";
 import type { Compiled, TextHint } from "./engine.ts";
+import type { LitAnswers } from "./literals.ts";
 import type { FileRef } from "./shard.ts";
 import { simdRuns, type SimdRuns } from "./simd.ts";
 import { keepOutOfFTL } from "./tier.ts";
 
 export const BATCH_BYTES = 1 << 20;
+/** U+0130 and U+212A in UTF-8. */
+const SPECIAL = [Buffer.from("\u0130"), Buffer.from("\u212a")];
 /**
  * Never through a symlink (a file swapped for one since it was listed must not make the scan read outside the
  * tree) and never blocking (one swapped for a FIFO reads as empty instead of waiting for a writer).
@@ -50,6 +54,8 @@ export class Batch {
   private entries: Entry[] = [];
   /** Per presence test: its literals as bytes when the batch answers it, else null (each file asks it). */
   private readonly tests: Array<Buffer[] | null>;
+  /** The gates' literals as bytes (Compiled.batchLiterals). */
+  private readonly lits: Array<{ needle: Buffer; fold: boolean }>;
 
   /** `simd` false: the fallback (base64RunsBytes per file), as where WebAssembly SIMD is missing. */
   constructor(
@@ -60,6 +66,7 @@ export class Batch {
     this.buf = this.simd?.heap ?? Buffer.allocUnsafe(BATCH_BYTES);
     // A test of one or two ASCII literals is searched in the batch's bytes (Buffer#indexOf, native). A longer
     // alternation is left to each file's text, where one RegExp search finds any of its literals.
+    this.lits = c.batchLiterals.list.map((l) => ({ needle: Buffer.from(l.text, "latin1"), fold: l.fold }));
     this.tests = c.presence.map((p) => (p.batch && p.batch.length <= 2 ? p.batch.map((l) => Buffer.from(l, "latin1")) : null));
   }
 
@@ -136,6 +143,7 @@ export class Batch {
       for (let k = 0; k < texts.length; k++) answers[k * P + t] = 1;
       for (const lit of test) filesWith(bytes, texts, lit, (k) => (answers[k * P + t] = 2));
     }
+    const lits = this.simd && this.lits.length > 0 ? new BatchAnswers(this.lits, bytes, this.simd.lower(end), texts) : null;
     // Files with a backslash (JSON escapes to decode); the others are scanned as read.
     const escapes = new Uint8Array(texts.length);
     filesWith(bytes, texts, 0x5c, (k) => (escapes[k] = 1));
@@ -166,9 +174,50 @@ export class Batch {
         if (oneToOne) return mine ?? base64RunsBytes(b, e.start, e.end);
         return mine && charRuns(b, e.start, mine);
       };
-      v.text(e.ref, text, e.end - e.start, { answers, base: k * P, runs, escapes: escapes[k] === 1 });
+      const file = k;
+      v.text(e.ref, text, e.end - e.start, { answers, base: k * P, runs, escapes: escapes[k] === 1, lits: () => lits?.of(file) ?? null });
       k++;
     }
+  }
+}
+
+/**
+ * The gates' literals (literals.ts, BatchLiterals) in a batch's files, each searched in the whole batch once, when a
+ * gate first asks about it (a gate asks few of its checks of most texts): folded ones in a copy of the bytes with
+ * ASCII capitals made small. Keywords are looked for in a file's lowercased text, so a file with U+0130 or U+212A
+ * (whose lowercase forms are ASCII) gets no answers: its gates ask its text. Without WebAssembly SIMD (no lowered
+ * copy) there are none either.
+ */
+class BatchAnswers {
+  /** Per literal: null until searched, then per file 1 when the file holds it. */
+  private readonly found: Array<Uint8Array | null>;
+  private special: Uint8Array | null = null;
+  constructor(
+    private readonly lits: ReadonlyArray<{ needle: Buffer; fold: boolean }>,
+    private readonly bytes: Buffer,
+    private readonly low: Buffer,
+    private readonly texts: readonly Entry[],
+  ) {
+    this.found = lits.map(() => null);
+  }
+  of(k: number): LitAnswers | null {
+    if (!this.special) {
+      const special = new Uint8Array(this.texts.length);
+      for (const seq of SPECIAL) filesWith(this.bytes, this.texts, seq, (i) => (special[i] = 1));
+      this.special = special;
+    }
+    if (this.special[k] === 1) return null;
+    return { has: (id) => this.has(id, k) };
+  }
+  private has(id: number, k: number): boolean {
+    let f = this.found[id];
+    if (!f) {
+      const { needle, fold } = this.lits[id]!;
+      const marks = new Uint8Array(this.texts.length);
+      filesWith(fold ? this.low : this.bytes, this.texts, needle, (i) => (marks[i] = 1));
+      this.found[id] = f = marks;
+    }
+    return f[k] === 1;
   }
 }
 

@@ -10,7 +10,7 @@ import type { Allowlist, Rule } from "./config.ts";
 import { base64Runs, decodeBase64Text, decodePercent, percentRuns, unescapeJson, type Run } from "./decode.ts";
 import { badChecksumToken, checksumValid } from "./checksum.ts";
 import { finderOf, type Finder } from "./finders.ts";
-import { Gate, prefilterOf, rareTail } from "./literals.ts";
+import { BatchLiterals, Gate, type LitAnswers, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
 import { keepOutOfFTL } from "./tier.ts";
 
@@ -52,6 +52,8 @@ export interface Compiled {
    * all ASCII (else null): those a batch answers for all its files at once (batch.ts); TextHint carries the answers.
    */
   presence: Array<{ test: RegExp; literals: string[] | null; batch: string[] | null }>;
+  /** The gates' checks' literals a batch looks for (Gate.bind). */
+  batchLiterals: BatchLiterals;
   /** The distinct lead gates, indexed by Step.lead. */
   leadList: RegExp[];
   /** Rules with a `path` and no `regex`: the file name alone is the finding. */
@@ -358,6 +360,8 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
   const ascii = (lits: string[]) => (lits.every((l) => /^[\x01-\x7f]+$/.test(l)) ? lits : null);
   const presence = [...new Set(leadGroups.values())].map((test) => ({ test, literals: ascii(literals.get(test)!), batch: ascii(batchLiterals.get(test)!) }));
   const presenceIndex = new Map(presence.map((p, i) => [p.test, i]));
+  const gateLiterals = new BatchLiterals();
+  for (const g of gates.values()) g.bind(gateLiterals);
   const leadList = [...new Set(leadGates.values())];
   const groupOf = (g: RegExp | Gate | undefined) => {
     const group = g && leadGroups.get(g);
@@ -368,7 +372,7 @@ export function compileRules(rules: Rule[], allowlists: Allowlist[], opts: { dec
     const gate = gates.get(rule) ?? null;
     return { rule, direct: isDirect, lead: lead ? leadList.indexOf(lead) : -1, leadOwn: lead !== undefined && leadGroups.get(lead) === lead, leadGroup: groupOf(lead), gate, gateGroup: groupOf(gate ?? undefined), find: finderOf(rule.regex!) };
   });
-  return { rules, allowlists, steps, presence, leadList, pathOnly, exemptPaths, decodeDepth: opts.decodeDepth ?? 1 };
+  return { rules, allowlists, steps, presence, batchLiterals: gateLiterals, leadList, pathOnly, exemptPaths, decodeDepth: opts.decodeDepth ?? 1 };
 }
 
 /**
@@ -383,6 +387,11 @@ export interface TextHint {
   runs: () => Run[] | null;
   /** Whether the text has a backslash (JSON escapes may need decoding); false: it is scanned as it is. */
   escapes: boolean;
+  /**
+   * Which of Compiled.batchLiterals the text holds, or null (the gates ask the text): null for a text with U+0130
+   * or U+212A, whose lowercase forms are ASCII (what keywords are looked for in).
+   */
+  lits: () => LitAnswers | null;
 }
 
 function gateOf(r: Rule): Gate {
@@ -609,6 +618,8 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
   const P = c.presence.length;
   const seen = new Uint8Array(P + c.leadList.length);
   if (hint) for (let i = 0; i < P; i++) seen[i] = hint.answers[hint.base + i]!;
+  // What the batch knows of the text's literals, asked once a gate is reached (null: the gates ask the text).
+  let lits: LitAnswers | null | undefined;
   for (const s of c.steps) {
     // A rule for one kind of file (`.pgpass`) is asked of its path first: its regex never runs elsewhere.
     if (s.rule.path && !col.paths.rule(s.rule)) continue;
@@ -620,7 +631,7 @@ function collect(c: Compiled, path: string, text: string, col: Collect, depth: n
       if (v === 1) continue;
     }
     if (s.gate) {
-      if (!present(c, text, seen, s.gateGroup) || !s.gate.passes(text, kw.lower)) continue;
+      if (!present(c, text, seen, s.gateGroup) || !s.gate.passes(text, kw.lower, (lits ??= hint?.lits() ?? null))) continue;
     } else if (!s.direct && !kw.any(s.rule)) continue;
     matchRule(c, s.rule, s.find, path, text, col, s.direct ? kw : null);
   }

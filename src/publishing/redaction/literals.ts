@@ -279,9 +279,56 @@ function keywordCheck(keywords: string[]): Check {
  * cheapest) run first, fewest strings first; then the case-insensitive ones, whose ORDER adapts as a scan goes (the
  * test that last failed runs first). The answer for a text never depends on the order.
  */
+/**
+ * The literals a batch looks for in its bytes (batch.ts), each once: case-sensitive, or folded (searched in the
+ * batch with ASCII capitals made small, as a case-insensitive RegExp without `u` matches ASCII letters).
+ */
+export class BatchLiterals {
+  private readonly ids = new Map<string, number>();
+  readonly list: Array<{ text: string; fold: boolean }> = [];
+  id(text: string, fold: boolean): number {
+    // Without letters, folding changes nothing: one case-sensitive search serves both.
+    if (!/[A-Za-z]/.test(text)) fold = false;
+    const t = fold ? text.toLowerCase() : text;
+    const key = `${fold ? "i" : "s"}${t}`;
+    let id = this.ids.get(key);
+    if (id === undefined) this.ids.set(key, (id = this.list.push({ text: t, fold }) - 1));
+    return id;
+  }
+}
+
+/** At most this many literals make a check a batch answers (each is one search of the batch). */
+const BATCH_CHECK_MAX = 6;
+
+/**
+ * A check and, when all it asks is whether the text holds one of a few ASCII literals (case-sensitively, or with
+ * ASCII letters folded), those literals, which a batch looks for in its bytes (Buffer#indexOf) instead of one
+ * RegExp search per text: a case-insensitive alternation is searched slowly by JavaScriptCore.
+ */
+interface LitCheck {
+  run: Check;
+  lits: string[] | null;
+  fold: boolean;
+  /** Ids in the scan's BatchLiterals (bind), or null: `run` is asked. */
+  ids: Int32Array | null;
+}
+
+const litCheck = (run: Check, lits: string[] | null, fold: boolean): LitCheck => ({ run, lits: lits && lits.length <= BATCH_CHECK_MAX && lits.every((l) => /^[\x01-\x7f]+$/.test(l)) ? lits : null, fold, ids: null });
+
+/** A batch's answers for one of its files: whether it holds literal `id` (searched when first asked, batch.ts). */
+export interface LitAnswers {
+  has(id: number): boolean;
+}
+
+/** Whether the file holds one of `ids`. */
+function anyOf(ans: LitAnswers, ids: Int32Array): boolean {
+  for (let k = 0; k < ids.length; k++) if (ans.has(ids[k]!)) return true;
+  return false;
+}
+
 export class Gate {
-  private readonly fast: Check[];
-  private readonly slow: Check[];
+  private readonly fast: LitCheck[];
+  private readonly slow: LitCheck[];
   /**
    * The strings the first check looks for, case-sensitively (null when there is no such check): a text with none
    * of them fails the gate, so several gates' first checks can be searched as one (engine.ts, leadGroups).
@@ -294,7 +341,9 @@ export class Gate {
     // Under `i` without `u`, ASCII characters other than letters match only themselves: such factors need no `i`.
     const caseless = (f: string[]) => !pf.flags.includes("i") || (!pf.flags.includes("u") && f.every((x) => /^[\x00-\x40\x5b-\x60\x7b-\x7f]*$/.test(x)));
     const fastFactors = pf.factors.filter(caseless).sort((a, b) => a.length - b.length);
-    const fast = fastFactors.map((f) => factorCheck(f, pf.flags.replace("i", "")));
+    // A single case-sensitive literal is searched fast in each text (from its rarest part): only alternations are
+    // left to a batch.
+    const fast = fastFactors.map((f) => litCheck(factorCheck(f, pf.flags.replace("i", "")), f.length > 1 ? f : null, false));
     const f0 = fastFactors[0];
     // What the first check searches, case-sensitively (a single literal from its rarest part, as factorCheck does).
     if (f0 && !pf.flags.includes("u")) {
@@ -302,17 +351,28 @@ export class Gate {
       this.first = part ? [rareTail(f0[0]!)] : f0;
       if (part) this.firstWhole = f0[0]!;
     }
-    const slow = [...(keywords.length ? [keywordCheck(keywords)] : []), ...pf.factors.filter((f) => !caseless(f)).map((f) => factorCheck(f, pf.flags))];
+    // Keywords: the folded text holds one (a batch answers none for a text with one of LOWERS_TO_ASCII); a factor
+    // under `i` with `u` folds more than ASCII letters, so it is always asked of the text.
+    const slowFactor = (f: string[]) => litCheck(factorCheck(f, pf.flags), pf.flags.includes("u") ? null : f, true);
+    const slow = [...(keywords.length ? [litCheck(keywordCheck(keywords), keywords, true)] : []), ...pf.factors.filter((f) => !caseless(f)).map(slowFactor)];
     this.fast = fast;
     this.slow = slow;
   }
-  /** False when no finding of the rule can come from `text`; `lower` gives the lowercased text. */
-  passes(text: string, lower: () => string): boolean {
-    for (const check of this.fast) if (!check(text, lower)) return false;
+  /** Gives each check a batch answers the ids of its literals in `table`. */
+  bind(table: BatchLiterals): void {
+    for (const ch of [...this.fast, ...this.slow]) if (ch.lits) ch.ids = Int32Array.from(ch.lits.map((l) => table.id(l, ch.fold)));
+  }
+  /**
+   * False when no finding of the rule can come from `text`; `lower` gives the lowercased text. `ans`: what its
+   * batch knows of the text's literals (batch.ts), when it has that.
+   */
+  passes(text: string, lower: () => string, ans?: LitAnswers | null): boolean {
+    for (const ch of this.fast) if (!(ans && ch.ids ? anyOf(ans, ch.ids) : ch.run(text, lower))) return false;
     const slow = this.slow;
     for (let i = 0; i < slow.length; i++) {
-      if (slow[i]!(text, lower)) continue;
-      if (i > 0) [slow[0], slow[i]] = [slow[i]!, slow[0]!];
+      const ch = slow[i]!;
+      if (ans && ch.ids ? anyOf(ans, ch.ids) : ch.run(text, lower)) continue;
+      if (i > 0) [slow[0], slow[i]] = [ch, slow[0]!];
       return false;
     }
     return true;
@@ -320,4 +380,4 @@ export class Gate {
 }
 
 // The per-text path (tier.ts).
-keepOutOfFTL(Gate.prototype.passes, lowersToAscii);
+keepOutOfFTL(Gate.prototype.passes, lowersToAscii, anyOf);

@@ -35,6 +35,8 @@ const I8X16_LE_U = simd(42);
 const V128_OR = simd(80);
 const I8X16_BITMASK = simd(100);
 const I8X16_SUB = simd(113);
+const V128_AND = simd(78);
+const V128_STORE = simd(11);
 
 /** Signed LEB128 (the immediates of i32.const and i64.const). */
 const sleb = (n: number): number[] => {
@@ -306,6 +308,51 @@ function moduleBytes(pages: number): Uint8Array {
     0x0b, // end loop, end block, end function
   ];
   const runs = runsBody();
+  // `lower(src, n, dst)`: dst[i] = src[i] with ASCII capitals made small, for i < n rounded up to 16. Locals as above.
+  const lower = [
+    ...vec([
+      [1, I32],
+      [1, V128],
+    ]),
+    ...BLOCK,
+    ...LOOP,
+    ...get(I),
+    ...get(N),
+    0x4f,
+    0x0d,
+    1, // if i >= n (unsigned) leave the block
+    ...get(DST),
+    ...get(I),
+    0x6a, // store address: dst + i
+    ...get(SRC),
+    ...get(I),
+    0x6a,
+    ...V128_LOAD,
+    0,
+    0,
+    ...tee(V),
+    // capitals: (v - 'A') <= 25, unsigned; their 0x20 bit set
+    ...get(V),
+    ...splat(0x41),
+    ...I8X16_SUB,
+    ...splat(25),
+    ...I8X16_LE_U,
+    ...splat(0x20),
+    ...V128_AND,
+    ...V128_OR,
+    ...V128_STORE,
+    0,
+    0,
+    ...get(I),
+    ...i32const(16),
+    0x6a,
+    ...set(I),
+    0x0c,
+    0, // continue the loop
+    ...END,
+    ...END,
+    ...END,
+  ];
   return new Uint8Array([
     0x00,
     0x61,
@@ -322,7 +369,7 @@ function moduleBytes(pages: number): Uint8Array {
         [0x60, 3, I32, I32, I32, 1, I32],
       ]),
     ),
-    ...section(3, vec([[0], [1]])),
+    ...section(3, vec([[0], [1], [0]])),
     ...section(5, vec([[0, ...leb(pages)]])),
     ...section(
       7,
@@ -330,6 +377,7 @@ function moduleBytes(pages: number): Uint8Array {
         [...name("mem"), 2, 0],
         [...name("classify"), 0, 0],
         [...name("runs"), 0, 1],
+        [...name("lower"), 0, 2],
       ]),
     ),
     ...section(
@@ -337,6 +385,7 @@ function moduleBytes(pages: number): Uint8Array {
       vec([
         [...leb(body.length), ...body],
         [...leb(runs.length), ...runs],
+        [...leb(lower.length), ...lower],
       ]),
     ),
   ]);
@@ -347,6 +396,8 @@ export interface SimdRuns {
   heap: Buffer;
   /** Base64 runs among heap[0 .. n), with their `=` padding, in order; a run never crosses a NUL byte. */
   runs(n: number): Run[];
+  /** heap[0 .. n) with ASCII capitals made small (the other bytes as they are), valid until the next call. */
+  lower(n: number): Buffer;
 }
 
 let unavailable = false;
@@ -361,8 +412,10 @@ export function simdRuns(size: number): SimdRuns | null {
   const padded = (size + 63) & ~63;
   const maskAt = padded + 64;
   const outAt = maskAt + padded / 8 + 64;
-  const pages = Math.ceil((outAt + (Math.ceil(padded / 21) + 1) * 8) / 65536);
+  const lowAt = (outAt + (Math.ceil(padded / 21) + 1) * 8 + 63) & ~63;
+  const pages = Math.ceil((lowAt + padded + 64) / 65536);
   let classify: (src: number, n: number, dst: number) => void;
+  let lower: (src: number, n: number, dst: number) => void;
   let findRuns: (masks: number, words: number, out: number) => number;
   let mem: WebAssembly.Memory;
   try {
@@ -372,6 +425,7 @@ export function simdRuns(size: number): SimdRuns | null {
     mem = inst.exports.mem as WebAssembly.Memory;
     classify = inst.exports.classify as typeof classify;
     findRuns = inst.exports.runs as typeof findRuns;
+    lower = inst.exports.lower as typeof lower;
   } catch {
     unavailable = true;
     return null;
@@ -395,6 +449,10 @@ export function simdRuns(size: number): SimdRuns | null {
         out.push({ start: s, end });
       }
       return out;
+    },
+    lower(n: number): Buffer {
+      lower(0, n, lowAt);
+      return Buffer.from(mem.buffer, lowAt, n);
     },
   };
 }

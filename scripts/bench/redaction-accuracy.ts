@@ -66,9 +66,11 @@ export function accuracy(bin: string, tmp: string, env: Record<string, string>, 
   } else rows.push(["gitleaks", "unavailable (node_modules/.bin/gitleaks)", "-", "-", "-", "-"]);
   if (secretlint) {
     writeFileSync(join(dir, ".secretlintrc.json"), JSON.stringify({ rules: [{ id: "@secretlint/secretlint-rule-preset-recommend" }] }));
-    const r = run([secretlint, "--secretlintrc", join(dir, ".secretlintrc.json"), "--format", "json", "--no-color", "**/*"], { cwd: dir, env: { ...env, NODE_PATH: join(secretlint, "..", "..") } });
+    // The report goes to a file: secretlint exits (1 on findings) before a large JSON written to a pipe is flushed.
+    const slReport = join(tmp, "secretlint-agent.json");
+    const r = run([secretlint, "--secretlintrc", join(dir, ".secretlintrc.json"), "--format", "json", "--no-color", "--output", slReport, "**/*"], { cwd: dir, env: { ...env, NODE_PATH: join(secretlint, "..", "..") } });
     try {
-      const found = JSON.parse(r.stdout) as Array<{ filePath: string; messages: unknown[] }>;
+      const found = JSON.parse(readFileSync(slReport, "utf8")) as Array<{ filePath: string; messages: unknown[] }>;
       const s = score(plants, looks, new Set(found.filter((f) => f.messages.length > 0).map((f) => relative(dir, f.filePath))));
       rows.push(["secretlint (recommended preset)", `${s.found}/${plants.length}`, pct(s.recall), String(s.falsePositives), pct(s.precision), "-"]);
     } catch {

@@ -9,7 +9,7 @@
 import type { Allowlist, Rule } from "./config.ts";
 import { base64Runs, decodeBase64Text, decodePercent, percentRuns, unescapeJson, type Run } from "./decode.ts";
 import { badChecksumToken, checksumValid } from "./checksum.ts";
-import { finderOf, type Finder } from "./finders.ts";
+import { finderOf, topLevelParts, type Finder } from "./finders.ts";
 import { BatchLiterals, Gate, type LitAnswers, prefilterOf, rareTail } from "./literals.ts";
 import { maskLine, maskMatch } from "./mask.ts";
 import { keepOutOfFTL } from "./tier.ts";
@@ -213,24 +213,6 @@ function closingParen(src: string, open: number): number {
   return -1;
 }
 
-/** `src` split at its top-level `|` (outside groups and classes). */
-function topLevelParts(src: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let inClass = false;
-  let from = 0;
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i];
-    if (ch === "\\") i++;
-    else if (inClass) inClass = ch !== "]";
-    else if (ch === "[") inClass = true;
-    else if (ch === "(") depth++;
-    else if (ch === ")") depth--;
-    else if (ch === "|" && depth === 0) out.push(src.slice(from, i)), (from = i + 1);
-  }
-  out.push(src.slice(from));
-  return out;
-}
 
 const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 

@@ -15,10 +15,12 @@ import { keepOutOfFTL } from "./tier.ts";
 
 export type Finder = (text: string, from: number) => RegExpExecArray | null;
 
-/** Whether `src` has a `|` outside any group or class (a top-level alternation). */
-function topLevelAlternation(src: string): boolean {
+/** `src` split at its top-level `|` (outside groups and classes). */
+export function topLevelParts(src: string): string[] {
+  const out: string[] = [];
   let depth = 0;
   let inClass = false;
+  let from = 0;
   for (let i = 0; i < src.length; i++) {
     const ch = src[i];
     if (ch === "\\") i++;
@@ -26,9 +28,10 @@ function topLevelAlternation(src: string): boolean {
     else if (ch === "[") inClass = true;
     else if (ch === "(") depth++;
     else if (ch === ")") depth--;
-    else if (ch === "|" && depth === 0) return true;
+    else if (ch === "|" && depth === 0) out.push(src.slice(from, i)), (from = i + 1);
   }
-  return false;
+  out.push(src.slice(from));
+  return out;
 }
 
 /**
@@ -69,7 +72,7 @@ function unquotedFinder(re: RegExp): Finder | null {
  */
 function lineStartFinder(re: RegExp): Finder | null {
   const src = re.source;
-  if (!re.flags.includes("m") || !src.startsWith("^") || /^\^[*+?{]/.test(src) || topLevelAlternation(src)) return null;
+  if (!re.flags.includes("m") || !src.startsWith("^") || /^\^[*+?{]/.test(src) || topLevelParts(src).length > 1) return null;
   const rest = src.slice(1);
   const flags = re.flags.replace(/[gy]/g, "");
   const atStart = new RegExp(`(?:${rest})`, `${flags}y`);

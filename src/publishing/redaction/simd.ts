@@ -248,68 +248,11 @@ function runsBody(): number[] {
 function moduleBytes(pages: number): Uint8Array {
   const [SRC, N, DST, I, V] = [0, 1, 2, 3, 4];
   const eq = (byte: number) => [...get(V), ...splat(byte), ...I8X16_EQ, ...V128_OR];
-  const body = [
-    ...vec([
-      [1, I32],
-      [1, V128],
-    ]),
-    0x02,
-    0x40,
-    0x03,
-    0x40, // block, loop
-    ...get(I),
-    ...get(N),
-    0x4f,
-    0x0d,
-    1, // if i >= n (unsigned) leave the block
-    ...get(DST),
-    ...get(I),
-    ...i32const(3),
-    0x76,
-    0x6a, // store address: dst + (i >> 3)
-    ...get(SRC),
-    ...get(I),
-    0x6a,
-    ...V128_LOAD,
-    0,
-    0,
-    ...set(V),
-    // letters: ((v | 0x20) - 'a') <= 25, unsigned
-    ...get(V),
-    ...splat(0x20),
-    ...V128_OR,
-    ...splat(0x61),
-    ...I8X16_SUB,
-    ...splat(25),
-    ...I8X16_LE_U,
-    // digits: (v - '0') <= 9, unsigned
-    ...get(V),
-    ...splat(0x30),
-    ...I8X16_SUB,
-    ...splat(9),
-    ...I8X16_LE_U,
-    ...V128_OR,
-    ...eq(0x2b),
-    ...eq(0x2f),
-    ...eq(0x2d),
-    ...eq(0x5f), // + / - _
-    ...I8X16_BITMASK,
-    0x3b,
-    1,
-    0, // i32.store16
-    ...get(I),
-    ...i32const(16),
-    0x6a,
-    ...set(I),
-    0x0c,
-    0, // continue the loop
-    0x0b,
-    0x0b,
-    0x0b, // end loop, end block, end function
-  ];
-  const runs = runsBody();
-  // `lower(src, n, dst)`: dst[i] = src[i] with ASCII capitals made small, for i < n rounded up to 16. Locals as above.
-  const lower = [
+  /**
+   * A function over src[0 .. n) sixteen bytes at a time (locals: i, the loaded vector V): per block, `address` (the
+   * store address), the block loaded into V and left on the stack, `step` (what is stored from it), `store`.
+   */
+  const each16 = (address: number[], step: number[], store: number[]) => [
     ...vec([
       [1, I32],
       [1, V128],
@@ -321,9 +264,7 @@ function moduleBytes(pages: number): Uint8Array {
     0x4f,
     0x0d,
     1, // if i >= n (unsigned) leave the block
-    ...get(DST),
-    ...get(I),
-    0x6a, // store address: dst + i
+    ...address,
     ...get(SRC),
     ...get(I),
     0x6a,
@@ -331,18 +272,8 @@ function moduleBytes(pages: number): Uint8Array {
     0,
     0,
     ...tee(V),
-    // capitals: (v - 'A') <= 25, unsigned; their 0x20 bit set
-    ...get(V),
-    ...splat(0x41),
-    ...I8X16_SUB,
-    ...splat(25),
-    ...I8X16_LE_U,
-    ...splat(0x20),
-    ...V128_AND,
-    ...V128_OR,
-    ...V128_STORE,
-    0,
-    0,
+    ...step,
+    ...store,
     ...get(I),
     ...i32const(16),
     0x6a,
@@ -353,6 +284,48 @@ function moduleBytes(pages: number): Uint8Array {
     ...END,
     ...END,
   ];
+  const body = each16(
+    [...get(DST), ...get(I), ...i32const(3), 0x76, 0x6a], // store address: dst + (i >> 3)
+    [
+      // letters: ((v | 0x20) - 'a') <= 25, unsigned
+      ...splat(0x20),
+      ...V128_OR,
+      ...splat(0x61),
+      ...I8X16_SUB,
+      ...splat(25),
+      ...I8X16_LE_U,
+      // digits: (v - '0') <= 9, unsigned
+      ...get(V),
+      ...splat(0x30),
+      ...I8X16_SUB,
+      ...splat(9),
+      ...I8X16_LE_U,
+      ...V128_OR,
+      ...eq(0x2b),
+      ...eq(0x2f),
+      ...eq(0x2d),
+      ...eq(0x5f), // + / - _
+      ...I8X16_BITMASK,
+    ],
+    [0x3b, 1, 0], // i32.store16
+  );
+  const runs = runsBody();
+  // `lower(src, n, dst)`: dst[i] = src[i] with ASCII capitals made small, for i < n rounded up to 16. Locals as above.
+  const lower = each16(
+    [...get(DST), ...get(I), 0x6a], // store address: dst + i
+    [
+      // capitals: (v - 'A') <= 25, unsigned; their 0x20 bit set
+      ...get(V),
+      ...splat(0x41),
+      ...I8X16_SUB,
+      ...splat(25),
+      ...I8X16_LE_U,
+      ...splat(0x20),
+      ...V128_AND,
+      ...V128_OR,
+    ],
+    [...V128_STORE, 0, 0],
+  );
   return new Uint8Array([
     0x00,
     0x61,

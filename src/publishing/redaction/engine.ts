@@ -213,7 +213,6 @@ function closingParen(src: string, open: number): number {
   return -1;
 }
 
-
 const escapeLit = (l: string) => l.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 
 function leadGatesOf(direct: Rule[], gates: Map<Rule, Gate>): { gates: Map<Rule, RegExp>; groups: Map<RegExp | Gate, RegExp>; literals: Map<RegExp, string[]>; batchLiterals: Map<RegExp, string[]> } {

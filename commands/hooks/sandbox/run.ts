@@ -4,13 +4,7 @@ import { isTerminal } from "../../../src/lib/tty.ts";
 import { forward } from "../../../src/lib/exits.ts";
 import { DenyPathError, detectMechanism, findExecutable, missingLine, resolveDenyPaths } from "../../../src/hooks/sandbox/mechanism.ts";
 import { runSandboxed, runUnprotected } from "../../../src/hooks/sandbox/run.ts";
-import type { Ctx } from "../../../src/lib/context.ts";
-
-/** `sandbox run: WARNING: ...`; the logger is loaded only here, off the sandboxed path (benchmarked). */
-async function warnUnprotected(ctx: Ctx, why: string): Promise<void> {
-  const { logger } = await import("../../../src/lib/log.ts");
-  logger(ctx, "sandbox run").log(`WARNING: ${why}`);
-}
+import { diagLine } from "../../../src/lib/line.ts";
 
 const RUN_ARGS = {
   "deny-write": { type: "string", multiple: true, valueHint: "path", description: "A path (and everything under it) the command cannot write; repeatable, at least one" },
@@ -96,13 +90,13 @@ const command = defineCommand({
     if (!m) {
       if (!allowUnenforced) return fail("unavailable", `sandbox run: ${missingLine(process.platform)}; the command was not run (--allow-unenforced runs it unprotected)`);
       if (!findExecutable(argv[0]!, ctx.env.PATH, ctx.cwd)) return fail("notFound", `sandbox run: ${argv[0]}: command not found`);
-      await warnUnprotected(ctx, `${missingLine(process.platform)}; running UNPROTECTED (--allow-unenforced): ${denied.join(", ")} can be written`);
+      await diagLine(ctx, "sandbox run", `WARNING: ${missingLine(process.platform)}; running UNPROTECTED (--allow-unenforced): ${denied.join(", ")} can be written`);
       return forward(await runUnprotected(argv, ctx.cwd, ctx.env, stdinIsTTY));
     }
     if (!findExecutable(argv[0]!, ctx.env.PATH, ctx.cwd)) return fail("notFound", `sandbox run: ${argv[0]}: command not found`);
     const r = await runSandboxed(m, denied, argv, ctx.cwd, ctx.env, stdinIsTTY);
     if (!r.ran && allowUnenforced) {
-      await warnUnprotected(ctx, `${m.name} could not create the sandbox; running UNPROTECTED (--allow-unenforced): ${denied.join(", ")} can be written`);
+      await diagLine(ctx, "sandbox run", `WARNING: ${m.name} could not create the sandbox; running UNPROTECTED (--allow-unenforced): ${denied.join(", ")} can be written`);
       return forward(await runUnprotected(argv, ctx.cwd, ctx.env, stdinIsTTY));
     }
     if (!r.ran) {

@@ -4,6 +4,7 @@
  * print raw text; send-text/send-keys/run/report-agent print nothing). Server errors: a JSON envelope on stderr,
  * exit 1. Usage errors: plain text on stderr, exit 2.
  */
+import { diagLine } from "../../../lib/line.ts";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Ctx } from "../../../lib/context.ts";
@@ -118,10 +119,8 @@ async function execute(ctx: Ctx, argv: readonly string[]): Promise<number> {
   }
 }
 
-/** The simulator's own diagnostics (not the simulated program's bytes): through the logger, loaded only here. */
-async function simNote(ctx: Ctx, text: string): Promise<void> {
-  (await import("../../../lib/log.ts")).logger(ctx, "herdr simulator").log(text);
-}
+/** The simulator's own diagnostics (not the simulated program's bytes). */
+const simNote = (ctx: Ctx, text: string) => diagLine(ctx, "herdr simulator", text);
 
 export async function runHerdrSim(ctx: Ctx, argv: readonly string[]): Promise<number> {
   let code: number;

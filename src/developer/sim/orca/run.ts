@@ -2,6 +2,7 @@
  * One simulated `orca` invocation: call log -> version/help -> parse -> unknown command -> faults -> flag
  * validation -> not-running check -> the command -> output. Returns the exit code; never exits the process.
  */
+import { diagLine } from "../../../lib/line.ts";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Ctx } from "../../../lib/context.ts";
@@ -154,10 +155,8 @@ function safeRuntimeId(store: Store): string | null {
   }
 }
 
-/** The simulator's own diagnostics (not the simulated program's bytes): through the logger, loaded only here. */
-async function simNote(ctx: Ctx, text: string): Promise<void> {
-  (await import("../../../lib/log.ts")).logger(ctx, "orca simulator").log(text);
-}
+/** The simulator's own diagnostics (not the simulated program's bytes). */
+const simNote = (ctx: Ctx, text: string) => diagLine(ctx, "orca simulator", text);
 
 export async function runOrcaSim(ctx: Ctx, argv: readonly string[]): Promise<number> {
   const log = new CallLog(ctx, argv);

@@ -9,13 +9,7 @@ import { openLibc } from "./libc.ts";
 let isattyFn: ((fd: number) => number) | null | undefined;
 
 export function isTerminal(fd: number): boolean {
-  if (isattyFn === undefined) {
-    try {
-      isattyFn = (openLibc({ isatty: { args: [FFIType.i32], returns: FFIType.i32 } })?.symbols.isatty as ((fd: number) => number) | undefined) ?? null;
-    } catch {
-      isattyFn = null;
-    }
-  }
+  if (isattyFn === undefined) isattyFn = (openLibc({ isatty: { args: [FFIType.i32], returns: FFIType.i32 } })?.symbols.isatty as ((fd: number) => number) | undefined) ?? null;
   if (isattyFn) return isattyFn(fd) === 1;
   return (require("node:tty") as typeof import("node:tty")).isatty(fd);
 }

@@ -3,7 +3,7 @@
  * line in constant memory. A format that is neither is `unsupported` (never a guess); malformed lines are skipped
  * and counted; a torn last line (a writer died mid-append) is ignored.
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 export const SYNTHETIC = "<synthetic>";
 export const MISSING = "<missing>";
@@ -94,15 +94,12 @@ const CHUNK = 1 << 20;
 export function forEachLineBytes(path: string, onLine: (bytes: Buffer, n: number, terminated: boolean, end: number) => void, start = 0): void {
   const fd = openSync(path, "r");
   try {
-    // An incremental read (the spend brake's, on every tool call) usually wants a few KB: a buffer sized to what is
-    // there saves allocating 1 MiB per call. A file that grows while it is read is read on in buffer-sized steps.
-    const cap = Math.min(CHUNK, Math.max(fstatSync(fd).size - start + 1, 4096));
-    const buf = Buffer.allocUnsafe(cap);
+    const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer[] = [];
     let n = 0;
     let pos = start;
     for (;;) {
-      const got = readSync(fd, buf, 0, cap, pos);
+      const got = readSync(fd, buf, 0, CHUNK, pos);
       if (got === 0) break;
       let from = 0;
       for (;;) {

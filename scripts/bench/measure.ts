@@ -18,7 +18,7 @@ export interface Cmd {
 
 const GNU_TIME = "/usr/bin/time";
 
-function quantile(xs: number[], q: number): number {
+export function quantile(xs: number[], q: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
@@ -95,4 +95,22 @@ export function printTable(rows: string[][]): void {
         .join("  ")
         .trimEnd(),
     );
+}
+
+/** The 1-minute load average ("" where /proc/loadavg cannot be read): printed beside figures a busy machine moves. */
+export async function loadAverage(): Promise<string> {
+  return (
+    await Bun.file("/proc/loadavg")
+      .text()
+      .catch(() => "")
+  ).split(" ")[0]!;
+}
+
+/** Deterministic PRNG (an LCG) so every run generates the same corpus. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join, relative } from "node:path";
 import { plantAgentCorpus, score, writeAgentLookAlikes } from "../../test/helpers/redaction-agent-corpus.ts";
 import { leaks } from "../../test/helpers/redaction-corpus.ts";
+import { printTable, rng } from "./measure.ts";
 
 const MB = 1024 * 1024;
 
@@ -77,14 +78,7 @@ export function accuracy(bin: string, tmp: string, env: Record<string, string>, 
       rows.push(["secretlint", `unreadable output (exit ${r.code})`, "-", "-", "-", "-"]);
     }
   } else rows.push(["secretlint", "unavailable (pass --install-baselines)", "-", "-", "-", "-"]);
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    console.log(
-      r
-        .map((x, i) => x.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   verdicts.push(`agent corpus recall: ${pct(m.recall)} (target >= 0.95) ${m.recall >= 0.95 ? "MET" : "MISSED"}`);
   verdicts.push(`agent corpus precision: ${pct(m.precision)} (target >= 0.97) ${m.precision >= 0.97 ? "MET" : "MISSED"}`);
   verdicts.push(`agent corpus leaks: ${leaked} (target 0) ${leaked === 0 ? "MET" : "MISSED"}`);
@@ -101,14 +95,6 @@ export function accuracy(bin: string, tmp: string, env: Record<string, string>, 
   if (m.noisy.length) console.log(`mogui false positives: ${m.noisy.map((p) => p.file).join(", ")}`);
   rmSync(dir, { recursive: true, force: true });
   return verdicts;
-}
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
 }
 
 const ID = "abcdefghijklmnopqrstuvwxyz";
@@ -277,13 +263,6 @@ export function shapes(bin: string, tmp: string, env: Record<string, string>, rg
     if (rg) verdicts.push(`speed vs ripgrep, ${s.name}: ${ratio.toFixed(2)}x (target >= 1.0x) ${ratio >= 1 ? "MET" : "MISSED"}`);
     rmSync(dir, { recursive: true, force: true });
   }
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    console.log(
-      r
-        .map((x, i) => x.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   return verdicts;
 }

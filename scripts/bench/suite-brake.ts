@@ -5,12 +5,7 @@
 //   bun run bench brake [--runs N] [--transcript-mb N]   (at least 150 samples per command)
 import { appendFileSync, mkdirSync, openSync, closeSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { fmt } from "./measure.ts";
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
+import { fmt, loadAverage, quantile } from "./measure.ts";
 
 /** One Claude Code response: a few content-block lines with one usage, and the tool results between them. */
 function response(i: number, pad: string): string {
@@ -73,11 +68,7 @@ export default async function brakeSuite({ runs, bin, tmp, args }: { runs: numbe
   console.log(`transcript: ${(bytes / 1024 / 1024).toFixed(0)} MB, ${i} responses; the first brake call (reads it all): ${fmt(first)}`);
   console.log(`mogui --version (baseline)             median ${fmt(vMed)}  p95 ${fmt(quantile(v, 0.95))}`);
   console.log(`mogui hook spend-brake (one new reply) median ${fmt(quantile(b, 0.5))}  p95 ${fmt(quantile(b, 0.95))}`);
-  const load = (
-    await Bun.file("/proc/loadavg")
-      .text()
-      .catch(() => "")
-  ).split(" ")[0];
+  const load = await loadAverage();
   console.log(`brake p95 / --version median: ${ratio.toFixed(2)}x (target <= 1.5x) ${ratio <= 1.5 ? "MET" : "MISSED"}  (${n} samples each, load ${load ?? "?"})`);
   return ratio <= 1.5 ? 0 : 1;
 }

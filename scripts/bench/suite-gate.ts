@@ -12,7 +12,7 @@
 import { appendFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fmt, ratio, type Cmd, type Sample } from "./measure.ts";
+import { fmt, ratio, type Cmd, type Sample, printTable, quantile } from "./measure.ts";
 
 const PYTHON = "/usr/bin/python3";
 const YEAR = 365 * 86_400;
@@ -91,11 +91,6 @@ function peakRss(c: Cmd): number | null {
   return /^\d+$/.test(last) ? Number(last) : null;
 }
 
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
-
 /** One warm-up each, then `runs` rounds of one run of every command; median, p95 and peak RSS per command. */
 function interleaved(cmds: Cmd[], runs: number): Sample[] {
   for (const c of cmds) timeOnce(c);
@@ -152,14 +147,7 @@ export default async function gateSuite({ runs, bin, tmp }: { runs: number; bin:
   for (const r of results) rows.push([r.label, fmt(r.s.medianMs), fmt(r.s.p95Ms), `${ratio(r.s.medianMs, empty)} x empty`, mb(r.s.peakRssKb), r.cold === undefined ? "" : fmt(r.cold)]);
   rows.push(["report, 1M ledger", fmt(report.medianMs), fmt(report.p95Ms), `${ratio(report.medianMs, py.medianMs)} x python3`, mb(report.peakRssKb), ""]);
   rows.push(["python3 json.loads every line, 1M (baseline)", fmt(py.medianMs), fmt(py.p95Ms), "1.00", mb(py.peakRssKb), ""]);
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows)
-    console.log(
-      row
-        .map((c, i) => c.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   const big1 = results[2]!.s;
   const verdict = (ok: boolean) => (ok ? "MET" : "MISSED");
   const checkRss = results.every((r) => r.s.peakRssKb !== null && r.s.peakRssKb < 100 * 1024);

@@ -5,18 +5,13 @@
 //   bun run bench hooks [--runs N]   (at least 150 samples per command: a p95 needs them)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fmt } from "./measure.ts";
+import { fmt, loadAverage, quantile, printTable } from "./measure.ts";
 
 interface Probe {
   name: string;
   argv: string[];
   stdin: string;
   expect: number;
-}
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
 /** CPU time (user + system) of each run, in ms: a figure background load barely moves, shown for context. */
@@ -73,21 +68,9 @@ export default async function hooksSuite({ runs, bin, tmp }: { runs: number; bin
     for (let i = 0; i < Math.ceil(n / 3); i++) xs.push(once(p, env, ops));
     add(p.name, xs);
   }
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   rows[1]![0] = `${rows[1]![0]} (baseline)`;
-  w[0] = Math.max(w[0]!, rows[1]![0]!.length);
-  for (const r of rows)
-    console.log(
-      r
-        .map((c, i) => c.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
-  const load = (
-    await Bun.file("/proc/loadavg")
-      .text()
-      .catch(() => "")
-  ).split(" ")[0];
+  printTable(rows);
+  const load = await loadAverage();
   if (load) console.log(`\nload average (1 min) during the run: ${load} on ${navigator.hardwareConcurrency} CPUs; a busy machine inflates every p95`);
   const ratio = quantile(g, 0.95) / vMed;
   console.log(`\nsamples: ${n} per command, interleaved; target: p95(product-path-guard) <= 1.50 x median(--version)`);

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { fmt, ratio } from "./measure.ts";
+import { fmt, ratio, printTable } from "./measure.ts";
 
 interface Cmd {
   argv: string[];
@@ -94,14 +94,7 @@ export default async function lifecycleSuite({ runs, bin, tmp }: { runs: number;
     ["mogui --version (baseline)", fmt(vMed), fmt(q(v, 0.95)), "1.00"],
     ["mogui master-bootstrap-live (40 handoffs, fake bd, ps probe)", fmt(q(l, 0.5)), fmt(lP95), `${ratio(lP95, vMed)} (p95)`],
   ];
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    console.log(
-      r
-        .map((c, i) => c.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   const met = lP95 / vMed <= 2;
   console.log(`\nruns: ${runs} each, interleaved; median ratio ${ratio(q(l, 0.5), vMed)}x; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} CPUs`);
   console.log(`target: bootstrap-live p95 <= 2.00x the --version median -> ${met ? "MET" : "MISSED"} (${ratio(lP95, vMed)}x)`);

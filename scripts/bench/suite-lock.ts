@@ -7,12 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { acquireLock, lockBackend } from "../../src/lib/lock.ts";
-import { fmt, ratio, type Cmd } from "./measure.ts";
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
+import { fmt, ratio, type Cmd, quantile, printTable } from "./measure.ts";
 
 function timeOnce(c: Cmd): number {
   const t0 = performance.now();
@@ -55,14 +50,7 @@ export default async function lockSuite({ runs, bin, tmp }: { runs: number; bin:
     const base = quantile(cases[0]!.xs, 0.5);
     const rows: string[][] = [["dispatch-gate check (recording)", "median", "p95", "ratio"]];
     for (const c of cases) rows.push([c.label, fmt(quantile(c.xs, 0.5)), fmt(quantile(c.xs, 0.95)), `${ratio(quantile(c.xs, 0.5), base)} x no lock file`]);
-    const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-    for (const r of rows)
-      console.log(
-        r
-          .map((c, i) => c.padEnd(w[i]!))
-          .join("  ")
-          .trimEnd(),
-      );
+    printTable(rows);
 
     // In process: one uncontended acquire + release on an existing file.
     const lock = join(tmp, "micro.lock");

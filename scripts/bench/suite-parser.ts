@@ -5,7 +5,7 @@
 //   bun run bench parser --base /path/to/base/mogui [--runs N]
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fmt, printTable } from "./measure.ts";
+import { fmt, printTable, loadAverage } from "./measure.ts";
 
 interface Probe {
   name: string;
@@ -60,11 +60,7 @@ export default async function parserSuite({ runs, bin, tmp, args }: { runs: numb
     rows.push(["", "this", fmt(w1), fmt(c1), (w1 / w0).toFixed(2), (c1 / c0).toFixed(2)]);
   }
   printTable(rows);
-  const load = (
-    await Bun.file("/proc/loadavg")
-      .text()
-      .catch(() => "")
-  ).split(" ")[0];
+  const load = await loadAverage();
   console.log(`\nruns: ${n} per binary per probe, alternating; load average ${load ?? "n/a"}`);
   return 0;
 }

@@ -15,18 +15,10 @@ import { join } from "node:path";
 import { parseToml } from "../../src/lib/toml.ts";
 import { base62, crc32 } from "../../src/publishing/redaction/checksum.ts";
 import { accuracy, shapes } from "./redaction-accuracy.ts";
+import { printTable, rng } from "./measure.ts";
 
 const CACHE = "/tmp/mogui-bench-cache";
 const MB = 1024 * 1024;
-
-/** Deterministic PRNG so every run scans the same corpus. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -324,14 +316,7 @@ export default async function redactionSuite({ bin, tmp, args }: { runs: number;
     rows.push(["secretlint (baseline)", "unavailable", "-", "-", "-"]);
     verdicts.push("vs secretlint: baseline unavailable (not installed in /tmp/mogui-bench-cache; pass --install-baselines)");
   }
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows)
-    console.log(
-      r
-        .map((x, i) => x.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   console.log("");
   for (const v of verdicts) console.log(v);
   console.log(`planted secrets found: ${found}/${c.planted.length} (target 100%) ${found === c.planted.length ? "MET" : "MISSED"}`);

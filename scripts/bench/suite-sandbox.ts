@@ -5,12 +5,7 @@
 //   bun run bench sandbox [--runs N]   (at least 60 samples per command)
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fmt, printTable } from "./measure.ts";
-
-function quantile(xs: number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-}
+import { fmt, printTable, loadAverage, quantile } from "./measure.ts";
 
 /** CPU time (user + system, the process and the children it waited for) of each run, in ms: load barely moves it. */
 const cpu = new Map<string, number[]>();
@@ -76,11 +71,7 @@ export default async function sandboxSuite({ runs, bin, tmp }: { runs: number; b
     ...probes.map(([name, argv], k) => [name, fmt(quantile(xs[k]!, 0.5)), fmt(quantile(xs[k]!, 0.95)), fmt(quantile(xs[k]!, 0.5) - base), fmt(cpuMed(argv)), fmt(cpuMed(argv) - cpuMed(probes[0]![1]))]),
   ];
   printTable(rows);
-  const load = (
-    await Bun.file("/proc/loadavg")
-      .text()
-      .catch(() => "")
-  ).split(" ")[0];
+  const load = await loadAverage();
   if (load) console.log(`\nload average (1 min) during the run: ${load} on ${navigator.hardwareConcurrency} CPUs`);
   const added = quantile(xs[1]!, 0.5) - base;
   console.log(`\nsamples: ${n} per command, interleaved; target: sandbox run adds <= 20 ms to a command's start`);

@@ -4,7 +4,7 @@
 import { chmodSync, copyFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { addWorktree, makeRepo, squashMerge } from "../../test/helpers/git.ts";
-import { fmt, measure, ratio, type Cmd } from "./measure.ts";
+import { fmt, measure, ratio, type Cmd, printTable } from "./measure.ts";
 
 const PYTHON = "/usr/bin/python3";
 
@@ -54,14 +54,7 @@ export default async function startupSuite({ runs, bin, tmp }: { runs: number; b
     ["mogui worker-reap --dry-run (simulator)", fmt(r.medianMs), fmt(r.p95Ms), ratio(r.medianMs, b.medianMs), kb(r.peakRssKb)],
     ["mogui worker-reap --dry-run (canned-reply orca)", fmt(c.medianMs), fmt(c.p95Ms), ratio(c.medianMs, b.medianMs), kb(c.peakRssKb)],
   ];
-  const w = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  for (const row of rows)
-    console.log(
-      row
-        .map((c, i) => c.padEnd(w[i]!))
-        .join("  ")
-        .trimEnd(),
-    );
+  printTable(rows);
   console.log(`\nruns: ${runs} each; targets: ratio <= 0.50, peak RSS < 64 MB (mogui process only)`);
   const okV = v.medianMs / b.medianMs <= 0.5;
   const okR = r.medianMs / b.medianMs <= 0.5;

@@ -13,7 +13,7 @@ import { errnoCode } from "../../src/lib/errors.ts";
 const PAST = new Date("2020-01-01T00:00:00Z");
 
 /** Files dated in the past before `git add`, so no index entry is racily clean (`git status` never rewrites it). */
-function settle(dir: string): void {
+export function settle(dir: string): void {
   for (const n of readdirSync(dir)) {
     if (n === ".git") continue;
     const p = join(dir, n);

@@ -8,6 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { copyProduct, treeDiff, treeState } from "./attack-product.ts";
+import { GIT_ENV } from "./git.ts";
 
 export interface BatchCase {
   id: string;
@@ -74,4 +75,17 @@ export function judgeBatch(batch: Batch, goldenState: Map<string, string>): Batc
 /** Relative tree state of the golden product, comparable with copies (paths are relative, so copies hash alike). */
 export function goldenStateOf(golden: string): Map<string, string> {
   return treeState(golden);
+}
+
+/** The environment an attack batch runs in: git quiet and identity-free, C locale, no pager, no colour. */
+export const attackEnv = (home: string): Record<string, string> => ({ ...GIT_ENV, PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LC_ALL: "C", GIT_PAGER: "cat", PAGER: "cat", NO_COLOR: "1" });
+
+/** Run argv to its end (killed after `timeoutMs`), stdin closed; its exit code and output. */
+export async function runTimed(argv: string[], e: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; out: string; err: string }> {
+  const p = Bun.spawn(argv, { env: e, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => p.kill(9), timeoutMs);
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  const code = await p.exited;
+  clearTimeout(timer);
+  return { code, out, err };
 }

@@ -9,9 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, readdirSync, readFileSync, lutimesSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, readdirSync, readFileSync, lutimesSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decide } from "../../../src/hooks/session/product-path-guard.ts";
+import { settle, treeDiff } from "../../helpers/attack-product.ts";
 import { GIT_ENV, sh } from "../../helpers/git.ts";
 import { tempDir } from "../../helpers/paths.ts";
 import { CASES, type GuardCase } from "./guard-table.ts";
@@ -40,24 +41,6 @@ function treeState(dir: string): Map<string, string> {
   };
   walk(dir, "");
   return out;
-}
-
-/** The paths whose state differs between two trees (added, removed or changed). */
-function treeDiff(a: Map<string, string>, b: Map<string, string>): string[] {
-  const keys = new Set([...a.keys(), ...b.keys()]);
-  return [...keys].filter((k) => a.get(k) !== b.get(k)).sort();
-}
-
-/** Files dated in the past before `git add`, so no index entry is "racily clean" and `git status` never rewrites it. */
-function settle(dir: string): void {
-  for (const n of readdirSync(dir)) {
-    if (n === ".git") continue;
-    const p = join(dir, n);
-    const st = lstatSync(p);
-    if (st.isDirectory()) settle(p);
-    // lutimes: a symlink's own mtime is what its index entry records.
-    (st.isSymbolicLink() ? lutimesSync : utimesSync)(p, PAST, PAST);
-  }
 }
 
 /**

@@ -12,10 +12,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { attackBase, makeAttackProduct, treeState } from "../../helpers/attack-product.ts";
-import { type BatchCase, type BatchResult, judgeBatch, prepareBatch } from "../../helpers/attack-run.ts";
+import { type BatchCase, type BatchResult, judgeBatch, prepareBatch, attackEnv, runTimed } from "../../helpers/attack-run.ts";
 import { ATTACKS, BENIGN } from "../../helpers/attacks.ts";
 import { binaryPath } from "../../helpers/binary.ts";
-import { GIT_ENV } from "../../helpers/git.ts";
 
 let base: string;
 let golden: string;
@@ -24,16 +23,9 @@ let skipReason: string | null = null;
 const figures: string[] = [];
 const SENTINEL = "sentinel-writable";
 
-const env = (home: string): Record<string, string> => ({ ...GIT_ENV, PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LC_ALL: "C", GIT_PAGER: "cat", PAGER: "cat", NO_COLOR: "1" });
+const env = attackEnv;
 
-async function run(argv: string[], e: Record<string, string>, timeoutMs = 50_000): Promise<{ code: number | null; out: string; err: string }> {
-  const p = Bun.spawn(argv, { env: e, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => p.kill(9), timeoutMs);
-  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
-  const code = await p.exited;
-  clearTimeout(timer);
-  return { code, out, err };
-}
+const run = (argv: string[], e: Record<string, string>, timeoutMs = 50_000) => runTimed(argv, e, timeoutMs);
 
 const changed = (rs: BatchResult[]) => rs.filter((r) => r.diff.length > 0);
 const show = (rs: BatchResult[]) => rs.map((r) => `${r.id} ${JSON.stringify(r.cmd)} -> ${r.diff.slice(0, 4).join(", ")}`).join("\n");

@@ -11,10 +11,9 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { srtDenyWrite } from "../../../src/hooks/sandbox/layers.ts";
 import { makeAttackProduct, treeState } from "../../helpers/attack-product.ts";
-import { judgeBatch, prepareBatch } from "../../helpers/attack-run.ts";
+import { judgeBatch, prepareBatch, attackEnv, runTimed } from "../../helpers/attack-run.ts";
 import { ATTACKS } from "../../helpers/attacks.ts";
 import { binaryPath } from "../../helpers/binary.ts";
-import { GIT_ENV } from "../../helpers/git.ts";
 import { ROOT, tempDir } from "../../helpers/paths.ts";
 
 const SRT = join(ROOT, "node_modules", ".bin", "srt");
@@ -22,16 +21,9 @@ const SENTINEL = "sentinel-writable";
 // srt mounts a /dev of its own, so the batch lives on disk, not on /dev/shm.
 let base: string;
 let skipReason: string | null = null;
-const env = (home: string): Record<string, string> => ({ ...GIT_ENV, PATH: "/usr/local/bin:/usr/bin:/bin", HOME: home, LC_ALL: "C", GIT_PAGER: "cat", PAGER: "cat", NO_COLOR: "1" });
+const env = attackEnv;
 
-async function run(argv: string[], e: Record<string, string>, timeoutMs = 140_000) {
-  const p = Bun.spawn(argv, { env: e, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => p.kill(9), timeoutMs);
-  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
-  const code = await p.exited;
-  clearTimeout(timer);
-  return { code, out, err };
-}
+const run = (argv: string[], e: Record<string, string>, timeoutMs = 140_000) => runTimed(argv, e, timeoutMs);
 
 beforeAll(async () => {
   base = tempDir("srt-attacks-");

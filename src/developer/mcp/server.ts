@@ -117,7 +117,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
     return { code, exit, stdout: out, stderr: err, doc: tool.json ? parseDoc(out) : undefined, error, cancelled: false };
   }
 
-  async function call(name: string, args: Record<string, unknown>, signal: AbortSignal, progress?: (p: number, total?: number, message?: string) => void): Promise<CallToolResult> {
+  async function call(name: string, args: Record<string, unknown>, signal: AbortSignal, progress?: (p: number, total?: number, message?: string) => Promise<void>): Promise<CallToolResult> {
     const started = performance.now();
     const all = await tools();
     const tool = all.find((t) => t.name === name);
@@ -146,12 +146,12 @@ export async function serve(opts: ServeOptions): Promise<void> {
     if (stdin) return usageError(stdin);
     const token = typeof args[CONFIRM_ARG] === "string" ? (args[CONFIRM_ARG] as string) : undefined;
     let confirmState = "none";
-    progress?.(0, undefined, `mogui ${tool.path}: started`);
+    void progress?.(0, undefined, `mogui ${tool.path}: started`);
     let last = 0;
     const onProgress: Ctx["onProgress"] = (done, total, item) => {
       const p = Math.max(done, last + 1e-3);
       last = p;
-      progress?.(p, total, item);
+      void progress?.(p, total, item);
     };
     if (acts(tool, args)) {
       const w = tool.hints.confirmWith;
@@ -201,7 +201,9 @@ export async function serve(opts: ServeOptions): Promise<void> {
     }
     const r = await run(tool, argv, signal, onProgress);
     row(r.code, r.exit, confirmState);
-    progress?.(last + 1, last + 1, `mogui ${tool.path}: exit ${r.code}`);
+    // Awaited: the last progress is written before the result (the protocol allows none after it), so it is never
+    // overtaken by the response.
+    await progress?.(last + 1, last + 1, `mogui ${tool.path}: exit ${r.code}`);
     return textResult(summary(tool, r), structuredOf(r), r.error);
   }
 
@@ -263,7 +265,7 @@ export async function serve(opts: ServeOptions): Promise<void> {
       token === undefined
         ? undefined
         : (p: number, total?: number, message?: string) =>
-            void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } }).catch(() => undefined);
+            extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: p, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } }).catch(() => undefined);
     try {
       return await call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>, AbortSignal.any([extra.signal, shutdown.signal]), progress);
     } catch (e) {
